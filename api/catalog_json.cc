@@ -1,0 +1,117 @@
+#include "api/catalog_json.h"
+
+#include <cmath>
+
+namespace gpuplan::api {
+
+namespace {
+
+nlohmann::json Optional(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json OptionalMoney(const std::optional<double>& value) {
+  return value ? nlohmann::json(RoundMoney(*value)) : nlohmann::json(nullptr);
+}
+
+nlohmann::json PositiveOrNull(double value) {
+  return value > 0 ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+void AddPrices(nlohmann::json& out, const db::Offer& o) {
+  out["price_ondemand_per_hour"] = OptionalMoney(o.price_ondemand_per_hour);
+  out["price_spot_per_hour"] = OptionalMoney(o.price_spot_per_hour);
+  out["spot_zone"] = o.spot_zone.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.spot_zone);
+  out["currency"] = o.currency;
+  auto per_gpu = [&](const std::optional<double>& price) {
+    return price ? nlohmann::json(RoundMoney(*price / o.instance.gpu_count))
+                 : nlohmann::json(nullptr);
+  };
+  out["price_per_gpu_hour"] = per_gpu(o.price_ondemand_per_hour);
+  out["price_spot_per_gpu_hour"] = per_gpu(o.price_spot_per_hour);
+  out["spot_above_ondemand"] = o.price_ondemand_per_hour && o.price_spot_per_hour &&
+                               *o.price_spot_per_hour > *o.price_ondemand_per_hour;
+  out["observed_at"] = o.observed_at;
+  out["source"] = o.source;
+}
+
+}  // namespace
+
+double RoundMoney(double amount) { return std::round(amount * 1e6) / 1e6; }
+
+nlohmann::json GpuJson(const model::GpuSpec& g) {
+  return {
+      {"id", g.id},
+      {"name", g.name},
+      {"vendor", g.vendor},
+      {"architecture", g.architecture},
+      {"release_year", g.release_year > 0 ? nlohmann::json(g.release_year) : nlohmann::json()},
+      {"memory_gb", g.memory_gb},
+      {"memory_type", g.memory_type},
+      {"memory_bw_gbps", g.memory_bw_gbps},
+      {"peak_tflops",
+       {{"fp64", PositiveOrNull(g.fp64_tflops)},
+        {"fp32", PositiveOrNull(g.fp32_tflops)},
+        {"tf32", PositiveOrNull(g.tf32_tflops)},
+        {"fp16", PositiveOrNull(g.fp16_tflops)},
+        {"bf16", PositiveOrNull(g.bf16_tflops)},
+        {"fp8", PositiveOrNull(g.fp8_tflops)},
+        {"int8_tops", PositiveOrNull(g.int8_tops)}}},
+      {"nvlink_bw_gbps", g.nvlink_bw_gbps},
+      {"pcie_gen", g.pcie_gen > 0 ? nlohmann::json(g.pcie_gen) : nlohmann::json()},
+      {"tdp_w", PositiveOrNull(g.tdp_w)},
+      {"form_factor", g.form_factor},
+      {"source", g.source},
+  };
+}
+
+nlohmann::json CloudJson(const db::CloudSummary& c) {
+  return {{"id", c.cloud.id},
+          {"name", c.cloud.name},
+          {"default_currency", c.cloud.default_currency},
+          {"region_count", c.regions},
+          {"instance_type_count", c.instance_types}};
+}
+
+nlohmann::json RegionJson(const db::Region& r) {
+  return {{"cloud", r.cloud},
+          {"id", r.id},
+          {"display_name", r.display_name},
+          {"country", r.country},
+          {"continent", r.continent}};
+}
+
+nlohmann::json InstanceSpecJson(const db::InstanceType& t) {
+  return {
+      {"cloud", t.cloud},
+      {"instance_type", t.id},
+      {"gpu", t.gpu_id},
+      {"gpu_count", t.gpu_count},
+      {"vcpus", Optional(t.vcpus)},
+      {"memory_gib", Optional(t.memory_gib)},
+      {"interconnect", t.interconnect},
+      {"interconnect_bw_gbps", t.interconnect_bw_gbps},
+      {"network_gbps", Optional(t.network_gbps)},
+      {"arch", t.arch},
+      {"host_instance_type",
+       t.host_instance_type.empty() ? nlohmann::json() : nlohmann::json(t.host_instance_type)},
+      {"accelerator_name", t.accelerator_name},
+  };
+}
+
+nlohmann::json OfferJson(const db::Offer& o) {
+  nlohmann::json out = InstanceSpecJson(o.instance);
+  out["region"] = o.region;
+  out["gpu_memory_gb"] = o.gpu_memory_gb;
+  out["total_gpu_memory_gb"] = o.gpu_memory_gb * o.instance.gpu_count;
+  AddPrices(out, o);
+  return out;
+}
+
+nlohmann::json RegionalPriceJson(const db::Offer& o) {
+  nlohmann::json out = {{"region", o.region}};
+  AddPrices(out, o);
+  return out;
+}
+
+}  // namespace gpuplan::api

@@ -1,0 +1,24 @@
+// JSON renderings of catalog values (snake_case, units in names). JSON lives in api/ only.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "db/catalog_store.h"
+#include "db/catalog_types.h"
+#include "model/gpu_spec.h"
+
+namespace gpuplan::api {
+
+// Rounds a money amount to 6 decimals so sums and conversions print cleanly.
+double RoundMoney(double amount);
+
+nlohmann::json GpuJson(const model::GpuSpec& gpu);
+nlohmann::json CloudJson(const db::CloudSummary& cloud);
+nlohmann::json RegionJson(const db::Region& region);
+nlohmann::json InstanceSpecJson(const db::InstanceType& type);
+// An offer as listed by /api/v1/instances: the instance's specs, region and prices.
+nlohmann::json OfferJson(const db::Offer& offer);
+// An offer's region and prices only (inside /api/v1/instances/{cloud}/{type}).
+nlohmann::json RegionalPriceJson(const db::Offer& offer);
+
+}  // namespace gpuplan::api

@@ -1,0 +1,184 @@
+#include <httplib.h>
+
+#include "api/catalog_json.h"
+#include "api/cursor.h"
+#include "api/http_util.h"
+#include "api/query_params.h"
+#include "api/routes.h"
+#include "db/catalog_store.h"
+#include "db/database.h"
+#include "db/offer_query.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+
+// Decodes /api/v1/instances parameters into a database filter and a page query.
+struct InstancesRequest {
+  db::OfferFilter filter;
+  db::OfferQuery query;
+  std::string cursor_text;
+  std::string fingerprint;
+};
+
+Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
+  QueryParams q(req.params, {"cloud", "region", "gpu", "min_gpu_count", "max_gpu_count",
+                             "min_gpu_memory_gb", "max_price_per_hour", "price_kind", "currency",
+                             "sort", "order", "limit", "cursor"});
+  InstancesRequest r;
+  r.filter.cloud = q.String("cloud");
+  r.filter.region = q.String("region");
+  r.filter.gpu = q.String("gpu");
+  auto min_count = q.Integer("min_gpu_count", 0, 1 << 20);
+  auto max_count = q.Integer("max_gpu_count", 0, 1 << 20);
+  if (min_count) r.filter.min_gpu_count = static_cast<int>(*min_count);
+  if (max_count) r.filter.max_gpu_count = static_cast<int>(*max_count);
+  if (min_count && max_count && *min_count > *max_count) {
+    q.Fail("max_gpu_count", "max_gpu_count must not be below min_gpu_count");
+  }
+  r.filter.min_gpu_memory_gb = q.Number("min_gpu_memory_gb", 0);
+  r.query.max_price_per_hour = q.Number("max_price_per_hour", 0);
+  r.query.price_kind = q.Choice("price_kind", {"ondemand", "spot"}, "ondemand") == "spot"
+                           ? db::PriceKind::kSpot
+                           : db::PriceKind::kOndemand;
+  std::string currency = q.String("currency");
+  if (!currency.empty() && (currency.size() != 3 || !std::all_of(currency.begin(), currency.end(),
+                                                                 ::isupper))) {
+    q.Fail("currency", "currency must be an ISO 4217 code such as USD, got '" + currency + "'");
+  }
+  r.query.currency = currency;
+  std::string sort =
+      q.Choice("sort", {"price", "price_per_gpu", "gpu_count", "gpu_memory"}, "price");
+  r.query.sort = sort == "price_per_gpu" ? db::OfferSort::kPricePerGpu
+                 : sort == "gpu_count"   ? db::OfferSort::kGpuCount
+                 : sort == "gpu_memory"  ? db::OfferSort::kGpuMemory
+                                         : db::OfferSort::kPrice;
+  r.query.descending = q.Choice("order", {"asc", "desc"}, "asc") == "desc";
+  r.query.limit = static_cast<int>(q.Integer("limit", 1, kMaxListLimit).value_or(kDefaultListLimit));
+  r.cursor_text = q.String("cursor");
+  if (!q.ok()) return q.error();
+
+  // Everything but limit and cursor defines the sequence a cursor walks.
+  std::string canonical;
+  for (const auto& [name, value] : req.params) {
+    if (name != "limit" && name != "cursor") canonical += name + "=" + value + "&";
+  }
+  r.fingerprint = Fingerprint(canonical);
+  if (!r.cursor_text.empty()) {
+    auto cursor = DecodeCursor(r.cursor_text, r.fingerprint);
+    if (!cursor.ok()) return cursor.error();
+    r.query.after = *cursor;
+  }
+  return r;
+}
+
+void ListInstances(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  auto request = DecodeInstancesRequest(req);
+  if (!request.ok()) return WriteError(req, res, request.error());
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto rates = store.FxRates();
+  if (!rates.ok()) return WriteError(req, res, rates.error());
+  const std::string& currency = request->query.currency;
+  if (!currency.empty() && !rates->count(currency)) {
+    return WriteError(req, res, Error::Invalid("currency", "no exchange rate for currency '" +
+                                                               currency + "'"));
+  }
+  auto offers = store.ListOffers(request->filter);
+  if (!offers.ok()) return WriteError(req, res, offers.error());
+  auto page = db::PageOffers(std::move(offers).value(), request->query, *rates);
+  if (!page.ok()) return WriteError(req, res, page.error());
+  nlohmann::json items = nlohmann::json::array();
+  for (const db::Offer& offer : page->items) items.push_back(OfferJson(offer));
+  WriteJson(res, {{"items", std::move(items)},
+                  {"next_cursor", page->next ? nlohmann::json(EncodeCursor(*page->next,
+                                                                           request->fingerprint))
+                                             : nlohmann::json(nullptr)},
+                  {"total", page->total}});
+}
+
+void GetInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {});
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto found = store.GetInstanceType(req.matches[1], req.matches[2]);
+  if (!found.ok()) return WriteError(req, res, found.error());
+  auto gpu = store.GetGpu(found->first.gpu_id);
+  if (!gpu.ok()) return WriteError(req, res, gpu.error());
+  nlohmann::json body = InstanceSpecJson(found->first);
+  body["gpu_memory_gb"] = gpu->memory_gb;
+  body["total_gpu_memory_gb"] = gpu->memory_gb * found->first.gpu_count;
+  body["gpu_spec"] = GpuJson(*gpu);
+  body["source"] = found->first.source;
+  nlohmann::json regions = nlohmann::json::array();
+  for (const db::Offer& offer : found->second) regions.push_back(RegionalPriceJson(offer));
+  body["regions"] = std::move(regions);
+  WriteJson(res, body);
+}
+
+void ListGpus(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {"vendor"});
+  std::string vendor = q.String("vendor");
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto lease = ctx.pool->Acquire();
+  auto gpus = db::CatalogStore(*lease).ListGpus();
+  if (!gpus.ok()) return WriteError(req, res, gpus.error());
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& gpu : *gpus) {
+    if (vendor.empty() || gpu.vendor == vendor) items.push_back(GpuJson(gpu));
+  }
+  WriteJson(res, ListJson(std::move(items)));
+}
+
+void GetGpu(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {});
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto lease = ctx.pool->Acquire();
+  auto gpu = db::CatalogStore(*lease).GetGpu(req.matches[1]);
+  if (!gpu.ok()) return WriteError(req, res, gpu.error());
+  WriteJson(res, GpuJson(*gpu));
+}
+
+void ListClouds(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {});
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto lease = ctx.pool->Acquire();
+  auto clouds = db::CatalogStore(*lease).ListClouds();
+  if (!clouds.ok()) return WriteError(req, res, clouds.error());
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& cloud : *clouds) items.push_back(CloudJson(cloud));
+  WriteJson(res, ListJson(std::move(items)));
+}
+
+void ListRegions(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {"cloud"});
+  std::string cloud = q.String("cloud");
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto lease = ctx.pool->Acquire();
+  auto regions = db::CatalogStore(*lease).ListRegions(cloud);
+  if (!regions.ok()) return WriteError(req, res, regions.error());
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& region : *regions) items.push_back(RegionJson(region));
+  WriteJson(res, ListJson(std::move(items)));
+}
+
+Handler Bind(const ApiContext& ctx,
+             void (*fn)(const ApiContext&, const httplib::Request&, httplib::Response&)) {
+  return [ctx, fn](const httplib::Request& req, httplib::Response& res) { fn(ctx, req, res); };
+}
+
+}  // namespace
+
+void RegisterCatalogRoutes(httplib::Server& server, const ApiContext& context) {
+  server.Get("/api/v1/gpus", Bind(context, ListGpus));
+  server.Get(R"(/api/v1/gpus/([^/]+))", Bind(context, GetGpu));
+  server.Get("/api/v1/clouds", Bind(context, ListClouds));
+  server.Get("/api/v1/regions", Bind(context, ListRegions));
+  server.Get("/api/v1/instances", Bind(context, ListInstances));
+  server.Get(R"(/api/v1/instances/([^/]+)/([^/]+))", Bind(context, GetInstance));
+}
+
+}  // namespace gpuplan::api

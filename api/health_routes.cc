@@ -1,0 +1,43 @@
+#include <httplib.h>
+
+#include "api/http_util.h"
+#include "api/routes.h"
+#include "db/catalog_store.h"
+#include "db/database.h"
+#include "db/migrations.h"
+
+namespace gpuplan::api {
+
+void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context) {
+  server.Get("/healthz", [context](const httplib::Request&, httplib::Response& res) {
+    WriteJson(res, {{"status", "ok"}, {"version", context.version}});
+  });
+  server.Get("/readyz", [context](const httplib::Request& req, httplib::Response& res) {
+    auto lease = context.pool->Acquire();
+    db::CatalogStore store(*lease);
+    Status ping = store.Ping();
+    if (!ping.ok()) return WriteError(req, res, Error::Unavailable("database is not reachable"));
+    WriteJson(res, {{"status", "ready"},
+                    {"database", "ok"},
+                    {"schema_version", db::SchemaVersion(*lease)}});
+  });
+}
+
+void InstallErrorHandler(httplib::Server& server) {
+  httplib::Server::HandlerWithResponse handler = [](const httplib::Request& req,
+                                                    httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    std::string detail;
+    switch (res.status) {
+      case 404: detail = "no resource at " + req.method + " " + req.path; break;
+      case 413: detail = "request body is larger than this endpoint accepts"; break;
+      case 400: detail = "malformed HTTP request"; break;
+      default: detail = "request failed";
+    }
+    WriteProblem(req, res, res.status, detail);
+    return httplib::Server::HandlerResponse::Handled;
+  };
+  server.set_error_handler(std::move(handler));
+}
+
+}  // namespace gpuplan::api

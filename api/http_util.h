@@ -1,0 +1,22 @@
+// Small helpers shared by the route files (httplib.h is included only in .cc files).
+#pragma once
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "api/problem.h"
+
+namespace gpuplan::api {
+
+inline void WriteJson(httplib::Response& res, const nlohmann::json& body, int status = 200) {
+  res.status = status;
+  res.set_content(body.dump(), "application/json");
+}
+
+// {"items": [...], "next_cursor": null} for lists that fit in one page.
+inline nlohmann::json ListJson(nlohmann::json items) {
+  return {{"items", std::move(items)}, {"next_cursor", nullptr}};
+}
+
+}  // namespace gpuplan::api

@@ -1,0 +1,100 @@
+#include "api/problem.h"
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::api {
+
+namespace {
+
+const char* TypeFor(int status) {
+  switch (status) {
+    case 400: return "urn:gpuplan:problem:malformed-request";
+    case 401: return "urn:gpuplan:problem:unauthenticated";
+    case 403: return "urn:gpuplan:problem:forbidden";
+    case 404: return "urn:gpuplan:problem:not-found";
+    case 409: return "urn:gpuplan:problem:conflict";
+    case 413: return "urn:gpuplan:problem:too-large";
+    case 422: return "urn:gpuplan:problem:validation";
+    case 503: return "urn:gpuplan:problem:unavailable";
+    default: return "about:blank";
+  }
+}
+
+const char* Title(int status) {
+  switch (status) {
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 503: return "Service Unavailable";
+    default: return status >= 500 ? "Internal Server Error" : "Error";
+  }
+}
+
+nlohmann::json Base(const httplib::Request& req, const httplib::Response& res, int status,
+                    const std::string& detail) {
+  nlohmann::json body = {
+      {"type", TypeFor(status)},
+      {"title", Title(status)},
+      {"status", status},
+      {"detail", detail},
+      {"instance", req.path},
+  };
+  std::string request_id = res.get_header_value("X-Request-Id");
+  if (!request_id.empty()) body["request_id"] = request_id;
+  return body;
+}
+
+void Send(httplib::Response& res, int status, const nlohmann::json& body) {
+  res.status = status;
+  res.set_content(body.dump(), "application/problem+json");
+}
+
+}  // namespace
+
+int HttpStatus(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidArgument: return 422;
+    case ErrorCode::kNotFound: return 404;
+    case ErrorCode::kConflict: return 409;
+    case ErrorCode::kUnavailable: return 503;
+    case ErrorCode::kInternal: return 500;
+  }
+  return 500;
+}
+
+void WriteError(const httplib::Request& req, httplib::Response& res, const Error& error) {
+  int status = HttpStatus(error.code);
+  // Internal details are for the log, not the client.
+  std::string detail = status == 500 ? "internal error" : error.message;
+  nlohmann::json body = Base(req, res, status, detail);
+  if (!error.fields.empty()) {
+    nlohmann::json errors = nlohmann::json::array();
+    for (const FieldError& f : error.fields) {
+      nlohmann::json item = {{"detail", f.detail}};
+      if (!f.field.empty() && f.field.front() == '/') {
+        item["pointer"] = f.field;
+      } else {
+        item["parameter"] = f.field;
+      }
+      errors.push_back(std::move(item));
+    }
+    body["errors"] = std::move(errors);
+  }
+  Send(res, status, body);
+}
+
+void WriteProblem(const httplib::Request& req, httplib::Response& res, int status,
+                  const std::string& detail) {
+  Send(res, status, Base(req, res, status, detail));
+}
+
+}  // namespace gpuplan::api

@@ -1,0 +1,33 @@
+// Route registration. Handlers are thin: decode and validate the request, call the
+// store or model, render JSON. Every error answer is problem+json.
+#pragma once
+
+#include <string>
+
+namespace httplib {
+class Server;
+}  // namespace httplib
+
+namespace gpuplan::db {
+class ConnectionPool;
+}  // namespace gpuplan::db
+
+namespace gpuplan::api {
+
+struct ApiContext {
+  db::ConnectionPool* pool = nullptr;  // required; outlives the server
+  std::string version;                 // service version reported by /healthz
+};
+
+// Limits of list endpoints (documented in docs/api.md).
+inline constexpr int kDefaultListLimit = 50;
+inline constexpr int kMaxListLimit = 500;
+
+void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context);
+void RegisterCatalogRoutes(httplib::Server& server, const ApiContext& context);
+
+// Renders a problem+json body for every answer >= 400 that has no body yet (unknown
+// path, payload too large, malformed request line...).
+void InstallErrorHandler(httplib::Server& server);
+
+}  // namespace gpuplan::api

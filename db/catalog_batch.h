@@ -1,0 +1,43 @@
+// What a parser of an external catalog format produces, and its report. A batch is
+// written to the database by WriteCatalogBatch in the caller's transaction.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "db/catalog_types.h"
+
+namespace gpuplan::db {
+
+struct RowIssue {
+  int line = 0;        // 1-based line in the source file
+  std::string reason;  // readable; names the column where one is at fault
+};
+
+struct ImportReport {
+  int rows_read = 0;
+  int rows_used = 0;       // rows that contributed an instance type or a price
+  int rows_skipped = 0;    // rows deliberately left out (counted by reason)
+  int rows_rejected = 0;   // rows that are malformed (listed in `rejected`)
+  std::map<std::string, int> skipped_by_reason;
+  std::vector<RowIssue> rejected;
+  int spot_above_ondemand = 0;  // spot observations priced above the region's on-demand
+
+  void Skip(const std::string& reason) {
+    ++rows_skipped;
+    ++skipped_by_reason[reason];
+  }
+  void Reject(int line, std::string reason) {
+    ++rows_rejected;
+    rejected.push_back({line, std::move(reason)});
+  }
+};
+
+struct CatalogBatch {
+  std::vector<InstanceType> instance_types;  // unique by (cloud, id)
+  std::vector<PriceObservation> prices;
+  ImportReport report;
+};
+
+}  // namespace gpuplan::db

@@ -1,0 +1,75 @@
+// Catalog records as stored: clouds, regions, instance types, price observations,
+// exchange rates, and the offers (instance type x region with its current prices)
+// that listings return. Plain values; no database or HTTP knowledge.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::db {
+
+struct Cloud {
+  std::string id;  // "aws", "gcp", "alibaba", ...
+  std::string name;
+  std::string default_currency;
+};
+
+struct Region {
+  std::string cloud;
+  std::string id;
+  std::string display_name;
+  std::string country;    // ISO 3166 alpha-2, "" when unknown
+  std::string continent;  // "" when unknown
+};
+
+struct InstanceType {
+  std::string cloud;
+  std::string id;
+  std::string gpu_id;
+  int gpu_count = 0;
+  std::optional<double> vcpus;
+  std::optional<double> memory_gib;
+  std::string interconnect = "none";  // none | pcie | nvlink | nvswitch
+  double interconnect_bw_gbps = 0;    // per GPU, bidirectional, GB/s
+  std::optional<double> network_gbps;
+  std::string arch = "x86_64";
+  std::string host_instance_type;  // GCP: the host VM a GPU bundle is attached to
+  std::string accelerator_name;    // the source's own accelerator name
+  std::string source;
+};
+
+struct PriceObservation {
+  std::string cloud;
+  std::string instance_type;
+  std::string region;
+  std::string zone;  // "" = the whole region
+  std::string kind;  // ondemand | spot | reserved_1y | reserved_3y
+  double price_per_hour = 0;
+  std::string currency;     // ISO 4217
+  std::string observed_at;  // ISO 8601 date or date-time, UTC
+  std::string source;
+};
+
+struct FxRate {
+  std::string currency;
+  double units_per_usd = 1;
+  std::string as_of;
+  std::string source;
+};
+
+// One instance type offered in one region with its current prices in its own currency.
+struct Offer {
+  InstanceType instance;
+  std::string region;
+  double gpu_memory_gb = 0;  // per GPU, from the GPU's spec
+  std::optional<double> price_ondemand_per_hour;
+  std::optional<double> price_spot_per_hour;  // cheapest zone's current spot price
+  std::string spot_zone;                      // that zone, "" when regional or none
+  std::string currency;                       // of the prices above
+  std::string observed_at;                    // latest observation among the prices
+  std::string source;                         // source of the on-demand (else spot) price
+};
+
+}  // namespace gpuplan::db

@@ -1,0 +1,235 @@
+#include "db/catalog_writer.h"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <chrono>
+#include <ctime>
+#include <set>
+
+namespace gpuplan::db {
+
+namespace {
+
+template <typename T>
+void BindOptional(SQLite::Statement& stmt, int index, const std::optional<T>& value) {
+  if (value) {
+    stmt.bind(index, *value);
+  } else {
+    stmt.bind(index);
+  }
+}
+
+void BindYear(SQLite::Statement& stmt, int index, int value) {
+  if (value > 0) {
+    stmt.bind(index, value);
+  } else {
+    stmt.bind(index);
+  }
+}
+
+}  // namespace
+
+std::string UtcNow() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+void UpsertGpu(SQLite::Database& db, const model::GpuSpec& g) {
+  SQLite::Statement stmt(db, R"SQL(
+INSERT INTO gpus (id, name, vendor, architecture, release_year, memory_gb, memory_type,
+  memory_bw_gbps, fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops,
+  fp8_tflops, int8_tops, nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
+  architecture = excluded.architecture, release_year = excluded.release_year,
+  memory_gb = excluded.memory_gb, memory_type = excluded.memory_type,
+  memory_bw_gbps = excluded.memory_bw_gbps, fp64_tflops = excluded.fp64_tflops,
+  fp32_tflops = excluded.fp32_tflops, tf32_tflops = excluded.tf32_tflops,
+  fp16_tflops = excluded.fp16_tflops, bf16_tflops = excluded.bf16_tflops,
+  fp8_tflops = excluded.fp8_tflops, int8_tops = excluded.int8_tops,
+  nvlink_bw_gbps = excluded.nvlink_bw_gbps, pcie_gen = excluded.pcie_gen,
+  tdp_w = excluded.tdp_w, form_factor = excluded.form_factor, source = excluded.source
+)SQL");
+  stmt.bind(1, g.id);
+  stmt.bind(2, g.name);
+  stmt.bind(3, g.vendor);
+  stmt.bind(4, g.architecture);
+  BindYear(stmt, 5, g.release_year);
+  stmt.bind(6, g.memory_gb);
+  stmt.bind(7, g.memory_type);
+  stmt.bind(8, g.memory_bw_gbps);
+  stmt.bind(9, g.fp64_tflops);
+  stmt.bind(10, g.fp32_tflops);
+  stmt.bind(11, g.tf32_tflops);
+  stmt.bind(12, g.fp16_tflops);
+  stmt.bind(13, g.bf16_tflops);
+  stmt.bind(14, g.fp8_tflops);
+  stmt.bind(15, g.int8_tops);
+  stmt.bind(16, g.nvlink_bw_gbps);
+  BindYear(stmt, 17, g.pcie_gen);
+  stmt.bind(18, g.tdp_w);
+  stmt.bind(19, g.form_factor);
+  stmt.bind(20, g.source);
+  stmt.exec();
+}
+
+void UpsertCloud(SQLite::Database& db, const Cloud& cloud) {
+  SQLite::Statement stmt(db,
+                         "INSERT INTO clouds (id, name, default_currency) VALUES (?, ?, ?) "
+                         "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+                         "default_currency = excluded.default_currency");
+  stmt.bind(1, cloud.id);
+  stmt.bind(2, cloud.name);
+  stmt.bind(3, cloud.default_currency);
+  stmt.exec();
+}
+
+void UpsertRegion(SQLite::Database& db, const Region& region) {
+  SQLite::Statement stmt(
+      db,
+      "INSERT INTO regions (cloud, id, display_name, country, continent) VALUES (?, ?, ?, ?, ?) "
+      "ON CONFLICT (cloud, id) DO UPDATE SET display_name = excluded.display_name, "
+      "country = excluded.country, continent = excluded.continent");
+  stmt.bind(1, region.cloud);
+  stmt.bind(2, region.id);
+  stmt.bind(3, region.display_name);
+  stmt.bind(4, region.country);
+  stmt.bind(5, region.continent);
+  stmt.exec();
+}
+
+void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym) {
+  SQLite::Statement stmt(db,
+                         "INSERT INTO gpu_synonyms (cloud, accelerator_name, gpu_id, note) "
+                         "VALUES (?, ?, ?, ?) ON CONFLICT (cloud, accelerator_name) DO UPDATE "
+                         "SET gpu_id = excluded.gpu_id, note = excluded.note");
+  stmt.bind(1, synonym.cloud);
+  stmt.bind(2, synonym.accelerator_name);
+  if (synonym.gpu_id.empty()) {
+    stmt.bind(3);
+  } else {
+    stmt.bind(3, synonym.gpu_id);
+  }
+  stmt.bind(4, synonym.note);
+  stmt.exec();
+}
+
+void UpsertFxRate(SQLite::Database& db, const FxRate& rate) {
+  SQLite::Statement stmt(db,
+                         "INSERT INTO fx_rates (currency, units_per_usd, as_of, source) "
+                         "VALUES (?, ?, ?, ?) ON CONFLICT (currency) DO UPDATE SET "
+                         "units_per_usd = excluded.units_per_usd, as_of = excluded.as_of, "
+                         "source = excluded.source");
+  stmt.bind(1, rate.currency);
+  stmt.bind(2, rate.units_per_usd);
+  stmt.bind(3, rate.as_of);
+  stmt.bind(4, rate.source);
+  stmt.exec();
+}
+
+WriteCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch) {
+  WriteCounts counts;
+  SQLite::Statement ensure_cloud(
+      db, "INSERT OR IGNORE INTO clouds (id, name, default_currency) VALUES (?1, ?1, ?2)");
+  SQLite::Statement ensure_region(
+      db, "INSERT OR IGNORE INTO regions (cloud, id, display_name) VALUES (?1, ?2, ?2)");
+  SQLite::Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
+  SQLite::Statement upsert_type(db, R"SQL(
+INSERT INTO instance_types (cloud, id, gpu_id, gpu_count, vcpus, memory_gib, interconnect,
+  interconnect_bw_gbps, network_gbps, arch, host_instance_type, accelerator_name, source)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+ON CONFLICT (cloud, id) DO UPDATE SET gpu_id = excluded.gpu_id, gpu_count = excluded.gpu_count,
+  vcpus = excluded.vcpus, memory_gib = excluded.memory_gib, interconnect = excluded.interconnect,
+  interconnect_bw_gbps = excluded.interconnect_bw_gbps, network_gbps = excluded.network_gbps,
+  arch = excluded.arch, host_instance_type = excluded.host_instance_type,
+  accelerator_name = excluded.accelerator_name, source = excluded.source
+)SQL");
+  SQLite::Statement upsert_price(db, R"SQL(
+INSERT INTO prices (cloud, instance_type, region, zone, kind, price_per_hour, currency,
+  observed_at, source)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SET
+  price_per_hour = excluded.price_per_hour, currency = excluded.currency,
+  source = excluded.source
+)SQL");
+
+  std::set<std::string> clouds;
+  auto ensure_cloud_once = [&](const std::string& cloud, const std::string& currency) {
+    if (!clouds.insert(cloud).second) return;
+    ensure_cloud.bind(1, cloud);
+    ensure_cloud.bind(2, currency.empty() ? "USD" : currency);
+    ensure_cloud.exec();
+    ensure_cloud.reset();
+  };
+  for (const auto& price : batch.prices) ensure_cloud_once(price.cloud, price.currency);
+  for (const InstanceType& t : batch.instance_types) {
+    ensure_cloud_once(t.cloud, "");
+    exists.bind(1, t.cloud);
+    exists.bind(2, t.id);
+    bool existed = exists.executeStep();
+    exists.reset();
+    upsert_type.bind(1, t.cloud);
+    upsert_type.bind(2, t.id);
+    upsert_type.bind(3, t.gpu_id);
+    upsert_type.bind(4, t.gpu_count);
+    BindOptional(upsert_type, 5, t.vcpus);
+    BindOptional(upsert_type, 6, t.memory_gib);
+    upsert_type.bind(7, t.interconnect);
+    upsert_type.bind(8, t.interconnect_bw_gbps);
+    BindOptional(upsert_type, 9, t.network_gbps);
+    upsert_type.bind(10, t.arch);
+    upsert_type.bind(11, t.host_instance_type);
+    upsert_type.bind(12, t.accelerator_name);
+    upsert_type.bind(13, t.source);
+    upsert_type.exec();
+    upsert_type.reset();
+    ++(existed ? counts.updated : counts.inserted);
+  }
+  std::set<std::pair<std::string, std::string>> regions;
+  for (const PriceObservation& p : batch.prices) {
+    if (regions.insert({p.cloud, p.region}).second) {
+      ensure_region.bind(1, p.cloud);
+      ensure_region.bind(2, p.region);
+      ensure_region.exec();
+      ensure_region.reset();
+    }
+    upsert_price.bind(1, p.cloud);
+    upsert_price.bind(2, p.instance_type);
+    upsert_price.bind(3, p.region);
+    upsert_price.bind(4, p.zone);
+    upsert_price.bind(5, p.kind);
+    upsert_price.bind(6, p.price_per_hour);
+    upsert_price.bind(7, p.currency);
+    upsert_price.bind(8, p.observed_at);
+    upsert_price.bind(9, p.source);
+    upsert_price.exec();
+    upsert_price.reset();
+  }
+  return counts;
+}
+
+void RecordImport(SQLite::Database& db, const ImportAudit& a) {
+  SQLite::Statement stmt(db, R"SQL(
+INSERT INTO imports (actor, format, cloud, started_at, finished_at, accepted, updated, skipped,
+  rejected, dry_run, note)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+)SQL");
+  stmt.bind(1, a.actor);
+  stmt.bind(2, a.format);
+  stmt.bind(3, a.cloud);
+  stmt.bind(4, a.started_at);
+  stmt.bind(5, a.finished_at);
+  stmt.bind(6, a.accepted);
+  stmt.bind(7, a.updated);
+  stmt.bind(8, a.skipped);
+  stmt.bind(9, a.rejected);
+  stmt.bind(10, a.dry_run ? 1 : 0);
+  stmt.bind(11, a.note);
+  stmt.exec();
+}
+
+}  // namespace gpuplan::db

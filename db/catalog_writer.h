@@ -1,0 +1,47 @@
+// Writes catalog records. Every function expects to run inside the caller's transaction
+// (SQLite::Transaction), so that a whole import or seed is all or nothing. They throw
+// SQLite::Exception on a constraint violation; the caller's transaction rolls back.
+#pragma once
+
+#include <SQLiteCpp/Database.h>
+
+#include <string>
+
+#include "db/catalog_batch.h"
+#include "db/catalog_types.h"
+#include "db/gpu_resolver.h"
+#include "model/gpu_spec.h"
+
+namespace gpuplan::db {
+
+struct WriteCounts {
+  int inserted = 0;
+  int updated = 0;
+};
+
+void UpsertGpu(SQLite::Database& db, const model::GpuSpec& gpu);
+void UpsertCloud(SQLite::Database& db, const Cloud& cloud);
+void UpsertRegion(SQLite::Database& db, const Region& region);
+void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym);
+void UpsertFxRate(SQLite::Database& db, const FxRate& rate);
+
+// Upserts the batch's instance types and price observations. A region that is not in
+// the catalog yet is created with its id as display name; a cloud that is unknown is
+// created with `default_currency` taken from the first price seen (USD if none).
+WriteCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch);
+
+struct ImportAudit {
+  std::string actor;  // api key name, "seed", or "cli"
+  std::string format;
+  std::string cloud;
+  std::string started_at, finished_at;
+  int accepted = 0, updated = 0, skipped = 0, rejected = 0;
+  bool dry_run = false;
+  std::string note;
+};
+void RecordImport(SQLite::Database& db, const ImportAudit& audit);
+
+// Current UTC time as "YYYY-MM-DDTHH:MM:SSZ".
+std::string UtcNow();
+
+}  // namespace gpuplan::db

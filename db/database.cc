@@ -1,0 +1,53 @@
+#include "db/database.h"
+
+#include <SQLiteCpp/Exception.h>
+
+namespace gpuplan::db {
+
+Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path) {
+  try {
+    auto db = std::make_unique<SQLite::Database>(
+        path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
+    db->setBusyTimeout(5000);
+    db->exec("PRAGMA foreign_keys = ON");
+    if (path != ":memory:") db->exec("PRAGMA journal_mode = WAL");
+    db->exec("PRAGMA synchronous = NORMAL");
+    return db;
+  } catch (const SQLite::Exception& e) {
+    return Error::Unavailable("cannot open database '" + path + "': " + e.what());
+  }
+}
+
+Result<std::unique_ptr<ConnectionPool>> ConnectionPool::Open(const std::string& path,
+                                                             int size) {
+  if (size < 1) return Error::Invalid("size", "pool size must be at least 1");
+  std::unique_ptr<ConnectionPool> pool(new ConnectionPool(path));
+  for (int i = 0; i < size; ++i) {
+    auto db = OpenDatabase(path);
+    if (!db.ok()) return db.error();
+    pool->free_.push_back(std::move(db).value());
+  }
+  return pool;
+}
+
+ConnectionPool::Lease ConnectionPool::Acquire() {
+  std::unique_lock lock(mutex_);
+  available_.wait(lock, [this] { return !free_.empty(); });
+  auto db = std::move(free_.back());
+  free_.pop_back();
+  return Lease(this, std::move(db));
+}
+
+void ConnectionPool::Release(std::unique_ptr<SQLite::Database> db) {
+  {
+    std::lock_guard lock(mutex_);
+    free_.push_back(std::move(db));
+  }
+  available_.notify_one();
+}
+
+ConnectionPool::Lease::~Lease() {
+  if (db_) pool_->Release(std::move(db_));
+}
+
+}  // namespace gpuplan::db

@@ -1,0 +1,57 @@
+// Opening SQLite connections with the project's settings, and a pool of them so that no
+// connection is ever used by two threads at once.
+#pragma once
+
+#include <SQLiteCpp/Database.h>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "model/result.h"
+
+namespace gpuplan::db {
+
+// Opens (creating if needed) the database at `path` with WAL journaling, foreign keys on,
+// a 5 s busy timeout and synchronous=NORMAL. ":memory:" gives a private in-memory database.
+// Fails with kUnavailable when the file cannot be opened.
+Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path);
+
+// A fixed-size pool of connections to one database file. Thread-safe. Acquire() blocks
+// until a connection is free; the Lease gives it back when destroyed.
+class ConnectionPool {
+ public:
+  class Lease {
+   public:
+    Lease(ConnectionPool* pool, std::unique_ptr<SQLite::Database> db)
+        : pool_(pool), db_(std::move(db)) {}
+    Lease(Lease&&) = default;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    SQLite::Database& operator*() { return *db_; }
+    SQLite::Database* operator->() { return db_.get(); }
+
+   private:
+    ConnectionPool* pool_;
+    std::unique_ptr<SQLite::Database> db_;
+  };
+
+  // Opens `size` (>= 1) connections to `path`.
+  static Result<std::unique_ptr<ConnectionPool>> Open(const std::string& path, int size);
+
+  Lease Acquire();
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit ConnectionPool(std::string path) : path_(std::move(path)) {}
+  void Release(std::unique_ptr<SQLite::Database> db);
+
+  std::string path_;
+  std::mutex mutex_;
+  std::condition_variable available_;
+  std::vector<std::unique_ptr<SQLite::Database>> free_;
+};
+
+}  // namespace gpuplan::db

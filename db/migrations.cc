@@ -1,0 +1,188 @@
+#include "db/migrations.h"
+
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <array>
+#include <string>
+
+namespace gpuplan::db {
+
+namespace {
+
+// Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
+constexpr std::array<const char*, 1> kMigrations = {
+    // 1: the catalog, prices, workloads, api keys, imports, fx rates.
+    R"SQL(
+CREATE TABLE gpus (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  vendor TEXT NOT NULL,
+  architecture TEXT NOT NULL DEFAULT '',
+  release_year INTEGER,
+  memory_gb REAL NOT NULL CHECK (memory_gb > 0),
+  memory_type TEXT NOT NULL DEFAULT '',
+  memory_bw_gbps REAL NOT NULL DEFAULT 0 CHECK (memory_bw_gbps >= 0),
+  fp64_tflops REAL NOT NULL DEFAULT 0 CHECK (fp64_tflops >= 0),
+  fp32_tflops REAL NOT NULL DEFAULT 0 CHECK (fp32_tflops >= 0),
+  tf32_tflops REAL NOT NULL DEFAULT 0 CHECK (tf32_tflops >= 0),
+  fp16_tflops REAL NOT NULL DEFAULT 0 CHECK (fp16_tflops >= 0),
+  bf16_tflops REAL NOT NULL DEFAULT 0 CHECK (bf16_tflops >= 0),
+  fp8_tflops REAL NOT NULL DEFAULT 0 CHECK (fp8_tflops >= 0),
+  int8_tops REAL NOT NULL DEFAULT 0 CHECK (int8_tops >= 0),
+  nvlink_bw_gbps REAL NOT NULL DEFAULT 0 CHECK (nvlink_bw_gbps >= 0),
+  pcie_gen INTEGER,
+  tdp_w REAL NOT NULL DEFAULT 0 CHECK (tdp_w >= 0),
+  form_factor TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL DEFAULT ''
+);
+
+-- A cloud's accelerator name (e.g. SkyPilot's "A100-80GB") -> a GPU id. cloud '*' applies
+-- to every cloud; gpu_id NULL marks a known accelerator that is not a supported GPU.
+CREATE TABLE gpu_synonyms (
+  cloud TEXT NOT NULL,
+  accelerator_name TEXT NOT NULL,
+  gpu_id TEXT REFERENCES gpus(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  note TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (cloud, accelerator_name)
+);
+
+CREATE TABLE clouds (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  default_currency TEXT NOT NULL
+);
+
+CREATE TABLE regions (
+  cloud TEXT NOT NULL REFERENCES clouds(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  display_name TEXT NOT NULL,
+  country TEXT NOT NULL DEFAULT '',
+  continent TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (cloud, id)
+);
+
+CREATE TABLE instance_types (
+  cloud TEXT NOT NULL REFERENCES clouds(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  gpu_id TEXT NOT NULL REFERENCES gpus(id) ON UPDATE CASCADE,
+  gpu_count INTEGER NOT NULL CHECK (gpu_count > 0),
+  vcpus REAL CHECK (vcpus IS NULL OR vcpus > 0),
+  memory_gib REAL CHECK (memory_gib IS NULL OR memory_gib > 0),
+  interconnect TEXT NOT NULL DEFAULT 'none'
+    CHECK (interconnect IN ('none', 'pcie', 'nvlink', 'nvswitch')),
+  interconnect_bw_gbps REAL NOT NULL DEFAULT 0 CHECK (interconnect_bw_gbps >= 0),
+  network_gbps REAL CHECK (network_gbps IS NULL OR network_gbps >= 0),
+  arch TEXT NOT NULL DEFAULT 'x86_64',
+  host_instance_type TEXT NOT NULL DEFAULT '',
+  accelerator_name TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (cloud, id)
+);
+CREATE INDEX instance_types_gpu ON instance_types (gpu_id);
+
+-- Price observations. zone '' = the whole region. Spot history is many rows over
+-- observed_at; the current price of a key is its latest observation.
+CREATE TABLE prices (
+  id INTEGER PRIMARY KEY,
+  cloud TEXT NOT NULL,
+  instance_type TEXT NOT NULL,
+  region TEXT NOT NULL,
+  zone TEXT NOT NULL DEFAULT '',
+  kind TEXT NOT NULL CHECK (kind IN ('ondemand', 'spot', 'reserved_1y', 'reserved_3y')),
+  price_per_hour REAL NOT NULL CHECK (price_per_hour >= 0),
+  currency TEXT NOT NULL CHECK (length(currency) = 3),
+  observed_at TEXT NOT NULL,
+  source TEXT NOT NULL DEFAULT '',
+  FOREIGN KEY (cloud, instance_type) REFERENCES instance_types (cloud, id) ON DELETE CASCADE,
+  FOREIGN KEY (cloud, region) REFERENCES regions (cloud, id),
+  UNIQUE (cloud, instance_type, region, zone, kind, observed_at)
+);
+CREATE INDEX prices_region ON prices (cloud, region, kind);
+
+-- The latest observation of every (cloud, instance type, region, zone, kind).
+CREATE VIEW current_prices AS
+SELECT p.* FROM prices p
+WHERE p.observed_at = (
+  SELECT MAX(q.observed_at) FROM prices q
+  WHERE q.cloud = p.cloud AND q.instance_type = p.instance_type AND q.region = p.region
+    AND q.zone = p.zone AND q.kind = p.kind);
+
+CREATE TABLE workloads (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  family TEXT NOT NULL,
+  spec TEXT NOT NULL,
+  source TEXT NOT NULL DEFAULT '',
+  is_preset INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+CREATE TABLE api_keys (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  scope TEXT NOT NULL CHECK (scope IN ('write', 'admin')),
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+  revoked_at TEXT
+);
+
+CREATE TABLE imports (
+  id INTEGER PRIMARY KEY,
+  actor TEXT NOT NULL,
+  format TEXT NOT NULL,
+  cloud TEXT NOT NULL DEFAULT '',
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  accepted INTEGER NOT NULL DEFAULT 0,
+  updated INTEGER NOT NULL DEFAULT 0,
+  skipped INTEGER NOT NULL DEFAULT 0,
+  rejected INTEGER NOT NULL DEFAULT 0,
+  dry_run INTEGER NOT NULL DEFAULT 0,
+  note TEXT NOT NULL DEFAULT ''
+);
+
+-- Exchange rates: units of `currency` per 1 USD, as of a date. Operators update them.
+CREATE TABLE fx_rates (
+  currency TEXT PRIMARY KEY CHECK (length(currency) = 3),
+  units_per_usd REAL NOT NULL CHECK (units_per_usd > 0),
+  as_of TEXT NOT NULL,
+  source TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE catalog_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+)SQL",
+};
+
+}  // namespace
+
+int LatestSchemaVersion() { return static_cast<int>(kMigrations.size()); }
+
+int SchemaVersion(SQLite::Database& db) {
+  return db.execAndGet("PRAGMA user_version").getInt();
+}
+
+Status Migrate(SQLite::Database& db) {
+  try {
+    int version = SchemaVersion(db);
+    if (version > LatestSchemaVersion()) {
+      return Error::Unavailable("database schema version " + std::to_string(version) +
+                                " is newer than this build (" +
+                                std::to_string(LatestSchemaVersion()) + ")");
+    }
+    for (int next = version + 1; next <= LatestSchemaVersion(); ++next) {
+      SQLite::Transaction tx(db);
+      db.exec(kMigrations[next - 1]);
+      db.exec("PRAGMA user_version = " + std::to_string(next));
+      tx.commit();
+    }
+    return OkStatus();
+  } catch (const SQLite::Exception& e) {
+    return Error::Unavailable(std::string("migration failed: ") + e.what());
+  }
+}
+
+}  // namespace gpuplan::db

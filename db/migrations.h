@@ -1,0 +1,21 @@
+// Numbered, forward-only schema migrations tracked in PRAGMA user_version. Each
+// migration runs in its own transaction together with the version bump.
+#pragma once
+
+#include <SQLiteCpp/Database.h>
+
+#include "model/result.h"
+
+namespace gpuplan::db {
+
+// The schema version this build knows (the number of migrations).
+int LatestSchemaVersion();
+
+// The database's current PRAGMA user_version.
+int SchemaVersion(SQLite::Database& db);
+
+// Applies every migration above the database's version. Fails with kUnavailable if
+// the database is newer than this build or a statement fails (nothing is half-applied).
+Status Migrate(SQLite::Database& db);
+
+}  // namespace gpuplan::db

@@ -1,0 +1,105 @@
+#include "db/offer_query.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace gpuplan::db {
+
+namespace {
+
+struct Ranked {
+  Offer offer;
+  std::optional<double> sort_value;  // in the comparison currency for price sorts
+};
+
+// True when `a` comes before `b` in the listing order.
+bool Before(const std::optional<double>& a_value, const std::string& a_cloud,
+            const std::string& a_region, const std::string& a_type,
+            const std::optional<double>& b_value, const std::string& b_cloud,
+            const std::string& b_region, const std::string& b_type, bool descending) {
+  if (a_value.has_value() != b_value.has_value()) return a_value.has_value();  // nulls last
+  if (a_value && *a_value != *b_value) return descending ? *a_value > *b_value : *a_value < *b_value;
+  return std::tie(a_cloud, a_region, a_type) < std::tie(b_cloud, b_region, b_type);
+}
+
+Result<std::optional<double>> Converted(const std::optional<double>& price, const Offer& offer,
+                                        const std::string& to,
+                                        const std::map<std::string, FxRate>& rates) {
+  if (!price) return std::optional<double>();
+  auto value = ConvertCurrency(*price, offer.currency, to, rates);
+  if (!value.ok()) return value.error();
+  return std::optional<double>(*value);
+}
+
+}  // namespace
+
+Result<double> ConvertCurrency(double amount, const std::string& from, const std::string& to,
+                               const std::map<std::string, FxRate>& rates) {
+  if (from == to) return amount;
+  auto f = rates.find(from);
+  auto t = rates.find(to);
+  if (f == rates.end()) return Error::Invalid("currency", "no exchange rate for " + from);
+  if (t == rates.end()) return Error::Invalid("currency", "no exchange rate for " + to);
+  return amount / f->second.units_per_usd * t->second.units_per_usd;
+}
+
+Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
+                             const std::map<std::string, FxRate>& rates) {
+  const std::string compare_currency = query.currency.empty() ? "USD" : query.currency;
+  std::vector<Ranked> ranked;
+  ranked.reserve(offers.size());
+  for (Offer& offer : offers) {
+    const auto& chosen = query.price_kind == PriceKind::kSpot ? offer.price_spot_per_hour
+                                                              : offer.price_ondemand_per_hour;
+    auto price = Converted(chosen, offer, compare_currency, rates);
+    if (!price.ok()) return price.error();
+    if (query.max_price_per_hour && (!*price || **price > *query.max_price_per_hour)) continue;
+    std::optional<double> sort_value;
+    switch (query.sort) {
+      case OfferSort::kPrice: sort_value = *price; break;
+      case OfferSort::kPricePerGpu:
+        if (*price) sort_value = **price / offer.instance.gpu_count;
+        break;
+      case OfferSort::kGpuCount: sort_value = offer.instance.gpu_count; break;
+      case OfferSort::kGpuMemory: sort_value = offer.gpu_memory_gb; break;
+    }
+    if (!query.currency.empty() && query.currency != offer.currency) {
+      auto od = Converted(offer.price_ondemand_per_hour, offer, query.currency, rates);
+      auto sp = Converted(offer.price_spot_per_hour, offer, query.currency, rates);
+      if (!od.ok()) return od.error();
+      if (!sp.ok()) return sp.error();
+      offer.price_ondemand_per_hour = *od;
+      offer.price_spot_per_hour = *sp;
+      offer.currency = query.currency;
+    }
+    ranked.push_back({std::move(offer), sort_value});
+  }
+  auto less = [&](const Ranked& a, const Ranked& b) {
+    return Before(a.sort_value, a.offer.instance.cloud, a.offer.region, a.offer.instance.id,
+                  b.sort_value, b.offer.instance.cloud, b.offer.region, b.offer.instance.id,
+                  query.descending);
+  };
+  std::sort(ranked.begin(), ranked.end(), less);
+
+  auto start = ranked.begin();
+  if (query.after) {
+    const OfferCursor& c = *query.after;
+    start = std::partition_point(ranked.begin(), ranked.end(), [&](const Ranked& r) {
+      return !Before(c.sort_value, c.cloud, c.region, c.instance_type, r.sort_value,
+                     r.offer.instance.cloud, r.offer.region, r.offer.instance.id,
+                     query.descending);
+    });
+  }
+  OfferPage page;
+  page.total = static_cast<int>(ranked.size());
+  auto end = start + std::min<std::ptrdiff_t>(query.limit, ranked.end() - start);
+  for (auto it = start; it != end; ++it) page.items.push_back(it->offer);
+  if (end != ranked.end() && end != start) {
+    const Ranked& last = *(end - 1);
+    page.next = OfferCursor{last.sort_value, last.offer.instance.cloud, last.offer.region,
+                            last.offer.instance.id};
+  }
+  return page;
+}
+
+}  // namespace gpuplan::db

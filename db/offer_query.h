@@ -1,0 +1,52 @@
+// Filtering by price, currency conversion, sorting and keyset pagination of offers.
+// Pure functions over values; the api layer decodes the request into an OfferQuery.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/catalog_types.h"
+#include "model/result.h"
+
+namespace gpuplan::db {
+
+enum class PriceKind { kOndemand, kSpot };
+enum class OfferSort { kPrice, kPricePerGpu, kGpuCount, kGpuMemory };
+
+// The position after which a page starts: the sort value and the unique key of the
+// last item of the previous page.
+struct OfferCursor {
+  std::optional<double> sort_value;
+  std::string cloud, region, instance_type;
+};
+
+struct OfferQuery {
+  PriceKind price_kind = PriceKind::kOndemand;  // the price that sort and max_price use
+  OfferSort sort = OfferSort::kPrice;
+  bool descending = false;
+  std::optional<double> max_price_per_hour;  // in `currency` (USD when empty)
+  std::string currency;  // convert prices to it; "" keeps each offer's own currency
+  int limit = 50;
+  std::optional<OfferCursor> after;
+};
+
+struct OfferPage {
+  std::vector<Offer> items;
+  std::optional<OfferCursor> next;  // set when more items follow
+  int total = 0;                    // matching items over all pages
+};
+
+// Converts `amount` from currency `from` to `to` with `rates` (units per USD).
+// kInvalidArgument naming "currency" if either has no rate.
+Result<double> ConvertCurrency(double amount, const std::string& from, const std::string& to,
+                               const std::map<std::string, FxRate>& rates);
+
+// Applies `query` to `offers`. Items without the price that the sort or filter uses
+// come last (sort) or are left out (max_price_per_hour). Ties break on (cloud, region,
+// instance type), so walking the cursors returns every item exactly once.
+Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
+                             const std::map<std::string, FxRate>& rates);
+
+}  // namespace gpuplan::db

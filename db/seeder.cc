@@ -1,0 +1,208 @@
+#include "db/seeder.h"
+
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <map>
+
+#include "db/catalog_writer.h"
+#include "db/csv.h"
+#include "db/flat_csv_parser.h"
+#include "db/gpu_csv.h"
+#include "db/seed_files.h"
+#include "db/text.h"
+
+namespace gpuplan::db {
+
+namespace {
+
+Result<CsvTable> SeedTable(std::string_view name) {
+  for (const SeedFile& file : SeedFiles()) {
+    if (file.name == name) {
+      auto table = ParseCsv(file.content);
+      if (!table.ok()) {
+        return Error::Internal("seed file " + std::string(name) + ": " + table.error().message);
+      }
+      return table;
+    }
+  }
+  return Error::Internal("seed file " + std::string(name) + " is not embedded");
+}
+
+// Calls `fn(field)` for every row of seed table `name`, where field(column) is the text.
+template <typename Fn>
+Status ForEachSeedRow(std::string_view name, Fn fn) {
+  auto table = SeedTable(name);
+  if (!table.ok()) return table.error();
+  for (const CsvRow& row : table->rows()) {
+    auto field = [&](const char* column) {
+      return std::string(Trim(CsvTable::Field(row, table->Column(column))));
+    };
+    fn(field);
+  }
+  return OkStatus();
+}
+
+struct InterconnectOverride {
+  std::string interconnect;
+  double bw_gbps = 0;
+  std::optional<double> network_gbps;
+};
+
+Result<std::map<std::pair<std::string, std::string>, InterconnectOverride>> LoadOverrides() {
+  std::map<std::pair<std::string, std::string>, InterconnectOverride> overrides;
+  Status st = ForEachSeedRow("instance_interconnect.csv", [&](auto field) {
+    overrides[{field("cloud"), field("instance_type")}] = InterconnectOverride{
+        field("interconnect"), ParseDouble(field("interconnect_bw_gbps")).value_or(0),
+        ParseDouble(field("network_gbps"))};
+  });
+  if (!st.ok()) return st.error();
+  return overrides;
+}
+
+void ApplyOverrides(
+    const std::map<std::pair<std::string, std::string>, InterconnectOverride>& overrides,
+    const GpuResolver& resolver, CatalogBatch& batch) {
+  for (InstanceType& type : batch.instance_types) {
+    auto it = overrides.find({type.cloud, type.id});
+    if (it == overrides.end()) continue;
+    const InterconnectOverride& o = it->second;
+    if (!o.interconnect.empty()) {
+      type.interconnect = o.interconnect;
+      type.interconnect_bw_gbps = o.bw_gbps;
+      if (const model::GpuSpec* gpu = resolver.FindGpu(type.gpu_id)) {
+        DeriveInterconnect(*gpu, type);
+      }
+    }
+    if (o.network_gbps) type.network_gbps = o.network_gbps;
+  }
+}
+
+Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& file,
+                                       const std::string& cloud, const std::string& format,
+                                       SkypilotOptions options, const GpuResolver& resolver,
+                                       const GcpAttachRules& rules) {
+  auto table = SeedTable(file);
+  if (!table.ok()) return table.error();
+  Result<CatalogBatch> batch = Error::Internal("unknown seed format " + format);
+  if (format == "skypilot") {
+    options.cloud = cloud;
+    if (cloud == "gcp") options.attach = &rules;
+    batch = ParseSkypilotCatalog(*table, options, resolver);
+  } else if (format == "flat-csv") {
+    batch = ParseFlatInstanceCsv(*table, resolver);
+  }
+  if (!batch.ok()) return Error::Internal("seed file " + file + ": " + batch.error().message);
+  if (!batch->report.rejected.empty()) {
+    const RowIssue& issue = batch->report.rejected.front();
+    return Error::Internal("seed file " + file + " line " + std::to_string(issue.line) + ": " +
+                           issue.reason);
+  }
+  auto overrides = LoadOverrides();
+  if (!overrides.ok()) return overrides.error();
+  ApplyOverrides(*overrides, resolver, *batch);
+  std::string started = UtcNow();
+  WriteCounts counts = WriteCatalogBatch(db, *batch);
+  RecordImport(db, ImportAudit{"seed", format, cloud, started, UtcNow(),
+                               batch->report.rows_used, counts.updated,
+                               batch->report.rows_skipped, batch->report.rows_rejected, false,
+                               "embedded seed " + file});
+  return SeedFileReport{file, cloud, batch->report,
+                        static_cast<int>(batch->instance_types.size()),
+                        static_cast<int>(batch->prices.size())};
+}
+
+Status SeedReferenceTables(SQLite::Database& db, GpuResolver& resolver, SeedReport& report) {
+  auto gpu_table = SeedTable("gpus.csv");
+  if (!gpu_table.ok()) return gpu_table.error();
+  auto gpus = ParseGpuCsv(*gpu_table);
+  if (!gpus.ok()) return Error::Internal("seed gpus.csv: " + gpus.error().message);
+  for (const model::GpuSpec& gpu : *gpus) {
+    UpsertGpu(db, gpu);
+    resolver.AddGpu(gpu);
+  }
+  report.gpus = static_cast<int>(gpus->size());
+  Status st = ForEachSeedRow("clouds.csv", [&](auto f) {
+    UpsertCloud(db, Cloud{f("id"), f("name"), f("default_currency")});
+  });
+  if (st.ok()) {
+    st = ForEachSeedRow("regions.csv", [&](auto f) {
+      UpsertRegion(db, Region{f("cloud"), f("id"), f("display_name"), f("country"),
+                              f("continent")});
+    });
+  }
+  if (st.ok()) {
+    st = ForEachSeedRow("gpu_synonyms.csv", [&](auto f) {
+      GpuSynonym synonym{f("cloud"), f("accelerator_name"), f("gpu_id"), f("note")};
+      UpsertSynonym(db, synonym);
+      resolver.AddSynonym(synonym);
+    });
+  }
+  if (st.ok()) {
+    st = ForEachSeedRow("fx_rates.csv", [&](auto f) {
+      UpsertFxRate(db, FxRate{f("currency"), ParseDouble(f("units_per_usd")).value_or(0),
+                              f("as_of"), f("source")});
+    });
+  }
+  return st;
+}
+
+}  // namespace
+
+Result<GcpAttachRules> LoadGcpAttachRules() {
+  GcpAttachRules rules;
+  Status st = ForEachSeedRow("gcp_gpu_machines.csv", [&](auto f) {
+    rules.machine_gpus[f("machine_type")] = {
+        f("accelerator_name"), static_cast<int>(ParseInteger(f("accelerator_count")).value_or(0))};
+  });
+  if (st.ok()) {
+    st = ForEachSeedRow("gcp_n1_attachments.csv", [&](auto f) {
+      rules.n1_hosts.insert(
+          {{f("accelerator_name"),
+            static_cast<int>(ParseInteger(f("accelerator_count")).value_or(0))},
+           f("host_instance_type")});
+    });
+  }
+  if (!st.ok()) return st.error();
+  return rules;
+}
+
+Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
+  try {
+    SQLite::Transaction tx(db);
+    SQLite::Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
+    if (seeded.executeStep()) return SeedReport{};
+    SeedReport report;
+    report.seeded = true;
+    GpuResolver resolver;
+    Status st = SeedReferenceTables(db, resolver, report);
+    if (!st.ok()) return st.error();
+    auto rules = LoadGcpAttachRules();
+    if (!rules.ok()) return rules.error();
+    std::vector<std::map<std::string, std::string>> sources;
+    st = ForEachSeedRow("seed_sources.csv", [&](auto f) {
+      sources.push_back({{"file", f("file")}, {"cloud", f("cloud")}, {"format", f("format")},
+                         {"observed_at", f("observed_at")}, {"source", f("source")}});
+    });
+    if (!st.ok()) return st.error();
+    for (auto& s : sources) {
+      SkypilotOptions options;
+      options.observed_at = s["observed_at"];
+      options.source = s["source"];
+      auto file = SeedCatalogFile(db, s["file"], s["cloud"], s["format"], options, resolver,
+                                  *rules);
+      if (!file.ok()) return file.error();
+      report.files.push_back(std::move(file).value());
+    }
+    SQLite::Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES ('seeded_at', ?)");
+    mark.bind(1, UtcNow());
+    mark.exec();
+    tx.commit();
+    return report;
+  } catch (const SQLite::Exception& e) {
+    return Error::Unavailable(std::string("seeding failed: ") + e.what());
+  }
+}
+
+}  // namespace gpuplan::db

@@ -1,0 +1,79 @@
+#include "model/gpu_spec.h"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace gpuplan::model {
+
+namespace {
+constexpr std::array<std::pair<std::string_view, Precision>, 6> kPrecisions = {{
+    {"fp32", Precision::kFp32},
+    {"tf32", Precision::kTf32},
+    {"fp16", Precision::kFp16},
+    {"bf16", Precision::kBf16},
+    {"fp8", Precision::kFp8},
+    {"int8", Precision::kInt8},
+}};
+}  // namespace
+
+std::optional<Precision> ParsePrecision(std::string_view text) {
+  for (const auto& [name, precision] : kPrecisions) {
+    if (name == text) return precision;
+  }
+  return std::nullopt;
+}
+
+std::string_view PrecisionName(Precision precision) {
+  for (const auto& [name, p] : kPrecisions) {
+    if (p == precision) return name;
+  }
+  return "unknown";
+}
+
+double PeakTflops(const GpuSpec& gpu, Precision precision) {
+  switch (precision) {
+    case Precision::kFp32: return gpu.fp32_tflops;
+    case Precision::kTf32: return gpu.tf32_tflops;
+    case Precision::kFp16: return gpu.fp16_tflops;
+    case Precision::kBf16: return gpu.bf16_tflops;
+    case Precision::kFp8: return gpu.fp8_tflops;
+    case Precision::kInt8: return gpu.int8_tops;
+  }
+  return 0;
+}
+
+Status ValidateGpuSpec(const GpuSpec& gpu) {
+  if (gpu.id.empty()) return Error::Invalid("id", "id must not be empty");
+  if (!(gpu.memory_gb > 0) || !std::isfinite(gpu.memory_gb)) {
+    return Error::Invalid("memory_gb", "memory_gb must be a positive number");
+  }
+  const std::array<std::pair<const char*, double>, 10> rates = {{
+      {"memory_bw_gbps", gpu.memory_bw_gbps},
+      {"fp64_tflops", gpu.fp64_tflops},
+      {"fp32_tflops", gpu.fp32_tflops},
+      {"tf32_tflops", gpu.tf32_tflops},
+      {"fp16_tflops", gpu.fp16_tflops},
+      {"bf16_tflops", gpu.bf16_tflops},
+      {"fp8_tflops", gpu.fp8_tflops},
+      {"int8_tops", gpu.int8_tops},
+      {"nvlink_bw_gbps", gpu.nvlink_bw_gbps},
+      {"tdp_w", gpu.tdp_w},
+  }};
+  bool any_compute = false;
+  for (const auto& [field, value] : rates) {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      return Error::Invalid(field, std::string(field) + " must be a non-negative number");
+    }
+  }
+  for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16,
+                      Precision::kFp8, Precision::kInt8}) {
+    if (PeakTflops(gpu, p) > 0) any_compute = true;
+  }
+  if (!any_compute) {
+    return Error::Invalid("fp32_tflops", "a GPU needs at least one positive peak compute rate");
+  }
+  return OkStatus();
+}
+
+}  // namespace gpuplan::model

@@ -1,0 +1,49 @@
+// The specification of one GPU model, as the performance model needs it. Values are
+// vendor peak figures, dense (no 2:4 sparsity). A rate the GPU has no unit for is 0.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/result.h"
+
+namespace gpuplan::model {
+
+enum class Precision { kFp32, kTf32, kFp16, kBf16, kFp8, kInt8 };
+
+// Parses "fp32", "tf32", "fp16", "bf16", "fp8", "int8" (lower case). nullopt otherwise.
+std::optional<Precision> ParsePrecision(std::string_view text);
+std::string_view PrecisionName(Precision precision);
+
+struct GpuSpec {
+  std::string id;             // stable identifier, e.g. "A100-80GB-SXM4"
+  std::string name;           // human name
+  std::string vendor;         // NVIDIA, AMD, Google
+  std::string architecture;   // e.g. "Ampere (GA100)"
+  int release_year = 0;       // 0 when unknown
+  double memory_gb = 0;       // on-board memory per GPU
+  std::string memory_type;    // HBM3, GDDR6, ...
+  double memory_bw_gbps = 0;  // peak memory bandwidth, GB/s
+  double fp64_tflops = 0;     // non-tensor FP64
+  double fp32_tflops = 0;     // non-tensor FP32
+  double tf32_tflops = 0;     // tensor TF32, dense
+  double fp16_tflops = 0;     // tensor FP16 with FP32 accumulate, dense
+  double bf16_tflops = 0;     // tensor BF16, dense
+  double fp8_tflops = 0;      // tensor FP8, dense
+  double int8_tops = 0;       // tensor INT8, dense
+  double nvlink_bw_gbps = 0;  // bidirectional GPU-to-GPU bandwidth per GPU; 0 = none
+  int pcie_gen = 0;           // 0 when unknown
+  double tdp_w = 0;
+  std::string form_factor;
+  std::string source;  // where the figures come from
+};
+
+// Peak dense rate of `gpu` at `precision` in TFLOPS (TOPS for int8); 0 if it has none.
+double PeakTflops(const GpuSpec& gpu, Precision precision);
+
+// Checks the invariants every stored GPU must satisfy (id non-empty, memory > 0, rates
+// >= 0, at least one positive compute rate). Errors name the offending field.
+Status ValidateGpuSpec(const GpuSpec& gpu);
+
+}  // namespace gpuplan::model

@@ -1,0 +1,50 @@
+// The gpuplan HTTP service: opens, migrates and (on first start) seeds the database,
+// wires the routes, logs one line per request, and serves until Stop().
+// Tests start the same App on an ephemeral port with a temporary database file.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "model/result.h"
+#include "server/config.h"
+
+namespace httplib {
+class Server;
+}  // namespace httplib
+
+namespace gpuplan::db {
+class ConnectionPool;
+}  // namespace gpuplan::db
+
+namespace gpuplan::server {
+
+inline constexpr const char* kVersion = "0.1.0";
+
+class App {
+ public:
+  // Opens the database (creating its directory if needed), migrates and seeds it.
+  static Result<std::unique_ptr<App>> Create(const ServeConfig& config);
+  ~App();
+
+  // Binds the listening socket; returns the port (useful with port 0).
+  Result<int> Bind();
+  // Serves until Stop() is called from another thread. Requires Bind().
+  void Run();
+  // Stops accepting, lets in-flight requests finish, makes Run() return. Thread-safe.
+  void Stop();
+
+ private:
+  App(ServeConfig config, std::unique_ptr<db::ConnectionPool> pool);
+  void Configure();
+
+  ServeConfig config_;
+  std::unique_ptr<db::ConnectionPool> pool_;
+  std::unique_ptr<httplib::Server> server_;
+};
+
+// Opens `db_path`, applies migrations and seeds the catalog if it is new. Logs the
+// seed report. Used by `serve` and `migrate`.
+Status PrepareDatabase(const std::string& db_path);
+
+}  // namespace gpuplan::server

@@ -1,0 +1,18 @@
+// Service configuration: command-line flags, each also settable by a GPUPLAN_*
+// environment variable (a flag wins over the variable, which wins over the default).
+#pragma once
+
+#include <string>
+
+namespace gpuplan::server {
+
+struct ServeConfig {
+  std::string host = "127.0.0.1";        // --host, GPUPLAN_HOST
+  int port = 8080;                       // --port, GPUPLAN_PORT; 0 = pick a free port
+  std::string db_path = "./var/gpuplan.db";  // --db, GPUPLAN_DB
+  std::string static_dir = "./static";   // --static-dir, GPUPLAN_STATIC_DIR
+  int threads = 8;                       // --threads, GPUPLAN_THREADS: worker threads
+  size_t max_body_bytes = 1 << 20;       // request body limit (1 MiB)
+};
+
+}  // namespace gpuplan::server

@@ -1,0 +1,80 @@
+// gpuplan: the command-line entry point. Subcommands: serve, migrate.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <thread>
+
+#include "server/app.h"
+
+namespace {
+
+// Blocks SIGINT/SIGTERM in every thread and stops `app` from a dedicated waiter.
+int ServeUntilSignal(const gpuplan::server::ServeConfig& config) {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto app = gpuplan::server::App::Create(config);
+  if (!app.ok()) {
+    spdlog::critical("cannot start: {}", app.error().message);
+    return 1;
+  }
+  auto port = (*app)->Bind();
+  if (!port.ok()) {
+    spdlog::critical("cannot start: {}", port.error().message);
+    return 1;
+  }
+  std::thread waiter([&] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    spdlog::info("received signal {}: draining and stopping", signal);
+    (*app)->Stop();
+  });
+  (*app)->Run();
+  // Run() also returns if the listener fails; wake the waiter so it can be joined.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"gpuplan: cloud GPU instance and cost planning"};
+  cli.require_subcommand(1);
+
+  gpuplan::server::ServeConfig config;
+  CLI::App* serve = cli.add_subcommand("serve", "serve the REST API and the dashboard");
+  serve->add_option("--host", config.host, "address to listen on")->envname("GPUPLAN_HOST")
+      ->capture_default_str();
+  serve->add_option("--port", config.port, "port to listen on (0 = any free port)")
+      ->envname("GPUPLAN_PORT")->check(CLI::Range(0, 65535))->capture_default_str();
+  serve->add_option("--db", config.db_path, "SQLite database file (created and seeded if new)")
+      ->envname("GPUPLAN_DB")->capture_default_str();
+  serve->add_option("--static-dir", config.static_dir, "dashboard files")
+      ->envname("GPUPLAN_STATIC_DIR")->capture_default_str();
+  serve->add_option("--threads", config.threads, "worker threads")
+      ->envname("GPUPLAN_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
+
+  std::string migrate_db = config.db_path;
+  CLI::App* migrate = cli.add_subcommand("migrate", "create or upgrade the database and seed it");
+  migrate->add_option("--db", migrate_db, "SQLite database file")->envname("GPUPLAN_DB")
+      ->capture_default_str();
+
+  CLI11_PARSE(cli, argc, argv);
+
+  if (serve->parsed()) return ServeUntilSignal(config);
+  if (migrate->parsed()) {
+    auto status = gpuplan::server::PrepareDatabase(migrate_db);
+    if (!status.ok()) {
+      spdlog::critical("{}", status.error().message);
+      return 1;
+    }
+    return 0;
+  }
+  return 0;
+}

@@ -1,0 +1,74 @@
+#include "db/migrations.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "db/database.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gpuplan::db {
+namespace {
+
+TEST(MigrationsTest, CreatesTheSchemaOnAnEmptyDatabase) {
+  auto db = OpenDatabase(":memory:");
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(SchemaVersion(**db), 0);
+  ASSERT_TRUE(Migrate(**db).ok());
+  EXPECT_EQ(SchemaVersion(**db), LatestSchemaVersion());
+  for (const char* table : {"gpus", "gpu_synonyms", "clouds", "regions", "instance_types",
+                            "prices", "workloads", "api_keys", "imports", "fx_rates"}) {
+    EXPECT_TRUE((*db)->tableExists(table)) << table;
+  }
+}
+
+TEST(MigrationsTest, IsIdempotent) {
+  auto db = OpenDatabase(":memory:");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(Migrate(**db).ok());
+  ASSERT_TRUE(Migrate(**db).ok());
+  EXPECT_EQ(SchemaVersion(**db), LatestSchemaVersion());
+}
+
+TEST(MigrationsTest, RefusesADatabaseNewerThanTheBuild) {
+  auto db = OpenDatabase(":memory:");
+  ASSERT_TRUE(db.ok());
+  (*db)->exec("PRAGMA user_version = " + std::to_string(LatestSchemaVersion() + 1));
+  Status s = Migrate(**db);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kUnavailable);
+}
+
+TEST(DatabaseTest, OpensFilesInWalModeWithForeignKeys) {
+  testing::TempDir dir;
+  auto db = OpenDatabase(dir.File("x.db"));
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ((*db)->execAndGet("PRAGMA journal_mode").getString(), "wal");
+  EXPECT_EQ((*db)->execAndGet("PRAGMA foreign_keys").getInt(), 1);
+  EXPECT_GT((*db)->execAndGet("PRAGMA busy_timeout").getInt(), 0);
+}
+
+TEST(DatabaseTest, ForeignKeysRejectAnInstanceOfAnUnknownGpu) {
+  auto db = OpenDatabase(":memory:");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(Migrate(**db).ok());
+  (*db)->exec("INSERT INTO clouds (id, name, default_currency) VALUES ('x', 'X', 'USD')");
+  EXPECT_THROW((*db)->exec("INSERT INTO instance_types (cloud, id, gpu_id, gpu_count) "
+                           "VALUES ('x', 'big', 'NO-SUCH-GPU', 8)"),
+               SQLite::Exception);
+}
+
+TEST(ConnectionPoolTest, HandsOutEachConnectionToOneHolderAtATime) {
+  testing::TempDir dir;
+  auto pool = ConnectionPool::Open(dir.File("p.db"), 2);
+  ASSERT_TRUE(pool.ok());
+  auto a = (*pool)->Acquire();
+  auto b = (*pool)->Acquire();
+  EXPECT_NE(&*a, &*b);
+  SQLite::Database* first = &*a;
+  { auto moved = std::move(a); }  // released
+  auto c = (*pool)->Acquire();
+  EXPECT_EQ(&*c, first);
+}
+
+}  // namespace
+}  // namespace gpuplan::db

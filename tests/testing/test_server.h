@@ -1,0 +1,43 @@
+// Starts the real gpuplan App on 127.0.0.1 with an ephemeral port and a fresh SQLite
+// file in a temporary directory, serving from a background thread; stops it on
+// destruction. Tests talk to it over real HTTP with Client().
+#pragma once
+
+#include <httplib.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "server/app.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gpuplan::testing {
+
+class TestServer {
+ public:
+  TestServer();
+  ~TestServer();
+
+  int port() const { return port_; }
+  const std::string& db_path() const { return db_path_; }
+  httplib::Client Client() const;
+
+  // GET `target` and parse the JSON body; fails the test (gtest ASSERT) on a non-JSON body.
+  struct Reply {
+    int status = 0;
+    std::string content_type;
+    nlohmann::json body;
+  };
+  Reply Get(const std::string& target) const;
+
+ private:
+  TempDir dir_;
+  std::string db_path_;
+  std::unique_ptr<server::App> app_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
+}  // namespace gpuplan::testing
