@@ -55,6 +55,7 @@ Result<CsvTable> ParseCsv(std::string_view text) {
     return Error::Internal("csv_init failed");
   }
   ParseState state;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
   // Feed one physical line at a time so each row knows the line it started on.
   size_t pos = 0;
   while (pos < text.size()) {

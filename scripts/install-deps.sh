@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Installs the Debian packages gpuplan needs to build, run and test. Idempotent: it
-# only calls apt-get when a package is missing. Run as root (or with sudo available).
+# Installs the Debian packages gpuplan needs. Idempotent: it only calls apt-get when a
+# package is missing. Run as root (or with sudo available).
+#   install-deps.sh          build, run and test (the README commands and CI)
+#   install-deps.sh runtime  only what the built binary needs (the Docker runtime stage)
 set -euo pipefail
 
+runtime_packages=(
+  libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 curl
+)
 packages=(
   build-essential cmake pkg-config curl
   libcpp-httplib-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev sqlite3
   libspdlog-dev libcli11-dev libcsv-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
+
+if [ "${1:-}" = "runtime" ]; then
+  packages=("${runtime_packages[@]}")
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -40,6 +40,12 @@ TEST(CsvTest, RejectsMalformedQuotingWithALine) {
   EXPECT_NE(table.error().message.find("line"), std::string::npos);
 }
 
+TEST(CsvTest, IgnoresAByteOrderMark) {
+  auto table = ParseCsv("\xEF\xBB\xBFRegion,Price\nx,1\n");
+  ASSERT_TRUE(table.ok());
+  EXPECT_TRUE(table->Column("Region").has_value());
+}
+
 TEST(CsvTest, RejectsAnEmptyInput) { EXPECT_FALSE(ParseCsv("").ok()); }
 
 }  // namespace

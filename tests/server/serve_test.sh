@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Starts the real binary the way a user does, with configuration from the environment
+# and --port 0, checks it serves and seeds, then stops it with SIGTERM and checks that
+# it drains and exits 0. Usage: serve_test.sh BUILD/gpuplan STATIC_DIR
+set -euo pipefail
+binary=$1
+static_dir=$2
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+GPUPLAN_DB="$work/sub/dir/gpuplan.db" GPUPLAN_STATIC_DIR="$static_dir" GPUPLAN_THREADS=2 \
+  "$binary" serve --port 0 >"$work/log" 2>&1 &
+pid=$!
+
+port=""
+for _ in $(seq 1 100); do
+  port=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/log")
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { echo "FAIL: no port logged"; cat "$work/log"; exit 1; }
+[ -f "$work/sub/dir/gpuplan.db" ] || { echo "FAIL: database not created from GPUPLAN_DB"; exit 1; }
+grep -q "seeded aws_vms_gpu.csv" "$work/log" || { echo "FAIL: no seed report"; exit 1; }
+
+curl -fsS "http://127.0.0.1:$port/healthz" | grep -q '"status":"ok"' || { echo "FAIL: healthz"; exit 1; }
+curl -fsS "http://127.0.0.1:$port/" | grep -q "<title>gpuplan" || { echo "FAIL: dashboard not served"; exit 1; }
+curl -fsS "http://127.0.0.1:$port/app.js" >/dev/null || { echo "FAIL: app.js not served"; exit 1; }
+status=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/../../etc/passwd")
+[ "$status" != 200 ] || { echo "FAIL: static dir escaped"; exit 1; }
+grep -q "GET /healthz 200" "$work/log" || { echo "FAIL: request not logged"; cat "$work/log"; exit 1; }
+
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: exit code $rc after SIGTERM"; cat "$work/log"; exit 1; }
+grep -q "stopped" "$work/log" || { echo "FAIL: no clean stop logged"; exit 1; }
+
+# A second start on the same file does not seed again.
+GPUPLAN_DB="$work/sub/dir/gpuplan.db" "$binary" migrate >"$work/log2" 2>&1
+grep -q "catalog already seeded" "$work/log2" || { echo "FAIL: reseeded"; cat "$work/log2"; exit 1; }
+echo "serve test passed"
