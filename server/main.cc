@@ -6,6 +6,10 @@
 #include <thread>
 
 #include "server/app.h"
+#include "server/calibrate_command.h"
+#include "server/estimate_command.h"
+
+#include <iostream>
 
 namespace {
 
@@ -65,7 +69,30 @@ int main(int argc, char** argv) {
   migrate->add_option("--db", migrate_db, "SQLite database file")->envname("GPUPLAN_DB")
       ->capture_default_str();
 
+  gpuplan::server::CalibrateOptions calibrate_options;
+  bool no_fit = false;
+  CLI::App* calibrate =
+      cli.add_subcommand("calibrate", "fit the model's constants on calibration.csv, print errors");
+  calibrate->add_flag("--no-fit", no_fit, "score the shipped constants without fitting");
+  calibrate->add_flag("--cross-validate", calibrate_options.cross_validate,
+                      "also report leave-one-model-out errors");
+  calibrate->add_flag("--rows", calibrate_options.rows, "print every row's prediction");
+
+  gpuplan::server::EstimateOptions estimate_options;
+  CLI::App* estimate =
+      cli.add_subcommand("estimate", "estimate training time and memory without a server");
+  gpuplan::server::AddEstimateOptions(*estimate, estimate_options);
+
   CLI11_PARSE(cli, argc, argv);
+
+  if (estimate->parsed()) {
+    return gpuplan::server::RunEstimate(estimate_options, std::cout, std::cerr);
+  }
+
+  if (calibrate->parsed()) {
+    calibrate_options.fit = !no_fit;
+    return gpuplan::server::RunCalibrate(calibrate_options, std::cout);
+  }
 
   if (serve->parsed()) return ServeUntilSignal(config);
   if (migrate->parsed()) {

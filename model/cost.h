@@ -1,0 +1,58 @@
+// Cost of a job from an hourly price: on-demand, and spot with interruptions
+// (checkpoint interval by Young/Daly, lost work, restarts and capacity waits), with wall
+// time and billable time reported separately. Currency-agnostic: prices and results are
+// in the same currency. Pure and deterministic; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/result.h"
+
+namespace gpuplan::model {
+
+// Young 1974: sqrt(2 * checkpoint_cost * mtbf). Same unit in and out.
+double YoungInterval(double checkpoint_cost, double mtbf);
+// Daly 2006 higher-order optimum: sqrt(2dM)[1 + sqrt(d/2M)/3 + (d/2M)/9] - d for d < 2M,
+// else M.
+double DalyInterval(double checkpoint_cost, double mtbf);
+
+struct SpotParams {
+  double interruption_rate_per_hour = 0.1;  // per node (0.5 = a node is preempted every 2 h)
+  double checkpoint_interval_minutes = 0;   // 0 = the Daly optimum
+  double checkpoint_write_minutes = 0;      // 0 = from the checkpoint size (below)
+  double checkpoint_bytes = 0;              // for the write time when it is 0
+  double checkpoint_write_gbps = 1.0;       // GB/s per node to object storage
+  double restart_minutes = 10;              // provision + setup + checkpoint load, billable
+  double capacity_wait_minutes = 30;        // waiting for capacity after a preemption, unbilled
+};
+
+struct SpotOutcome {
+  double wall_hours = 0;      // from start to finish, waits included
+  double billable_hours = 0;  // instance-hours per node that are charged
+  double expected_interruptions = 0;
+  double checkpoint_interval_minutes = 0;
+  double checkpoint_write_minutes = 0;
+  double lost_work_hours = 0;  // recomputed work after interruptions
+  double overhead_fraction = 0;  // billable / solve - 1
+  bool viable = true;  // false when interruptions come faster than progress
+};
+
+// The expected outcome of `solve_hours` of work on `nodes` spot nodes. Errors name the
+// field under "/pricing" (negative rates, zero interval...).
+Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& params);
+
+struct CostBreakdown {
+  double ondemand_total = 0;  // price x nodes x hours
+  std::optional<double> spot_expected_total;
+  SpotOutcome spot;
+};
+
+// On-demand and (when `spot_price_per_hour` is set) spot cost of `solve_hours` on `nodes`
+// instances priced per instance-hour.
+Result<CostBreakdown> JobCost(double solve_hours, int nodes, double ondemand_price_per_hour,
+                              std::optional<double> spot_price_per_hour,
+                              const SpotParams& params);
+
+}  // namespace gpuplan::model

@@ -1,0 +1,52 @@
+#include "model/hardware.h"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace gpuplan::model {
+
+namespace {
+constexpr std::array<std::pair<std::string_view, Interconnect>, 4> kInterconnects = {{
+    {"none", Interconnect::kNone},
+    {"pcie", Interconnect::kPcie},
+    {"nvlink", Interconnect::kNvlink},
+    {"nvswitch", Interconnect::kNvswitch},
+}};
+}  // namespace
+
+std::optional<Interconnect> ParseInterconnect(std::string_view text) {
+  for (const auto& [name, value] : kInterconnects) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
+}
+
+std::string_view InterconnectName(Interconnect interconnect) {
+  for (const auto& [name, value] : kInterconnects) {
+    if (value == interconnect) return name;
+  }
+  return "none";
+}
+
+Status ValidateCluster(const Cluster& c) {
+  Status gpu = ValidateGpuSpec(c.node.gpu);
+  if (!gpu.ok()) return Error::Invalid("/hardware/gpu", gpu.error().message);
+  if (c.node.gpus_per_node < 1 || c.node.gpus_per_node > 64) {
+    return Error::Invalid("/hardware/gpus_per_node", "gpus_per_node must be from 1 to 64");
+  }
+  if (c.nodes < 1 || c.nodes > 4096) {
+    return Error::Invalid("/hardware/nodes", "nodes must be from 1 to 4096");
+  }
+  for (auto [value, field] : {std::pair<double, const char*>{c.node.interconnect_bw_gbps,
+                                                             "/hardware/interconnect_bw_gbps"},
+                              {c.node.network_gbps, "/hardware/network_gbps"},
+                              {c.node.vcpus, "/hardware/vcpus"}}) {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      return Error::Invalid(field, std::string(field + 10) + " must not be negative");
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace gpuplan::model

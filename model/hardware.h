@@ -1,0 +1,37 @@
+// The hardware a job runs on: GPUs per node, how they are linked, the node's network and
+// CPUs, and how many nodes.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "model/gpu_spec.h"
+#include "model/result.h"
+
+namespace gpuplan::model {
+
+enum class Interconnect { kNone, kPcie, kNvlink, kNvswitch };
+
+std::optional<Interconnect> ParseInterconnect(std::string_view text);  // none|pcie|nvlink|nvswitch
+std::string_view InterconnectName(Interconnect interconnect);
+
+struct NodeSpec {
+  GpuSpec gpu;
+  int gpus_per_node = 1;
+  Interconnect interconnect = Interconnect::kNone;
+  double interconnect_bw_gbps = 0;  // per GPU, bidirectional, GB/s; 0 = from the GPU spec
+  double network_gbps = 0;          // per node, Gbit/s; 0 = unknown (an assumption is used)
+  double vcpus = 0;                 // per node; 0 = unknown (input pipeline not limited)
+};
+
+struct Cluster {
+  NodeSpec node;
+  int nodes = 1;
+  int TotalGpus() const { return node.gpus_per_node * nodes; }
+};
+
+// Errors name "/hardware/gpus_per_node", "/hardware/nodes", ... A node of several GPUs
+// with interconnect none is read as PCIe.
+Status ValidateCluster(const Cluster& cluster);
+
+}  // namespace gpuplan::model

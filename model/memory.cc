@@ -1,0 +1,138 @@
+#include "model/memory.h"
+
+#include <algorithm>
+
+namespace gpuplan::model {
+
+std::string_view VerdictName(FitVerdict verdict) {
+  switch (verdict) {
+    case FitVerdict::kFits: return "fits";
+    case FitVerdict::kTight: return "tight";
+    case FitVerdict::kDoesNotFit: return "does_not_fit";
+  }
+  return "does_not_fit";
+}
+
+StateBytes ModelStateBytesPerParam(Precision precision, Optimizer optimizer) {
+  bool sgd = optimizer == Optimizer::kSgd;
+  if (IsMixedPrecision(precision)) {
+    // 16-bit weights and gradients; fp32 master weights plus the optimizer's moments.
+    return {2, 2, sgd ? 8.0 : 12.0};
+  }
+  return {4, 4, sgd ? 4.0 : 8.0};
+}
+
+StateBytes ShardedStateBytes(double params, const ParallelLayout& layout, Precision precision,
+                             Optimizer optimizer) {
+  StateBytes per = ModelStateBytesPerParam(precision, optimizer);
+  double local = params / (layout.tensor * layout.pipeline);
+  double d = std::max(1, layout.data);
+  StateBytes out{per.weights * local, per.gradients * local, per.optimizer * local};
+  if (layout.zero_stage >= 1) out.optimizer /= d;
+  if (layout.zero_stage >= 2) out.gradients /= d;
+  if (layout.zero_stage >= 3) out.weights /= d;
+  return out;
+}
+
+namespace {
+
+double TransformerActivationBytes(const Workload& w, const TrainingJob& job,
+                                  const ParallelLayout& layout, int b) {
+  double beta = ActivationBytes(job.precision);
+  double tokens = static_cast<double>(b) * TokensPerSample(w);
+  double per_token_layer = ActivationElementsPerTokenLayer(w);
+  // The saved attention probabilities (Korthikanti: 5as^2b bytes = 2.5 a s ctx elements),
+  // unless FlashAttention (optimized stacks) or selective recompute avoids them.
+  bool keep_scores = job.framework == Framework::kEager &&
+                     job.checkpointing == Checkpointing::kNone && IsTransformer(w.family);
+  double scores = keep_scores ? 2.5 * w.heads * AttentionContext(w) : 0.0;
+  double layer_bytes = tokens * (per_token_layer + scores) * beta / layout.tensor;
+  double layers = static_cast<double>(w.layers) / layout.pipeline;
+  if (job.checkpointing == Checkpointing::kFull) {
+    // Only each layer's input is kept, plus one layer's activations during its backward.
+    return layers * tokens * w.hidden * beta / layout.tensor + layer_bytes;
+  }
+  return layers * layer_bytes;
+}
+
+double LogitBytes(const Workload& w, const TrainingJob& job, const ParallelLayout& layout,
+                  int b) {
+  if (w.vocab <= 0 || w.family == Family::kVit || w.family == Family::kCnn) return 0;
+  double tokens = static_cast<double>(b) * TokensPerSample(w);
+  double share = w.family == Family::kEncoder ? 0.15 : w.family == Family::kRnn ? 0.5 : 1.0;
+  // Logits in the compute precision plus the fp32 softmax/cross-entropy buffer.
+  return tokens * share * w.vocab * (ActivationBytes(job.precision) + 4) / layout.tensor;
+}
+
+}  // namespace
+
+double ActivationBytesPerGpu(const Workload& w, const TrainingJob& job,
+                             const ParallelLayout& layout, int micro_batch, int micro_batches,
+                             const ModelConstants& c) {
+  double beta = ActivationBytes(job.precision);
+  double in_flight = std::min(std::max(1, layout.pipeline), std::max(1, micro_batches));
+  double bytes = 0;
+  if (w.family == Family::kCnn) {
+    double scale = w.reference_image_size > 0 && w.image_size > 0
+                       ? (double(w.image_size) / w.reference_image_size) *
+                             (double(w.image_size) / w.reference_image_size)
+                       : 1.0;
+    bytes = micro_batch * w.activation_elements_per_sample * scale * beta *
+            c.cnn_saved_activation_fraction;
+    if (job.checkpointing == Checkpointing::kFull) bytes *= 0.35;
+    return bytes / layout.pipeline;
+  }
+  if (w.family == Family::kRnn) {
+    double tokens = static_cast<double>(micro_batch) * w.seq_len;
+    bytes = tokens * w.layers * ActivationElementsPerTokenLayer(w) * beta / layout.tensor /
+            layout.pipeline;
+  } else {
+    bytes = TransformerActivationBytes(w, job, layout, micro_batch);
+  }
+  return bytes * in_flight + LogitBytes(w, job, layout, micro_batch);
+}
+
+MemoryBreakdown TrainingMemory(const Workload& w, const TrainingJob& job,
+                               const ParallelLayout& layout, int micro_batch, int micro_batches,
+                               const GpuSpec& gpu, const ModelConstants& c) {
+  MemoryBreakdown m;
+  StateBytes states = ShardedStateBytes(ParamsTotal(w), layout, job.precision, job.optimizer);
+  m.weights_gb = states.weights / 1e9;
+  m.gradients_gb = states.gradients / 1e9;
+  m.optimizer_gb = states.optimizer / 1e9;
+  m.activations_gb = ActivationBytesPerGpu(w, job, layout, micro_batch, micro_batches, c) / 1e9;
+  m.capacity_gb = gpu.memory_gb;
+  double usable = gpu.memory_gb * c.usable_memory_fraction - c.memory_reserve_gb;
+  m.overhead_gb = gpu.memory_gb - usable;
+  double need = m.weights_gb + m.gradients_gb + m.optimizer_gb + m.activations_gb;
+  m.total_gb = need + m.overhead_gb;
+  if (need <= c.tight_fraction * usable) {
+    m.verdict = FitVerdict::kFits;
+  } else if (need <= usable) {
+    m.verdict = FitVerdict::kTight;
+  } else {
+    m.verdict = FitVerdict::kDoesNotFit;
+  }
+  return m;
+}
+
+int MaxMicroBatch(const Workload& w, const TrainingJob& job, const ParallelLayout& layout,
+                  int micro_batches, const GpuSpec& gpu, const ModelConstants& c, int limit) {
+  auto fits = [&](int b) {
+    return TrainingMemory(w, job, layout, b, micro_batches, gpu, c).verdict !=
+           FitVerdict::kDoesNotFit;
+  };
+  if (limit < 1 || !fits(1)) return 0;
+  int lo = 1, hi = limit;
+  while (lo < hi) {
+    int mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+}  // namespace gpuplan::model

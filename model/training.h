@@ -1,0 +1,81 @@
+// Training time: the step time of a workload on a cluster with its breakdown, bottleneck,
+// throughput, MFU, scaling efficiency, memory and total time with a P10-P90 range.
+// Pure and deterministic; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/constants.h"
+#include "model/hardware.h"
+#include "model/memory.h"
+#include "model/training_job.h"
+#include "model/workload.h"
+
+namespace gpuplan::model {
+
+struct StepBreakdown {
+  double compute_s = 0;        // matmul/conv FLOPs at the achieved tensor/CUDA-core rate
+  double memory_s = 0;         // elementwise HBM traffic
+  double communication_s = 0;  // exposed tensor-parallel and data-parallel collectives
+  double bubble_s = 0;         // pipeline fill and drain
+  double optimizer_s = 0;      // the optimizer's pass over the weights
+  double input_s = 0;          // waiting for the CPU input pipeline
+  double overhead_s = 0;       // CPU launch and framework time not hidden by GPU work
+};
+
+struct StepResult {
+  double step_time_s = 0;
+  StepBreakdown breakdown;
+  std::string bottleneck;  // the largest breakdown term's name, e.g. "compute"
+  double bottleneck_share = 0;
+};
+
+// The step time of `layout` with micro-batch `micro_batch` and `micro_batches` of them per
+// optimizer step per GPU. No memory check: callers pick a layout that fits.
+StepResult StepTime(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                    const ParallelLayout& layout, int micro_batch, int micro_batches,
+                    const ModelConstants& c);
+
+struct TrainingEstimate {
+  ParallelLayout layout;
+  int micro_batch = 0;
+  int grad_accumulation_steps = 1;
+  StepResult step;
+  double samples_per_s = 0;
+  double tokens_per_s = 0;  // 0 for CNNs
+  double mfu = 0;           // model FLOPs / (GPUs x dense peak of the precision)
+  double scaling_efficiency = 1;  // throughput / (GPUs x one GPU's throughput)
+  MemoryBreakdown memory;
+  int max_micro_batch = 0;  // with this layout
+  double steps = 0;
+  double total_samples = 0;
+  double total_tokens = 0;
+  double epochs = 0;
+  double total_hours = 0, p10_hours = 0, p90_hours = 0;
+  double train_flops = 0;  // model FLOPs of the whole job
+  std::vector<std::string> assumptions;
+  std::vector<std::string> warnings;
+};
+
+// Estimates `job` of `w` on `cluster`. Chooses the fastest layout that fits memory
+// among the allowed ones (the job's fixed zero stage / tensor / pipeline degrees are
+// kept); if none fits, returns the estimate of the plain layout with verdict
+// does_not_fit and a warning. Errors (naming the field) for invalid inputs.
+Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
+                                          const Cluster& cluster,
+                                          const ModelConstants& c = DefaultConstants());
+
+// The smallest number of GPUs (and their layout) on nodes like `node` on which `w`
+// trains with micro-batch 1, trying up to `max_gpus`. nullopt if none.
+struct FittingLayout {
+  int gpus = 0;
+  int nodes = 0;
+  ParallelLayout layout;
+  MemoryBreakdown memory;
+};
+std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const TrainingJob& job,
+                                                   const NodeSpec& node, int max_gpus,
+                                                   const ModelConstants& c = DefaultConstants());
+
+}  // namespace gpuplan::model

@@ -1,0 +1,98 @@
+#include "model/training_job.h"
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace gpuplan::model {
+
+namespace {
+
+template <typename E, size_t N>
+std::optional<E> Parse(const std::array<std::pair<std::string_view, E>, N>& table,
+                       std::string_view text) {
+  for (const auto& [name, value] : table) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
+}
+
+template <typename E, size_t N>
+std::string_view Name(const std::array<std::pair<std::string_view, E>, N>& table, E value) {
+  for (const auto& [name, v] : table) {
+    if (v == value) return name;
+  }
+  return "unknown";
+}
+
+constexpr std::array<std::pair<std::string_view, Optimizer>, 4> kOptimizers = {{
+    {"adamw", Optimizer::kAdamW}, {"adam", Optimizer::kAdam},
+    {"lamb", Optimizer::kLamb},   {"sgd", Optimizer::kSgd}}};
+constexpr std::array<std::pair<std::string_view, Checkpointing>, 3> kCheckpointing = {{
+    {"none", Checkpointing::kNone}, {"selective", Checkpointing::kSelective},
+    {"full", Checkpointing::kFull}}};
+constexpr std::array<std::pair<std::string_view, Framework>, 2> kFrameworks = {{
+    {"eager", Framework::kEager}, {"optimized", Framework::kOptimized}}};
+
+}  // namespace
+
+std::optional<Optimizer> ParseOptimizer(std::string_view t) { return Parse(kOptimizers, t); }
+std::optional<Checkpointing> ParseCheckpointing(std::string_view t) {
+  return Parse(kCheckpointing, t);
+}
+std::optional<Framework> ParseFramework(std::string_view t) { return Parse(kFrameworks, t); }
+std::string_view OptimizerName(Optimizer o) { return Name(kOptimizers, o); }
+std::string_view CheckpointingName(Checkpointing c) { return Name(kCheckpointing, c); }
+std::string_view FrameworkName(Framework f) { return Name(kFrameworks, f); }
+
+double ActivationBytes(Precision p) {
+  return (p == Precision::kFp32 || p == Precision::kTf32) ? 4.0 : 2.0;
+}
+
+bool IsMixedPrecision(Precision p) {
+  return p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kFp8;
+}
+
+Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu) {
+  if (job.precision == Precision::kInt8) {
+    return Error::Invalid("/precision", "int8 is an inference precision, not a training one");
+  }
+  if (PeakTflops(gpu, job.precision) <= 0) {
+    return Error::Invalid("/precision", std::string(PrecisionName(job.precision)) +
+                                            " is not supported by " + gpu.id);
+  }
+  bool has_tokens = job.tokens > 0;
+  if (!(job.samples >= 0) || !(job.tokens >= 0) || !std::isfinite(job.samples) ||
+      !std::isfinite(job.tokens)) {
+    return Error::Invalid("/dataset", "dataset sizes must not be negative");
+  }
+  if (!has_tokens && !(job.samples > 0)) {
+    return Error::Invalid("/dataset/samples", "dataset needs samples (and epochs) or tokens");
+  }
+  if (has_tokens && TokensPerSample(workload) <= 0) {
+    return Error::Invalid("/dataset/tokens", "a cnn workload is sized in samples, not tokens");
+  }
+  if (!has_tokens && (!(job.epochs > 0) || !std::isfinite(job.epochs))) {
+    return Error::Invalid("/dataset/epochs", "epochs must be positive");
+  }
+  if (job.global_batch < 1) {
+    return Error::Invalid("/global_batch_size", "global_batch_size must be at least 1");
+  }
+  if (job.micro_batch < 0) {
+    return Error::Invalid("/micro_batch_size", "micro_batch_size must be at least 1");
+  }
+  if (job.micro_batch > job.global_batch) {
+    return Error::Invalid("/micro_batch_size",
+                          "micro_batch_size must not exceed global_batch_size");
+  }
+  if (job.zero_stage < -1 || job.zero_stage > 3) {
+    return Error::Invalid("/zero_stage", "zero_stage must be 0, 1, 2 or 3");
+  }
+  if (job.tensor_parallel < 0 || job.pipeline_parallel < 0) {
+    return Error::Invalid("/tensor_parallel", "parallel degrees must be positive");
+  }
+  return OkStatus();
+}
+
+}  // namespace gpuplan::model

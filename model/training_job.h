@@ -1,0 +1,59 @@
+// What is being trained how: dataset size, batch, precision, optimizer, memory options
+// and parallel layout. Zero values mean "choose for me" where documented.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "model/gpu_spec.h"
+#include "model/result.h"
+#include "model/workload.h"
+
+namespace gpuplan::model {
+
+enum class Optimizer { kAdamW, kAdam, kLamb, kSgd };
+enum class Checkpointing { kNone, kSelective, kFull };
+// kEager: PyTorch/TensorFlow without fused attention (what the calibration data ran).
+// kOptimized: Megatron/FSDP-class stacks with FlashAttention and fused kernels.
+enum class Framework { kEager, kOptimized };
+
+std::optional<Optimizer> ParseOptimizer(std::string_view text);  // adamw|adam|lamb|sgd
+std::optional<Checkpointing> ParseCheckpointing(std::string_view text);  // none|selective|full
+std::optional<Framework> ParseFramework(std::string_view text);          // eager|optimized
+std::string_view OptimizerName(Optimizer o);
+std::string_view CheckpointingName(Checkpointing c);
+std::string_view FrameworkName(Framework f);
+
+// The split of the GPUs: tensor x pipeline x data = total GPUs.
+struct ParallelLayout {
+  int tensor = 1;
+  int pipeline = 1;
+  int data = 1;
+  int zero_stage = 0;  // 0 = plain data parallel; 1, 2, 3 = ZeRO stages (3 = FSDP)
+  int Gpus() const { return tensor * pipeline * data; }
+};
+
+struct TrainingJob {
+  double samples = 0;  // dataset samples per epoch (images, sequences)
+  double epochs = 1;
+  double tokens = 0;   // alternatively: total training tokens (sequence workloads)
+  int global_batch = 0;  // samples per optimizer step, over all GPUs
+  int micro_batch = 0;   // samples per GPU per forward/backward; 0 = largest that fits
+  Precision precision = Precision::kBf16;
+  Optimizer optimizer = Optimizer::kAdamW;
+  Checkpointing checkpointing = Checkpointing::kNone;
+  Framework framework = Framework::kEager;
+  int zero_stage = -1;        // -1 = choose
+  int tensor_parallel = 0;    // 0 = choose
+  int pipeline_parallel = 0;  // 0 = choose
+};
+
+// Bytes per element of activations and of the weights the GPU computes with.
+double ActivationBytes(Precision p);
+bool IsMixedPrecision(Precision p);  // fp16, bf16, fp8: 16-bit compute, fp32 master weights
+
+// Checks the job against the workload and the GPU. Errors name the field: "/dataset/samples",
+// "/global_batch_size", "/micro_batch_size", "/precision" (e.g. bf16 on a V100), "/zero_stage".
+Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu);
+
+}  // namespace gpuplan::model

@@ -1,0 +1,233 @@
+#include "model/workload.h"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace gpuplan::model {
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, Family>, 6> kFamilies = {{
+    {"cnn", Family::kCnn},
+    {"encoder", Family::kEncoder},
+    {"vit", Family::kVit},
+    {"decoder", Family::kDecoder},
+    {"moe", Family::kMoe},
+    {"rnn", Family::kRnn},
+}};
+
+Status Positive(double value, const char* field, const char* what) {
+  if (!(value > 0) || !std::isfinite(value)) {
+    return Error::Invalid(std::string("/workload/") + field,
+                          std::string(field) + " must be positive for a " + what + " workload");
+  }
+  return OkStatus();
+}
+
+Status NonNegative(double value, const char* field) {
+  if (!(value >= 0) || !std::isfinite(value)) {
+    return Error::Invalid(std::string("/workload/") + field,
+                          std::string(field) + " must not be negative");
+  }
+  return OkStatus();
+}
+
+double ImageScale(const Workload& w) {
+  if (w.reference_image_size <= 0 || w.image_size <= 0) return 1.0;
+  double ratio = static_cast<double>(w.image_size) / w.reference_image_size;
+  return ratio * ratio;
+}
+
+}  // namespace
+
+std::optional<Family> ParseFamily(std::string_view text) {
+  for (const auto& [name, family] : kFamilies) {
+    if (name == text) return family;
+  }
+  return std::nullopt;
+}
+
+std::string_view FamilyName(Family family) {
+  for (const auto& [name, f] : kFamilies) {
+    if (f == family) return name;
+  }
+  return "unknown";
+}
+
+bool IsTransformer(Family f) {
+  return f == Family::kEncoder || f == Family::kVit || f == Family::kDecoder || f == Family::kMoe;
+}
+
+bool IsImage(Family f) { return f == Family::kCnn || f == Family::kVit; }
+
+Status ValidateWorkload(const Workload& w) {
+  for (auto [value, field] : {std::pair<double, const char*>{w.params, "params"},
+                              {static_cast<double>(w.layers), "layers"},
+                              {static_cast<double>(w.hidden), "hidden"},
+                              {static_cast<double>(w.heads), "heads"},
+                              {static_cast<double>(w.kv_heads), "kv_heads"},
+                              {static_cast<double>(w.ffn), "ffn"},
+                              {static_cast<double>(w.vocab), "vocab"},
+                              {static_cast<double>(w.seq_len), "seq_len"},
+                              {static_cast<double>(w.attention_context), "attention_context"},
+                              {static_cast<double>(w.image_size), "image_size"},
+                              {w.macs_per_sample, "macs_per_sample"},
+                              {w.flops_per_sample, "flops_per_sample"},
+                              {w.matmul_params_per_token, "matmul_params_per_token"}}) {
+    Status s = NonNegative(value, field);
+    if (!s.ok()) return s;
+  }
+  const char* what = FamilyName(w.family).data();
+  if (w.family == Family::kCnn) {
+    if (w.macs_per_sample <= 0 && w.flops_per_sample <= 0) {
+      return Error::Invalid("/workload/macs_per_sample",
+                            "a cnn workload needs macs_per_sample or flops_per_sample");
+    }
+    return Positive(w.params, "params", what);
+  }
+  if (w.family == Family::kRnn) {
+    for (auto [value, field] : {std::pair<double, const char*>{double(w.layers), "layers"},
+                                {double(w.hidden), "hidden"},
+                                {double(w.seq_len), "seq_len"}}) {
+      Status s = Positive(value, field, what);
+      if (!s.ok()) return s;
+    }
+    return OkStatus();
+  }
+  for (auto [value, field] : {std::pair<double, const char*>{double(w.layers), "layers"},
+                              {double(w.hidden), "hidden"},
+                              {double(w.heads), "heads"}}) {
+    Status s = Positive(value, field, what);
+    if (!s.ok()) return s;
+  }
+  if (w.hidden % w.heads != 0) {
+    return Error::Invalid("/workload/heads", "hidden must be a multiple of heads");
+  }
+  if (w.kv_heads > 0 && w.heads % w.kv_heads != 0) {
+    return Error::Invalid("/workload/kv_heads", "heads must be a multiple of kv_heads");
+  }
+  if (w.family == Family::kVit) {
+    Status s = Positive(w.image_size, "image_size", what);
+    if (s.ok()) s = Positive(w.patch_size, "patch_size", what);
+    if (!s.ok()) return s;
+    if (w.image_size % w.patch_size != 0) {
+      return Error::Invalid("/workload/patch_size", "image_size must be a multiple of patch_size");
+    }
+    return OkStatus();
+  }
+  Status s = Positive(w.seq_len, "seq_len", what);
+  if (!s.ok()) return s;
+  if (w.family == Family::kMoe) {
+    s = Positive(w.experts, "experts", what);
+    if (s.ok()) s = Positive(w.active_experts, "active_experts", what);
+    if (!s.ok()) return s;
+    if (w.active_experts > w.experts) {
+      return Error::Invalid("/workload/active_experts", "active_experts must not exceed experts");
+    }
+  }
+  return OkStatus();
+}
+
+int KvHeads(const Workload& w) { return w.kv_heads > 0 ? w.kv_heads : w.heads; }
+int FfnSize(const Workload& w) { return w.ffn > 0 ? w.ffn : 4 * w.hidden; }
+
+int TokensPerSample(const Workload& w) {
+  if (w.family == Family::kCnn) return 0;
+  if (w.family == Family::kVit) {
+    int side = w.image_size / w.patch_size;
+    return side * side + 1;
+  }
+  return w.seq_len;
+}
+
+int AttentionContext(const Workload& w) {
+  return w.attention_context > 0 ? w.attention_context : TokensPerSample(w);
+}
+
+namespace {
+
+// Attention projections and the MLP of one transformer layer, per token, as parameters.
+double AttentionParams(const Workload& w) {
+  double h = w.hidden, kv = static_cast<double>(KvHeads(w)) * (w.hidden / w.heads);
+  return 2 * h * h + 2 * h * kv;
+}
+
+double MlpParams(const Workload& w) {
+  return (w.gated_mlp ? 3.0 : 2.0) * w.hidden * FfnSize(w);
+}
+
+// The output projection applied per token: the LM head of decoders, the MLM head of
+// encoders (applied to the ~15% masked tokens), none for ViT (its classifier is tiny).
+double HeadParamsPerToken(const Workload& w) {
+  double head = static_cast<double>(w.vocab) * w.hidden;
+  if (w.family == Family::kEncoder) return 0.15 * head;
+  if (w.family == Family::kVit) return 0;
+  return head;
+}
+
+}  // namespace
+
+double MatmulParamsPerToken(const Workload& w) {
+  if (w.matmul_params_per_token > 0) return w.matmul_params_per_token;
+  if (w.family == Family::kCnn) return w.params;
+  if (w.family == Family::kRnn) {
+    // LSTM: four gates over [input, hidden] per layer, plus the output projection.
+    return w.layers * 8.0 * w.hidden * w.hidden + static_cast<double>(w.vocab) * w.hidden;
+  }
+  double mlp = MlpParams(w);
+  if (w.family == Family::kMoe) mlp *= w.active_experts;
+  return w.layers * (AttentionParams(w) + mlp) + HeadParamsPerToken(w);
+}
+
+double ParamsTotal(const Workload& w) {
+  if (w.params > 0) return w.params;
+  if (w.family == Family::kRnn) {
+    return MatmulParamsPerToken(w) + static_cast<double>(w.vocab) * w.hidden;
+  }
+  double mlp = MlpParams(w);
+  if (w.family == Family::kMoe) mlp *= w.experts;
+  double embeddings = static_cast<double>(w.vocab) * w.hidden;
+  if (w.family == Family::kDecoder || w.family == Family::kMoe) {
+    embeddings *= w.tied_embeddings ? 1 : 2;
+  }
+  if (w.family == Family::kVit) {
+    embeddings = 3.0 * w.patch_size * w.patch_size * w.hidden +
+                 static_cast<double>(TokensPerSample(w)) * w.hidden;
+  }
+  return w.layers * (AttentionParams(w) + mlp) + embeddings;
+}
+
+double ForwardFlopsPerSample(const Workload& w) {
+  if (w.family == Family::kCnn) {
+    double base = w.flops_per_sample > 0 ? w.flops_per_sample : 2 * w.macs_per_sample;
+    return base * ImageScale(w);
+  }
+  double tokens = TokensPerSample(w);
+  double flops = 2 * MatmulParamsPerToken(w) * tokens;
+  if (IsTransformer(w.family)) {
+    // QK^T and attention x V: 2 matmuls of tokens x context x hidden, 2 FLOPs per MAC.
+    flops += 4.0 * w.layers * w.hidden * tokens * AttentionContext(w);
+  }
+  return flops;
+}
+
+double TrainFlopsPerSample(const Workload& w) { return 3 * ForwardFlopsPerSample(w); }
+
+double ActivationElementsPerTokenLayer(const Workload& w) {
+  if (w.family == Family::kRnn) return 10.0 * w.hidden;  // 4 gates, cell, hidden, inputs
+  // Korthikanti et al. 2022 count 34 bytes per token and hidden unit per layer in 16-bit
+  // with f = 4h: attention 11h, norms 4h, MLP 3h + 4f (gated MLP: 3h + 8f). In elements
+  // (2 bytes) that is half of the bytes.
+  double f = FfnSize(w);
+  double mlp = 3.0 * w.hidden + (w.gated_mlp ? 8.0 : 4.0) * f;
+  if (w.family == Family::kMoe) mlp *= w.active_experts;
+  return (15.0 * w.hidden + mlp) / 2.0;
+}
+
+int KernelLayers(const Workload& w) {
+  if (w.family == Family::kCnn) return w.conv_layers > 0 ? w.conv_layers : 50;
+  return w.layers;
+}
+
+}  // namespace gpuplan::model

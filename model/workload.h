@@ -1,0 +1,79 @@
+// A workload: a model architecture by its shape. FLOPs, parameter counts and activation
+// sizes are derived from the shape, so any architecture of a supported family can be
+// described inline; presets (workload_presets.h) are just named shapes with sources.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/result.h"
+
+namespace gpuplan::model {
+
+enum class Family { kCnn, kEncoder, kVit, kDecoder, kMoe, kRnn };
+
+std::optional<Family> ParseFamily(std::string_view text);  // "cnn", "encoder", ...
+std::string_view FamilyName(Family family);
+
+struct Workload {
+  std::string id;    // preset id, or "custom"
+  std::string name;  // human name
+  Family family = Family::kDecoder;
+  double params = 0;  // total parameters; 0 = derive from the shape
+
+  // Transformers (encoder, vit, decoder, moe) and RNNs.
+  int layers = 0;
+  int hidden = 0;
+  int heads = 0;
+  int kv_heads = 0;  // 0 = heads (multi-head attention)
+  int ffn = 0;       // MLP inner size; 0 = 4 * hidden
+  int vocab = 0;
+  int seq_len = 0;            // tokens per sample (training sequence length)
+  int attention_context = 0;  // keys each query attends to; 0 = seq_len
+  bool gated_mlp = false;     // SwiGLU-style MLP (three matrices)
+  bool tied_embeddings = false;
+  int experts = 0;         // MoE: experts per layer
+  int active_experts = 0;  // MoE: experts used per token (top-k)
+
+  // Images (cnn, vit).
+  int image_size = 0;  // pixels per side
+  int patch_size = 0;  // vit
+
+  // CNNs: counts at `reference_image_size`, scaled by pixel count for other sizes.
+  double macs_per_sample = 0;   // forward multiply-accumulates
+  double flops_per_sample = 0;  // forward FLOPs; 0 = 2 * MACs
+  double activation_elements_per_sample = 0;  // outputs of conv, norm and activation layers
+  int reference_image_size = 0;
+  int conv_layers = 0;
+
+  // Any family: matmul parameters applied per token, when the shape formula does not
+  // describe the model (e.g. adaptive softmax, encoder-decoder RNNs). 0 = derive.
+  double matmul_params_per_token = 0;
+
+  std::string source;  // where the shape comes from
+};
+
+// Checks the fields the family needs. Errors name the field as a JSON pointer under
+// "/workload" (e.g. "/workload/layers").
+Status ValidateWorkload(const Workload& w);
+
+bool IsTransformer(Family family);
+bool IsImage(Family family);
+
+// Derived quantities (the workload must be valid).
+int KvHeads(const Workload& w);
+int FfnSize(const Workload& w);
+int TokensPerSample(const Workload& w);     // sequence tokens, or ViT patches + 1; CNN: 0
+int AttentionContext(const Workload& w);    // keys per query
+double ParamsTotal(const Workload& w);      // every parameter, all experts
+double MatmulParamsPerToken(const Workload& w);  // parameters in matmuls per token (active)
+double ForwardFlopsPerSample(const Workload& w);
+double TrainFlopsPerSample(const Workload& w);  // 3x forward (model FLOPs, no recompute)
+// Elements a training step keeps per sample per layer for backward (transformers and
+// RNNs), excluding the attention score matrix; see memory.cc.
+double ActivationElementsPerTokenLayer(const Workload& w);
+// Count of layers that issue kernels (transformer/RNN layers, CNN conv layers).
+int KernelLayers(const Workload& w);
+
+}  // namespace gpuplan::model

@@ -1,0 +1,80 @@
+#include "model/inference.h"
+
+#include <gtest/gtest.h>
+
+#include "model/workload_presets.h"
+#include "tests/model/model_fixtures.h"
+
+namespace gpuplan::model {
+namespace {
+
+using testing::A100_80;
+using testing::Node;
+using testing::T4;
+
+ServingRequest Chat(double rps, double slo_s) {
+  ServingRequest r;
+  r.precision = Precision::kFp16;
+  r.input_tokens = 200;
+  r.output_tokens = 300;
+  r.target_requests_per_s = rps;
+  r.latency_slo_s = slo_s;
+  return r;
+}
+
+TEST(InferenceTest, SevenBOnA100MeetsAChatSlo) {
+  auto e = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 8).node, Chat(50, 20));
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_TRUE(e->slo_met);
+  EXPECT_LE(e->chosen.latency_s, 20);
+  EXPECT_GE(e->replicas, 1);
+  EXPECT_GE(e->chosen.requests_per_s * e->replicas, 50 * 0.99);
+  EXPECT_GT(e->max_batch, 8);
+  // Decode is bandwidth-bound: per-token time at batch 1 >= weights / bandwidth.
+  double floor = 6.74e9 * 2 / (2039e9);
+  EXPECT_GT(e->curve.front().tpot_s, floor);
+}
+
+TEST(InferenceTest, BatchRaisesThroughputAndLatency) {
+  auto e = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 1).node, Chat(0, 0));
+  ASSERT_TRUE(e.ok());
+  ASSERT_GE(e->curve.size(), 3u);
+  for (size_t i = 1; i < e->curve.size(); ++i) {
+    EXPECT_GT(e->curve[i].tokens_per_s, e->curve[i - 1].tokens_per_s);
+    EXPECT_GE(e->curve[i].tpot_s, e->curve[i - 1].tpot_s);
+  }
+}
+
+TEST(InferenceTest, KvCacheLimitsTheBatch) {
+  ServingRequest short_ctx = Chat(0, 0), long_ctx = Chat(0, 0);
+  long_ctx.input_tokens = 3500;
+  auto a = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 1).node, short_ctx);
+  auto b = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 1).node, long_ctx);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_GT(a->max_batch, b->max_batch);
+}
+
+TEST(InferenceTest, MoreLoadNeedsMoreReplicas) {
+  auto low = EstimateServing(*FindPreset("resnet-50"), Node(T4(), 1).node, Chat(100, 0.1));
+  auto high = EstimateServing(*FindPreset("resnet-50"), Node(T4(), 1).node, Chat(5000, 0.1));
+  ASSERT_TRUE(low.ok() && high.ok());
+  EXPECT_GT(high->replicas, low->replicas);
+}
+
+TEST(InferenceTest, SeventyBDoesNotFitOnT4s) {
+  auto e = EstimateServing(*FindPreset("llama-2-70b"), Node(T4(), 4).node, Chat(1, 10));
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->verdict, FitVerdict::kDoesNotFit);
+  EXPECT_FALSE(e->warnings.empty());
+}
+
+TEST(InferenceTest, BadRequestsNameTheField) {
+  ServingRequest r = Chat(1, 1);
+  r.output_tokens = 0;
+  auto e = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 1).node, r);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().fields.at(0).field, "/output_tokens");
+}
+
+}  // namespace
+}  // namespace gpuplan::model

@@ -1,0 +1,73 @@
+// GPU specs for model tests, copied from gpus.csv (vendor dense peaks).
+#pragma once
+
+#include "model/gpu_spec.h"
+#include "model/hardware.h"
+
+namespace gpuplan::model::testing {
+
+inline GpuSpec A100_80() {
+  GpuSpec g;
+  g.id = "A100-80GB-SXM4";
+  g.memory_gb = 80;
+  g.memory_bw_gbps = 2039;
+  g.fp32_tflops = 19.5;
+  g.tf32_tflops = 156;
+  g.fp16_tflops = g.bf16_tflops = 312;
+  g.nvlink_bw_gbps = 600;
+  g.pcie_gen = 4;
+  g.form_factor = "SXM4";
+  return g;
+}
+
+inline GpuSpec H100() {
+  GpuSpec g = A100_80();
+  g.id = "H100-80GB-SXM5";
+  g.memory_bw_gbps = 3350;
+  g.fp32_tflops = 67;
+  g.tf32_tflops = 494.5;
+  g.fp16_tflops = g.bf16_tflops = 989.5;
+  g.fp8_tflops = 1979;
+  g.nvlink_bw_gbps = 900;
+  g.pcie_gen = 5;
+  return g;
+}
+
+inline GpuSpec V100() {
+  GpuSpec g;
+  g.id = "V100-16GB-SXM2";
+  g.memory_gb = 16;
+  g.memory_bw_gbps = 900;
+  g.fp32_tflops = 15.7;
+  g.fp16_tflops = 125;
+  g.nvlink_bw_gbps = 300;
+  g.pcie_gen = 3;
+  g.form_factor = "SXM2";
+  return g;
+}
+
+inline GpuSpec T4() {
+  GpuSpec g;
+  g.id = "T4";
+  g.memory_gb = 16;
+  g.memory_bw_gbps = 320;
+  g.fp32_tflops = 8.1;
+  g.fp16_tflops = 65;
+  g.pcie_gen = 3;
+  g.form_factor = "PCIe";
+  return g;
+}
+
+inline Cluster Node(const GpuSpec& gpu, int gpus, int nodes = 1) {
+  Cluster c;
+  c.node.gpu = gpu;
+  c.node.gpus_per_node = gpus;
+  c.node.interconnect = gpus == 1 ? Interconnect::kNone
+                        : gpu.nvlink_bw_gbps > 0 ? Interconnect::kNvswitch
+                                                 : Interconnect::kPcie;
+  c.node.network_gbps = 400;
+  c.nodes = nodes;
+  return c;
+}
+
+}  // namespace gpuplan::model::testing

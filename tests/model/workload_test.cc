@@ -1,0 +1,102 @@
+#include "model/workload.h"
+
+#include <gtest/gtest.h>
+
+#include "model/inference.h"
+#include "model/workload_presets.h"
+
+namespace gpuplan::model {
+namespace {
+
+TEST(WorkloadPresetsTest, EveryRequiredPresetExistsAndIsValid) {
+  for (const char* id : {"resnet-18", "resnet-50", "efficientnet-b0", "ssd300", "vit-b-16",
+                         "vit-l-16", "bert-base", "bert-large", "gpt2", "gpt2-xl",
+                         "transformer-xl-base", "llama-2-7b", "llama-2-13b", "llama-3-8b",
+                         "llama-2-70b", "mixtral-8x7b"}) {
+    auto w = FindPreset(id);
+    ASSERT_TRUE(w.has_value()) << id;
+    EXPECT_TRUE(ValidateWorkload(*w).ok()) << id;
+    EXPECT_FALSE(w->source.empty()) << id;
+    EXPECT_GT(TrainFlopsPerSample(*w), 0) << id;
+  }
+}
+
+TEST(WorkloadTest, ParameterCountsFollowFromTheShape) {
+  // The shape formula must land near the published parameter counts.
+  struct Case {
+    const char* id;
+    double published;
+  } cases[] = {{"bert-large", 340e6}, {"gpt2", 124e6},       {"gpt2-xl", 1.558e9},
+               {"llama-2-7b", 6.74e9}, {"llama-2-13b", 13.0e9}, {"llama-2-70b", 69.0e9},
+               {"llama-3-8b", 8.03e9}, {"mixtral-8x7b", 46.7e9}, {"vit-b-16", 86.6e6}};
+  for (const Case& c : cases) {
+    Workload w = *FindPreset(c.id);
+    w.params = 0;  // derive
+    EXPECT_NEAR(ParamsTotal(w) / c.published, 1.0, 0.05) << c.id;
+  }
+}
+
+TEST(WorkloadTest, DecoderTrainingFlopsAreSixNDWithShortContext) {
+  Workload w = *FindPreset("gpt2-xl");
+  w.seq_len = 64;  // s << 6h: the attention term is negligible
+  double per_token = TrainFlopsPerSample(w) / w.seq_len;
+  EXPECT_NEAR(per_token / (6 * MatmulParamsPerToken(w)), 1.0, 0.01);
+  // And 6N for N = all parameters but the input embedding.
+  double n = ParamsTotal(w) - static_cast<double>(w.vocab) * w.hidden;
+  EXPECT_NEAR(per_token / (6 * (n + static_cast<double>(w.vocab) * w.hidden)), 1.0, 0.05);
+}
+
+TEST(WorkloadTest, VitFlopsMatchTorchvision) {
+  // torchvision: ViT-B/16 17.56 GMAC forward at 224.
+  EXPECT_NEAR(ForwardFlopsPerSample(*FindPreset("vit-b-16")) / 2 / 17.56e9, 1.0, 0.03);
+  EXPECT_NEAR(ForwardFlopsPerSample(*FindPreset("vit-l-16")) / 2 / 61.55e9, 1.0, 0.03);
+}
+
+TEST(WorkloadTest, CnnFlopsAreTwiceTheMacsAndScaleWithPixels) {
+  Workload w = *FindPreset("resnet-50");
+  EXPECT_DOUBLE_EQ(ForwardFlopsPerSample(w), 2 * 4.089e9);
+  EXPECT_DOUBLE_EQ(TrainFlopsPerSample(w), 3 * 2 * 4.089e9);
+  w.image_size = 448;
+  EXPECT_DOUBLE_EQ(ForwardFlopsPerSample(w), 4 * 2 * 4.089e9);
+}
+
+TEST(WorkloadTest, MoeCountsActiveExpertsPerToken) {
+  Workload w = *FindPreset("mixtral-8x7b");
+  w.params = 0;
+  EXPECT_NEAR(MatmulParamsPerToken(w) / 12.9e9, 1.0, 0.06);  // published active params
+}
+
+TEST(WorkloadTest, KvCacheOfLlama2_70bIs320KiBPerTokenInBf16) {
+  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-2-70b"), Precision::kBf16),
+                   320.0 * 1024);
+  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-2-7b"), Precision::kBf16),
+                   512.0 * 1024);
+  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-3-8b"), Precision::kBf16),
+                   128.0 * 1024);
+}
+
+TEST(WorkloadTest, InvalidShapesNameTheField) {
+  struct Case {
+    void (*mutate)(Workload&);
+    const char* field;
+  } cases[] = {
+      {[](Workload& w) { w.params = -1; }, "/workload/params"},
+      {[](Workload& w) { w.layers = 0; }, "/workload/layers"},
+      {[](Workload& w) { w.heads = 7; }, "/workload/heads"},
+      {[](Workload& w) { w.kv_heads = 3; }, "/workload/kv_heads"},
+      {[](Workload& w) { w.seq_len = 0; }, "/workload/seq_len"},
+  };
+  for (const Case& c : cases) {
+    Workload w = *FindPreset("llama-2-7b");
+    c.mutate(w);
+    Status s = ValidateWorkload(w);
+    ASSERT_FALSE(s.ok()) << c.field;
+    EXPECT_EQ(s.error().fields.at(0).field, c.field);
+  }
+  Workload cnn = *FindPreset("resnet-50");
+  cnn.macs_per_sample = 0;
+  EXPECT_EQ(ValidateWorkload(cnn).error().fields.at(0).field, "/workload/macs_per_sample");
+}
+
+}  // namespace
+}  // namespace gpuplan::model
