@@ -112,6 +112,13 @@ nlohmann::json TrainingEstimateJson(const model::TrainingEstimate& e, const mode
       {"mfu", Round(e.mfu, 3)},
       {"scaling_efficiency", Round(e.scaling_efficiency, 3)},
       {"memory", MemoryJson(e.memory, e.max_micro_batch)},
+      {"smallest_fitting_layout",
+       e.smallest_layout
+           ? nlohmann::json{{"gpus", e.smallest_layout->gpus},
+                            {"nodes", e.smallest_layout->nodes},
+                            {"layout", LayoutJson(e.smallest_layout->layout)},
+                            {"per_gpu_gb", Round(e.smallest_layout->memory.total_gb)}}
+           : nlohmann::json(nullptr)},
       {"time",
        {{"total_hours", Round(e.total_hours)},
         {"p10_hours", Round(e.p10_hours)},

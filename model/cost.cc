@@ -88,4 +88,12 @@ Result<CostBreakdown> JobCost(double solve_hours, int nodes, double ondemand_pri
   return cost;
 }
 
+UnitCosts SpreadCost(double total, double epochs, double tokens, double samples) {
+  UnitCosts u;
+  if (epochs > 0) u.per_epoch = total / epochs;
+  if (tokens > 0) u.per_million_tokens = total / tokens * 1e6;
+  if (samples > 0) u.per_thousand_samples = total / samples * 1e3;
+  return u;
+}
+
 }  // namespace gpuplan::model

@@ -55,4 +55,12 @@ Result<CostBreakdown> JobCost(double solve_hours, int nodes, double ondemand_pri
                               std::optional<double> spot_price_per_hour,
                               const SpotParams& params);
 
+// A total cost spread over what the job produces. Fields are 0 when the quantity is 0.
+struct UnitCosts {
+  double per_epoch = 0;
+  double per_million_tokens = 0;
+  double per_thousand_samples = 0;  // images for CNN/ViT, sequences otherwise
+};
+UnitCosts SpreadCost(double total, double epochs, double tokens, double samples);
+
 }  // namespace gpuplan::model

@@ -256,6 +256,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                             " GB per GPU with any allowed layout on " + std::to_string(gpus) +
                             " GPU(s), even at micro-batch 1");
   }
+  best.smallest_layout = SmallestFittingLayout(w, job, cluster.node, 1024, c);
   best.max_micro_batch = MaxMicroBatch(w, job, best.layout, best.layout.pipeline,
                                        cluster.node.gpu, c, 1 << 16);
 

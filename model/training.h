@@ -37,6 +37,14 @@ StepResult StepTime(const Workload& w, const TrainingJob& job, const Cluster& cl
                     const ParallelLayout& layout, int micro_batch, int micro_batches,
                     const ModelConstants& c);
 
+// A layout on which a workload fits: `gpus` GPUs on `nodes` nodes.
+struct FittingLayout {
+  int gpus = 0;
+  int nodes = 0;
+  ParallelLayout layout;
+  MemoryBreakdown memory;
+};
+
 struct TrainingEstimate {
   ParallelLayout layout;
   int micro_batch = 0;
@@ -48,6 +56,8 @@ struct TrainingEstimate {
   double scaling_efficiency = 1;  // throughput / (GPUs x one GPU's throughput)
   MemoryBreakdown memory;
   int max_micro_batch = 0;  // with this layout
+  // The fewest GPUs of this node type the job fits on at micro-batch 1 (up to 1024).
+  std::optional<FittingLayout> smallest_layout;
   double steps = 0;
   double total_samples = 0;
   double total_tokens = 0;
@@ -68,12 +78,6 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
 
 // The smallest number of GPUs (and their layout) on nodes like `node` on which `w`
 // trains with micro-batch 1, trying up to `max_gpus`. nullopt if none.
-struct FittingLayout {
-  int gpus = 0;
-  int nodes = 0;
-  ParallelLayout layout;
-  MemoryBreakdown memory;
-};
 std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const TrainingJob& job,
                                                    const NodeSpec& node, int max_gpus,
                                                    const ModelConstants& c = DefaultConstants());

@@ -54,8 +54,9 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
       << " skipped\n";
   for (const auto& s : data->skipped) out << "  skipped line " << s.line << ": " << s.reason << "\n";
   const model::ModelConstants& shipped = model::DefaultConstants();
-  model::CalibrationReport report = options.fit ? model::Fit(data->points, shipped)
-                                                : model::Evaluate(data->points, shipped);
+  model::CalibrationReport report =
+      options.fit ? model::Fit(data->points, model::PriorConstants())
+                  : model::Evaluate(data->points, shipped);
   PrintReport(report, options.fit ? "fitted constants, error on calibration.csv"
                                   : "shipped constants, error on calibration.csv",
               options.rows, out);
@@ -73,7 +74,8 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
     out << line;
   }
   if (options.cross_validate) {
-    model::CalibrationReport held_out = model::CrossValidate(data->points, shipped);
+    model::CalibrationReport held_out =
+        model::CrossValidate(data->points, model::PriorConstants());
     PrintReport(held_out, "leave-one-model-out: each model predicted by a fit without it",
                 options.rows, out);
   }

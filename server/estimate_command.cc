@@ -86,6 +86,14 @@ void PrintText(const model::TrainingEstimate& e, const model::Workload& w,
         e.memory.total_gb, e.memory.capacity_gb, std::string(model::VerdictName(e.memory.verdict)).c_str(),
         e.memory.weights_gb, e.memory.gradients_gb, e.memory.optimizer_gb, e.memory.activations_gb,
         e.max_micro_batch);
+  if (e.smallest_layout) {
+    print("  fits on as few as %d GPU(s) (%d node(s)): tensor %d x pipeline %d x data %d, ZeRO %d\n",
+          e.smallest_layout->gpus, e.smallest_layout->nodes, e.smallest_layout->layout.tensor,
+          e.smallest_layout->layout.pipeline, e.smallest_layout->layout.data,
+          e.smallest_layout->layout.zero_stage);
+  } else {
+    print("  does not fit on up to 1024 GPUs of this node type\n");
+  }
   print("  total: %.2f h (P10 %.2f, P90 %.2f) for %.0f steps\n", e.total_hours, e.p10_hours,
         e.p90_hours, e.steps);
   for (const auto& wmsg : e.warnings) out << "  warning: " << wmsg << "\n";

@@ -25,15 +25,23 @@ TEST(CalibrationDataTest, ShippedConstantsMeetTheAccuracyTarget) {
 TEST(CalibrationDataTest, FittingReproducesTheShippedConstants) {
   auto data = LoadEmbeddedCalibrationData();
   ASSERT_TRUE(data.ok());
-  model::CalibrationReport fitted = model::Fit(data->points, model::DefaultConstants());
+  model::CalibrationReport fitted = model::Fit(data->points, model::PriorConstants());
   model::CalibrationReport shipped = model::Evaluate(data->points, model::DefaultConstants());
   EXPECT_NEAR(fitted.mape, shipped.mape, 0.2);
+  for (const auto& [name, value] : model::FittedConstants(fitted.constants)) {
+    for (const auto& [shipped_name, shipped_value] :
+         model::FittedConstants(model::DefaultConstants())) {
+      if (name == shipped_name && shipped_value > 0) {
+        EXPECT_NEAR(value / shipped_value, 1.0, 0.01) << name;
+      }
+    }
+  }
 }
 
 TEST(CalibrationDataTest, HeldOutModelsArePredictedWithinTwentyPercent) {
   auto data = LoadEmbeddedCalibrationData();
   ASSERT_TRUE(data.ok());
-  model::CalibrationReport held_out = model::CrossValidate(data->points, model::DefaultConstants());
+  model::CalibrationReport held_out = model::CrossValidate(data->points, model::PriorConstants());
   EXPECT_LE(held_out.mape, 20.0);
 }
 

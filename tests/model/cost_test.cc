@@ -86,3 +86,17 @@ TEST(CostTest, NegativeInputsNameTheField) {
 
 }  // namespace
 }  // namespace gpuplan::model
+
+namespace gpuplan::model {
+namespace {
+
+TEST(CostTest, SpreadsTheTotalOverWhatTheJobProduces) {
+  UnitCosts u = SpreadCost(300, 3, 1.5e9, 3e6);
+  EXPECT_DOUBLE_EQ(u.per_epoch, 100);
+  EXPECT_DOUBLE_EQ(u.per_million_tokens, 0.2);
+  EXPECT_DOUBLE_EQ(u.per_thousand_samples, 0.1);
+  EXPECT_DOUBLE_EQ(SpreadCost(300, 0, 0, 0).per_epoch, 0);
+}
+
+}  // namespace
+}  // namespace gpuplan::model
