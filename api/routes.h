@@ -25,6 +25,7 @@ inline constexpr int kMaxListLimit = 500;
 
 void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context);
 void RegisterCatalogRoutes(httplib::Server& server, const ApiContext& context);
+void RegisterEstimateRoutes(httplib::Server& server, const ApiContext& context);
 
 // Renders a problem+json body for every answer >= 400 that has no body yet (unknown
 // path, payload too large, malformed request line...).

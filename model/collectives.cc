@@ -1,6 +1,7 @@
 #include "model/collectives.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpuplan::model {
 
@@ -43,11 +44,12 @@ double AllReduceSeconds(double bytes, int gpus_per_node, int nodes, const NodeSp
     double alpha = node.interconnect == Interconnect::kPcie || node.interconnect == Interconnect::kNone
                        ? c.pcie_latency_s
                        : c.nvlink_latency_s;
-    t += 2 * (g - 1) / g * bytes / (IntraNodeBusGbps(node, c) * 1e9) + 2 * (g - 1) * alpha;
+    // Small messages go over a tree: the latency term grows with log2(g), not g.
+    t += 2 * (g - 1) / g * bytes / (IntraNodeBusGbps(node, c) * 1e9) + 2 * std::log2(g) * alpha;
   }
   if (k > 1) {
     t += 2 * (k - 1) / k * (bytes / g) / (InterNodeGbpsPerGpu(node, c) * 1e9) +
-         2 * (k - 1) * c.network_latency_s;
+         2 * std::log2(k) * c.network_latency_s;
   }
   return t;
 }

@@ -13,7 +13,8 @@ double IntraNodeBusGbps(const NodeSpec& node, const ModelConstants& c);
 double InterNodeGbpsPerGpu(const NodeSpec& node, const ModelConstants& c);
 
 // Ring all-reduce of `bytes` over `gpus_per_node` GPUs in each of `nodes` nodes:
-// 2(g-1)/g * S / B_intra + 2(k-1)/k * (S/g) / B_inter + latency terms. 0 for one GPU.
+// 2(g-1)/g * S / B_intra + 2(k-1)/k * (S/g) / B_inter + 2 log2(g) alpha_link +
+// 2 log2(k) alpha_net (small messages take a tree). 0 for one GPU.
 double AllReduceSeconds(double bytes, int gpus_per_node, int nodes, const NodeSpec& node,
                         const ModelConstants& c);
 

@@ -13,20 +13,20 @@ namespace gpuplan::model {
 struct ModelConstants {
   // --- fitted on calibration.csv ---
   double eta_fp32 = 0.8766;  // achieved fraction of the FP32 (CUDA-core) peak in GEMM/conv
-  double eta_tf32 = 0.5492;  // achieved fraction of the TF32 tensor peak
-  double eta_16bit = 0.512;  // achieved fraction of the FP16/BF16 tensor peak
+  double eta_tf32 = 0.5548;  // achieved fraction of the TF32 tensor peak
+  double eta_16bit = 0.5172;  // achieved fraction of the FP16/BF16 tensor peak
   double eta_bw = 0.95;  // achieved fraction of HBM bandwidth in elementwise kernels
   // Bytes moved per training step = saved activation elements x bytes x passes.
   double transformer_traffic_passes = 6.981;  // transformers and RNNs
-  double cnn_traffic_passes = 5.818;
-  double cpu_step_overhead_s = 0.02087;   // per micro-step: framework and Python work
-  double cpu_layer_overhead_s = 0.0008346;  // per kernel layer per micro-step (launch-bound)
+  double cnn_traffic_passes = 5.877;
+  double cpu_step_overhead_s = 0.02072;   // per micro-step: framework and Python work
+  double cpu_layer_overhead_s = 0.0008345;  // per kernel layer per micro-step (launch-bound)
   double link_efficiency = 0.4;  // achieved all-reduce bus bandwidth / per-direction link peak
   double dp_overlap = 0.0;       // share of the gradient all-reduce hidden behind backward
   double rnn_efficiency = 0.7738;   // extra factor on RNN matmuls (sequential, small GEMMs)
   double fp32_traffic_factor = 1.083;  // fp32/tf32 runs move more per element (unfused kernels)
-  double dp_sync_fraction = 0.02676;    // per doubling of data-parallel GPUs, share of a micro-step
-  double optimizer_bytes_per_param = 182.8;  // bytes read+written per parameter by the optimizer
+  double dp_sync_fraction = 0.02727;    // per doubling of data-parallel GPUs, share of a micro-step
+  double optimizer_bytes_per_param = 184.6;  // bytes read+written per parameter by the optimizer
 
   // --- assumptions and published figures (not fitted) ---
   double eta_fp8_vs_16bit = 0.6;  // FP8 reaches ~1.2x BF16 throughput at 2x peak (MosaicML)

@@ -29,6 +29,15 @@ std::string_view InterconnectName(Interconnect interconnect) {
   return "none";
 }
 
+Interconnect DefaultInterconnect(const GpuSpec& gpu, int gpus) {
+  if (gpus <= 1) return Interconnect::kNone;
+  bool socketed = gpu.form_factor.rfind("SXM", 0) == 0 || gpu.form_factor.rfind("OAM", 0) == 0;
+  if (socketed && gpu.nvlink_bw_gbps > 0) {
+    return gpus >= 8 ? Interconnect::kNvswitch : Interconnect::kNvlink;
+  }
+  return Interconnect::kPcie;
+}
+
 Status ValidateCluster(const Cluster& c) {
   Status gpu = ValidateGpuSpec(c.node.gpu);
   if (!gpu.ok()) return Error::Invalid("/hardware/gpu", gpu.error().message);

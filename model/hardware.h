@@ -30,6 +30,10 @@ struct Cluster {
   int TotalGpus() const { return node.gpus_per_node * nodes; }
 };
 
+// The usual link of `gpus` GPUs of this model in one node: none for one GPU; NVLink for
+// SXM/OAM parts with NVLink (NVSwitch from 8 GPUs); PCIe otherwise.
+Interconnect DefaultInterconnect(const GpuSpec& gpu, int gpus);
+
 // Errors name "/hardware/gpus_per_node", "/hardware/nodes", ... A node of several GPUs
 // with interconnect none is read as PCIe.
 Status ValidateCluster(const Cluster& cluster);

@@ -20,7 +20,7 @@ struct ServingConstants {
   double eta_memory = 0.9;         // of HBM bandwidth in decode (kipply) [source]
   double serving_derate = 0.6;     // measured/roofline tokens/s (LLM-Viewer #4: 0.52-0.69)
   double prefill_overhead_s = 0.008;  // fixed per prefill (LLM-Viewer #4 fit)
-  double decode_overhead_s = 0.002;   // fixed per decode step with CUDA graphs [assumption]
+  double decode_overhead_s = 0.0005;  // fixed per decode step with CUDA graphs [assumption]
   double batch_overhead_s = 0.002;    // fixed per CNN/encoder batch, compiled runtime
   double utilization = 0.7;  // target load per replica, headroom for p95 [assumption]
   double weight_overhead = 0.2;  // workspace and fragmentation on top of weights (EleutherAI)

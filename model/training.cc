@@ -199,7 +199,8 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
 }
 
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
-                                          const Cluster& cluster, const ModelConstants& c) {
+                                          const Cluster& cluster, const ModelConstants& c,
+                                          bool find_smallest_layout) {
   Status valid = ValidateWorkload(w);
   if (valid.ok()) valid = ValidateCluster(cluster);
   if (valid.ok()) valid = ValidateJob(job, w, cluster.node.gpu);
@@ -256,7 +257,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                             " GB per GPU with any allowed layout on " + std::to_string(gpus) +
                             " GPU(s), even at micro-batch 1");
   }
-  best.smallest_layout = SmallestFittingLayout(w, job, cluster.node, 1024, c);
+  if (find_smallest_layout) {
+    best.smallest_layout = SmallestFittingLayout(w, job, cluster.node, 1024, c);
+  }
   best.max_micro_batch = MaxMicroBatch(w, job, best.layout, best.layout.pipeline,
                                        cluster.node.gpu, c, 1 << 16);
 
@@ -266,15 +269,11 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   double peak = PeakTflops(cluster.node.gpu, job.precision) * 1e12;
   best.mfu = TrainFlopsPerSample(w) * best.samples_per_s / (gpus * peak);
 
-  Cluster one = cluster;
-  one.nodes = 1;
-  one.node.gpus_per_node = 1;
-  TrainingJob single = job;
-  single.global_batch = best.micro_batch * best.grad_accumulation_steps;
-  StepResult alone = StepTime(w, single, one, ParallelLayout{}, best.micro_batch,
-                              best.grad_accumulation_steps, c);
-  double one_gpu_rate = single.global_batch / alone.step_time_s;
-  best.scaling_efficiency = best.samples_per_s / (gpus * one_gpu_rate);
+  // Against one GPU doing the same per-GPU work: the share of the step that is not spent
+  // communicating or waiting in the pipeline.
+  const StepBreakdown& parts = best.step.breakdown;
+  best.scaling_efficiency =
+      1 - (parts.communication_s + parts.bubble_s) / std::max(best.step.step_time_s, 1e-12);
 
   best.total_samples = job.tokens > 0 ? job.tokens / tokens_per_sample : job.samples * job.epochs;
   best.total_tokens = best.total_samples * tokens_per_sample;

@@ -53,7 +53,9 @@ struct TrainingEstimate {
   double samples_per_s = 0;
   double tokens_per_s = 0;  // 0 for CNNs
   double mfu = 0;           // model FLOPs / (GPUs x dense peak of the precision)
-  double scaling_efficiency = 1;  // throughput / (GPUs x one GPU's throughput)
+  // Throughput over GPUs x the throughput of one GPU doing the same per-GPU work:
+  // 1 - (communication + pipeline bubble) / step time.
+  double scaling_efficiency = 1;
   MemoryBreakdown memory;
   int max_micro_batch = 0;  // with this layout
   // The fewest GPUs of this node type the job fits on at micro-batch 1 (up to 1024).
@@ -72,9 +74,11 @@ struct TrainingEstimate {
 // among the allowed ones (the job's fixed zero stage / tensor / pipeline degrees are
 // kept); if none fits, returns the estimate of the plain layout with verdict
 // does_not_fit and a warning. Errors (naming the field) for invalid inputs.
+// `find_smallest_layout` = false skips the (costlier) search for the fewest GPUs that fit.
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
                                           const Cluster& cluster,
-                                          const ModelConstants& c = DefaultConstants());
+                                          const ModelConstants& c = DefaultConstants(),
+                                          bool find_smallest_layout = true);
 
 // The smallest number of GPUs (and their layout) on nodes like `node` on which `w`
 // trains with micro-batch 1, trying up to `max_gpus`. nullopt if none.

@@ -136,6 +136,7 @@ void App::Configure() {
   api::ApiContext context{pool_.get(), kVersion};
   api::RegisterHealthRoutes(s, context);
   api::RegisterCatalogRoutes(s, context);
+  api::RegisterEstimateRoutes(s, context);
 
   if (std::filesystem::is_directory(config_.static_dir)) {
     s.set_mount_point("/", config_.static_dir);

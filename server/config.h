@@ -12,7 +12,8 @@ struct ServeConfig {
   std::string db_path = "./var/gpuplan.db";  // --db, GPUPLAN_DB
   std::string static_dir = "./static";   // --static-dir, GPUPLAN_STATIC_DIR
   int threads = 8;                       // --threads, GPUPLAN_THREADS: worker threads
-  size_t max_body_bytes = 1 << 20;       // request body limit (1 MiB)
+  size_t max_body_bytes = 20 << 20;      // largest body any endpoint takes (imports); each
+                                         // endpoint applies its own, smaller limit
 };
 
 }  // namespace gpuplan::server

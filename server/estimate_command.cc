@@ -53,14 +53,6 @@ Result<model::TrainingJob> BuildJob(const EstimateOptions& o) {
   return job;
 }
 
-model::Interconnect DefaultInterconnect(const model::GpuSpec& gpu, int gpus) {
-  if (gpus <= 1) return model::Interconnect::kNone;
-  if (gpu.nvlink_bw_gbps > 0 && gpu.form_factor.rfind("SXM", 0) == 0) {
-    return gpus >= 8 ? model::Interconnect::kNvswitch : model::Interconnect::kNvlink;
-  }
-  return model::Interconnect::kPcie;
-}
-
 void PrintText(const model::TrainingEstimate& e, const model::Workload& w,
                const model::Cluster& cluster, const model::TrainingJob& job, std::ostream& out) {
   char line[256];
@@ -143,7 +135,7 @@ int RunEstimate(const EstimateOptions& o, std::ostream& out, std::ostream& err) 
   cluster.node.network_gbps = o.network_gbps;
   cluster.node.vcpus = o.vcpus;
   if (o.interconnect.empty()) {
-    cluster.node.interconnect = DefaultInterconnect(*gpu, o.gpus);
+    cluster.node.interconnect = model::DefaultInterconnect(*gpu, o.gpus);
   } else {
     auto ic = model::ParseInterconnect(o.interconnect);
     if (!ic) return fail(Error::Invalid("--interconnect", "unknown interconnect"));

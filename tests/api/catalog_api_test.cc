@@ -281,10 +281,10 @@ TEST_F(CatalogApiTest, EveryResponseCarriesARequestId) {
   EXPECT_FALSE(generated->get_header_value("X-Request-Id").empty());
 }
 
-TEST_F(CatalogApiTest, OversizedBodyIs413Problem) {
+TEST_F(CatalogApiTest, BodyOverTheServerLimitIs413Problem) {
   auto client = server_->Client();
-  std::string body(2 << 20, 'x');
-  auto res = client.Post("/api/v1/instances", body, "text/plain");
+  std::string body((20 << 20) + 1, 'x');
+  auto res = client.Post("/api/v1/estimates/training", body, "application/json");
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 413);
   EXPECT_EQ(res->get_header_value("Content-Type"), "application/problem+json");

@@ -35,6 +35,31 @@ httplib::Client TestServer::Client() const {
   return client;
 }
 
+namespace {
+TestServer::Reply ToReply(const httplib::Result& res, const std::string& what) {
+  TestServer::Reply reply;
+  if (!res) {
+    ADD_FAILURE() << what << " failed: " << httplib::to_string(res.error());
+    return reply;
+  }
+  reply.status = res->status;
+  reply.content_type = res->get_header_value("Content-Type");
+  reply.body = nlohmann::json::parse(res->body, nullptr, false);
+  if (reply.body.is_discarded()) ADD_FAILURE() << what << ": body is not JSON";
+  return reply;
+}
+}  // namespace
+
+TestServer::Reply TestServer::Post(const std::string& target, const nlohmann::json& body) const {
+  return PostRaw(target, body.dump(), "application/json");
+}
+
+TestServer::Reply TestServer::PostRaw(const std::string& target, const std::string& body,
+                                      const std::string& content_type) const {
+  auto client = Client();
+  return ToReply(client.Post(target, body, content_type), "POST " + target);
+}
+
 TestServer::Reply TestServer::Get(const std::string& target) const {
   auto client = Client();
   auto res = client.Get(target);

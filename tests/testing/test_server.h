@@ -31,6 +31,10 @@ class TestServer {
     nlohmann::json body;
   };
   Reply Get(const std::string& target) const;
+  // POST `body` (serialised) as application/json.
+  Reply Post(const std::string& target, const nlohmann::json& body) const;
+  Reply PostRaw(const std::string& target, const std::string& body,
+                const std::string& content_type) const;
 
  private:
   TempDir dir_;

@@ -1,0 +1,203 @@
+#include <httplib.h>
+
+#include "api/body.h"
+#include "api/http_util.h"
+#include "api/model_json.h"
+#include "api/plan_service.h"
+#include "api/query_params.h"
+#include "api/recommender.h"
+#include "api/routes.h"
+#include "db/database.h"
+#include "model/workload_presets.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+inline constexpr size_t kMaxBatchScenarios = 1000;
+
+nlohmann::json ProblemJson(const Error& error) {
+  nlohmann::json p = {{"type", "urn:gpuplan:problem:validation"},
+                      {"status", HttpStatus(error.code)},
+                      {"title", HttpStatus(error.code) == 422 ? "Unprocessable Content" : "Error"},
+                      {"detail", HttpStatus(error.code) == 500 ? "internal error" : error.message}};
+  if (!error.fields.empty()) {
+    nlohmann::json errors = nlohmann::json::array();
+    for (const auto& f : error.fields) errors.push_back({{"pointer", f.field}, {"detail", f.detail}});
+    p["errors"] = std::move(errors);
+  }
+  return p;
+}
+
+Result<nlohmann::json> TrainingAnswer(db::CatalogStore& store, const nlohmann::json& body) {
+  auto request = DecodeTrainingRequest(body);
+  if (!request.ok()) return request.error();
+  PlanService plan(store);
+  return plan.Training(*request);
+}
+
+void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto answer = TrainingAnswer(store, *body);
+  if (!answer.ok()) return WriteError(req, res, answer.error());
+  WriteJson(res, *answer);
+}
+
+void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  auto body = ReadJsonBody(req, res, kBatchBodyLimit);
+  if (!body) return;
+  std::vector<FieldError> errors;
+  JsonReader r(*body, "", &errors);
+  const nlohmann::json* scenarios = r.Raw("scenarios");
+  r.Finish();
+  if (!scenarios || !scenarios->is_array()) {
+    errors.push_back({"/scenarios", "scenarios must be an array of training requests"});
+  } else if (scenarios->empty() || scenarios->size() > kMaxBatchScenarios) {
+    errors.push_back({"/scenarios", "scenarios must hold 1 to " +
+                                        std::to_string(kMaxBatchScenarios) + " requests"});
+  }
+  if (!errors.empty()) return WriteError(req, res, BodyError(errors));
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  nlohmann::json items = nlohmann::json::array();
+  int failed = 0;
+  for (size_t i = 0; i < scenarios->size(); ++i) {
+    const nlohmann::json& s = (*scenarios)[i];
+    Result<nlohmann::json> answer =
+        s.is_object() ? TrainingAnswer(store, s)
+                      : Result<nlohmann::json>(Error::Invalid("", "a scenario must be an object"));
+    if (answer.ok()) {
+      items.push_back({{"index", i}, {"status", 200}, {"result", std::move(answer).value()}});
+    } else {
+      if (answer.error().code == ErrorCode::kUnavailable) return WriteError(req, res, answer.error());
+      ++failed;
+      items.push_back(
+          {{"index", i}, {"status", HttpStatus(answer.error().code)}, {"problem", ProblemJson(answer.error())}});
+    }
+  }
+  WriteJson(res, {{"items", std::move(items)},
+                  {"succeeded", scenarios->size() - failed},
+                  {"failed", failed}});
+}
+
+void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto request = DecodeInferenceRequest(*body);
+  if (!request.ok()) return WriteError(req, res, request.error());
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  PlanService plan(store);
+  auto answer = plan.Inference(*request);
+  if (!answer.ok()) return WriteError(req, res, answer.error());
+  WriteJson(res, *answer);
+}
+
+void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
+                         httplib::Response& res) {
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto answer = Recommend(store, *body);
+  if (!answer.ok()) return WriteError(req, res, answer.error());
+  WriteJson(res, *answer);
+}
+
+void RunCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
+                const nlohmann::json& body) {
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto answer = Compare(store, body);
+  if (!answer.ok()) return WriteError(req, res, answer.error());
+  WriteJson(res, *answer);
+}
+
+void PostCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  auto body = ReadJsonBody(req, res);
+  if (body) RunCompare(ctx, req, res, *body);
+}
+
+// GET /api/v1/compare?workload=resnet-50&gpus=A100-80GB-SXM4,L4&samples=...: the same as
+// POST with a body built from the query.
+void GetCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {"workload", "gpus", "gpus_per_node", "precision", "samples", "epochs",
+                             "tokens", "global_batch_size", "micro_batch_size", "optimizer",
+                             "framework", "currency"});
+  std::string workload = q.String("workload");
+  if (workload.empty()) q.Fail("workload", "workload is required (a preset id)");
+  nlohmann::json body = {{"workload", workload},
+                         {"global_batch_size", q.Integer("global_batch_size", 1, 1 << 30).value_or(256)},
+                         {"currency", q.String("currency", "USD")}};
+  nlohmann::json dataset = {{"epochs", q.Number("epochs", 0.001).value_or(1)}};
+  if (auto t = q.Number("tokens", 1)) {
+    dataset["tokens"] = *t;
+  } else {
+    dataset["samples"] = q.Number("samples", 1).value_or(1e6);
+  }
+  body["dataset"] = dataset;
+  if (auto v = q.Integer("micro_batch_size", 1, 1 << 30)) body["micro_batch_size"] = *v;
+  if (auto v = q.Integer("gpus_per_node", 1, 64)) body["gpus_per_node"] = *v;
+  for (const char* key : {"precision", "optimizer", "framework"}) {
+    std::string v = q.String(key);
+    if (!v.empty()) body[key] = v;
+  }
+  std::string gpus = q.String("gpus");
+  if (!gpus.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    size_t start = 0;
+    while (start <= gpus.size()) {
+      size_t comma = gpus.find(',', start);
+      std::string id = gpus.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!id.empty()) list.push_back(id);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    body["gpus"] = list;
+  }
+  if (!q.ok()) return WriteError(req, res, q.error());
+  RunCompare(ctx, req, res, body);
+}
+
+void ListWorkloads(const ApiContext&, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {"family"});
+  std::string family = q.String("family");
+  if (!family.empty() && !model::ParseFamily(family)) {
+    q.Fail("family", "family must be one of cnn, encoder, vit, decoder, moe, rnn");
+  }
+  if (!q.ok()) return WriteError(req, res, q.error());
+  nlohmann::json items = nlohmann::json::array();
+  for (const model::Workload& w : model::WorkloadPresets()) {
+    if (family.empty() || model::FamilyName(w.family) == family) items.push_back(WorkloadJson(w));
+  }
+  WriteJson(res, ListJson(std::move(items)));
+}
+
+void GetWorkload(const ApiContext&, const httplib::Request& req, httplib::Response& res) {
+  auto w = model::FindPreset(req.matches[1].str());
+  if (!w) return WriteError(req, res, Error::NotFound("no workload preset '" + req.matches[1].str() + "'"));
+  WriteJson(res, WorkloadJson(*w));
+}
+
+using Fn = void (*)(const ApiContext&, const httplib::Request&, httplib::Response&);
+httplib::Server::Handler Bind(const ApiContext& ctx, Fn fn) {
+  return [ctx, fn](const httplib::Request& req, httplib::Response& res) { fn(ctx, req, res); };
+}
+
+}  // namespace
+
+void RegisterEstimateRoutes(httplib::Server& server, const ApiContext& context) {
+  server.Get("/api/v1/workloads", Bind(context, ListWorkloads));
+  server.Get(R"(/api/v1/workloads/([^/]+))", Bind(context, GetWorkload));
+  server.Post("/api/v1/estimates/training", Bind(context, PostTraining));
+  server.Post("/api/v1/estimates/training:batch", Bind(context, PostTrainingBatch));
+  server.Post("/api/v1/estimates/inference", Bind(context, PostInference));
+  server.Post("/api/v1/recommendations", Bind(context, PostRecommendations));
+  server.Post("/api/v1/compare", Bind(context, PostCompare));
+  server.Get("/api/v1/compare", Bind(context, GetCompare));
+}
+
+}  // namespace gpuplan::api

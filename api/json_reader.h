@@ -1,0 +1,66 @@
+// Typed, strict reading of a JSON request body. Every problem is collected with the JSON
+// pointer of the field (RFC 6901), so one 422 answer names every bad field. Fields not
+// read are reported as unknown by Finish().
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/result.h"
+
+namespace gpuplan::api {
+
+class JsonReader {
+ public:
+  // Reads the object `value` found at `pointer` ("" for the document root).
+  JsonReader(const nlohmann::json& value, std::string pointer, std::vector<FieldError>* errors);
+
+  bool Has(const std::string& key) const;
+  const nlohmann::json* Raw(const std::string& key);  // marks the key read; null if absent
+
+  std::optional<std::string> String(const std::string& key, bool required = false);
+  std::optional<double> Number(const std::string& key, double min, double max,
+                               bool required = false);
+  std::optional<long long> Integer(const std::string& key, long long min, long long max,
+                                   bool required = false);
+  std::optional<bool> Bool(const std::string& key);
+  // One of `choices`; an error listing them otherwise.
+  std::optional<std::string> Choice(const std::string& key,
+                                    std::initializer_list<std::string_view> choices,
+                                    bool required = false);
+  // A nested object reader; nullopt (with an error if required) when absent or not an object.
+  std::optional<JsonReader> Object(const std::string& key, bool required = false);
+  // A reader over `value` (already taken from `key`), sharing this reader's error list.
+  JsonReader Nested(const std::string& key, const nlohmann::json& value) const {
+    return JsonReader(value, Pointer(key), errors_);
+  }
+  size_t error_count() const { return errors_->size(); }
+  // Strings of an array; nullopt when absent.
+  std::optional<std::vector<std::string>> Strings(const std::string& key, size_t max_items);
+
+  void Fail(const std::string& key, const std::string& detail);
+  std::string Pointer(const std::string& key) const;
+  // Reports keys present but never read.
+  void Finish();
+  bool ok() const { return errors_->empty(); }
+
+ private:
+  const nlohmann::json* value_;
+  std::string pointer_;
+  std::vector<FieldError>* errors_;
+  std::set<std::string> read_;
+};
+
+// An error for the request body listing every field error.
+Error BodyError(const std::vector<FieldError>& errors);
+
+// Escapes a key for a JSON pointer ("~" -> "~0", "/" -> "~1").
+std::string PointerEscape(const std::string& key);
+
+}  // namespace gpuplan::api

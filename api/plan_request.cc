@@ -1,0 +1,220 @@
+#include "api/plan_request.h"
+
+#include "model/workload_presets.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+constexpr long long kMaxInt = 1LL << 30;
+
+void ReadShape(JsonReader& r, model::Workload& w) {
+  if (auto v = r.Number("params", 1, 1e15)) w.params = *v;
+  auto integer = [&](const char* key, int& field, long long max) {
+    if (auto v = r.Integer(key, 1, max)) field = static_cast<int>(*v);
+  };
+  integer("layers", w.layers, 10000);
+  integer("hidden", w.hidden, 1 << 20);
+  integer("heads", w.heads, 1 << 14);
+  integer("kv_heads", w.kv_heads, 1 << 14);
+  integer("ffn", w.ffn, 1 << 22);
+  integer("vocab", w.vocab, 1 << 24);
+  integer("seq_len", w.seq_len, 1 << 24);
+  integer("attention_context", w.attention_context, 1 << 24);
+  integer("experts", w.experts, 4096);
+  integer("active_experts", w.active_experts, 4096);
+  integer("image_size", w.image_size, 1 << 16);
+  integer("patch_size", w.patch_size, 1 << 12);
+  integer("reference_image_size", w.reference_image_size, 1 << 16);
+  integer("conv_layers", w.conv_layers, 100000);
+  if (auto v = r.Bool("gated_mlp")) w.gated_mlp = *v;
+  if (auto v = r.Bool("tied_embeddings")) w.tied_embeddings = *v;
+  if (auto v = r.Number("macs_per_sample", 1, 1e18)) w.macs_per_sample = *v;
+  if (auto v = r.Number("flops_per_sample", 1, 1e18)) w.flops_per_sample = *v;
+  if (auto v = r.Number("activation_elements_per_sample", 0, 1e15)) {
+    w.activation_elements_per_sample = *v;
+  }
+  if (auto v = r.Number("matmul_params_per_token", 1, 1e15)) w.matmul_params_per_token = *v;
+  if (auto v = r.String("name")) w.name = *v;
+}
+
+std::optional<model::Precision> ReadPrecision(JsonReader& r, const char* key,
+                                              model::Precision fallback) {
+  auto text = r.Choice(key, {"fp32", "tf32", "fp16", "bf16", "fp8", "int8"});
+  if (!text) return r.Has(key) ? std::nullopt : std::optional(fallback);
+  return model::ParsePrecision(*text);
+}
+
+void ReadHardware(JsonReader& parent, HardwareRequest& hw) {
+  auto r = parent.Object("hardware", true);
+  if (!r) return;
+  if (auto v = r->Integer("nodes", 1, 4096)) hw.nodes = static_cast<int>(*v);
+  if (r->Has("instance_type") || r->Has("cloud")) {
+    hw.from_catalog = true;
+    hw.cloud = r->String("cloud", true).value_or("");
+    hw.instance_type = r->String("instance_type", true).value_or("");
+    hw.region = r->String("region").value_or("");
+  } else {
+    hw.gpu = r->String("gpu", true).value_or("");
+    if (auto v = r->Integer("gpus_per_node", 1, 64)) hw.gpus_per_node = static_cast<int>(*v);
+    if (auto v = r->Choice("interconnect", {"none", "pcie", "nvlink", "nvswitch"})) {
+      hw.interconnect = model::ParseInterconnect(*v);
+    }
+    if (auto v = r->Number("interconnect_bw_gbps", 0, 1e5)) hw.interconnect_bw_gbps = *v;
+    if (auto v = r->Number("network_gbps", 0, 1e6)) hw.network_gbps = *v;
+    if (auto v = r->Number("vcpus", 0, 1e5)) hw.vcpus = *v;
+    hw.price_per_hour = r->Number("price_per_hour", 0, 1e7);
+    hw.spot_price_per_hour = r->Number("spot_price_per_hour", 0, 1e7);
+    if (auto v = r->String("price_currency")) hw.price_currency = *v;
+  }
+  r->Finish();
+}
+
+void ReadPricing(JsonReader& parent, PricingRequest& p) {
+  auto r = parent.Object("pricing");
+  if (!r) return;
+  if (auto kind = r->Choice("kind", {"ondemand", "spot", "both"})) {
+    p.ondemand = *kind != "spot";
+    p.spot = *kind != "ondemand";
+  }
+  model::SpotParams& s = p.spot_params;
+  if (auto v = r->Number("interruption_rate_per_hour", 0, 100)) s.interruption_rate_per_hour = *v;
+  if (auto v = r->Number("checkpoint_interval_minutes", 0.1, 1e6)) {
+    s.checkpoint_interval_minutes = *v;
+  }
+  if (auto v = r->Number("checkpoint_write_minutes", 0, 1e4)) s.checkpoint_write_minutes = *v;
+  if (auto v = r->Number("restart_minutes", 0, 1e4)) s.restart_minutes = *v;
+  if (auto v = r->Number("capacity_wait_minutes", 0, 1e5)) s.capacity_wait_minutes = *v;
+  r->Finish();
+}
+
+void ReadDataset(JsonReader& parent, model::TrainingJob& job) {
+  auto r = parent.Object("dataset", true);
+  if (!r) return;
+  bool has_tokens = r->Has("tokens");
+  if (auto v = r->Number("tokens", 1, 1e18)) job.tokens = *v;
+  if (auto v = r->Number("samples", 1, 1e15, !has_tokens)) job.samples = *v;
+  if (auto v = r->Number("epochs", 0.001, 1e6)) job.epochs = *v;
+  r->Finish();
+}
+
+}  // namespace
+
+std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::string& key) {
+  const nlohmann::json* raw = reader.Raw(key);
+  if (!raw) {
+    reader.Fail(key, key + " is required: a preset id or a shape");
+    return std::nullopt;
+  }
+  if (raw->is_string()) {
+    auto preset = model::FindPreset(raw->get<std::string>());
+    if (!preset) {
+      reader.Fail(key, "unknown workload preset '" + raw->get<std::string>() +
+                           "' (see GET /api/v1/workloads)");
+    }
+    return preset;
+  }
+  if (!raw->is_object()) {
+    reader.Fail(key, key + " must be a preset id or an object");
+    return std::nullopt;
+  }
+  size_t errors_before = reader.error_count();
+  JsonReader r = reader.Nested(key, *raw);
+  model::Workload w;
+  if (auto preset_id = r.String("preset")) {
+    auto preset = model::FindPreset(*preset_id);
+    if (!preset) {
+      r.Fail("preset", "unknown workload preset '" + *preset_id + "'");
+    } else {
+      w = *preset;
+    }
+  } else {
+    auto family = r.Choice("family", {"cnn", "encoder", "vit", "decoder", "moe", "rnn"}, true);
+    if (family) w.family = *model::ParseFamily(*family);
+    w.id = "custom";
+    w.name = "custom";
+  }
+  ReadShape(r, w);
+  r.Finish();
+  if (reader.error_count() != errors_before) return std::nullopt;
+  return w;
+}
+
+std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hardware) {
+  size_t errors_before = r.error_count();
+  TrainingRequest t;
+  if (auto w = ReadWorkload(r, "workload")) t.workload = *w;
+  ReadDataset(r, t.job);
+  if (auto v = r.Integer("global_batch_size", 1, kMaxInt, true)) t.job.global_batch = int(*v);
+  if (auto v = r.Integer("micro_batch_size", 1, kMaxInt)) t.job.micro_batch = int(*v);
+  if (auto p = ReadPrecision(r, "precision", model::Precision::kBf16)) t.job.precision = *p;
+  if (auto v = r.Choice("optimizer", {"adamw", "adam", "lamb", "sgd"})) {
+    t.job.optimizer = *model::ParseOptimizer(*v);
+  }
+  if (auto v = r.Choice("activation_checkpointing", {"none", "selective", "full"})) {
+    t.job.checkpointing = *model::ParseCheckpointing(*v);
+  }
+  if (auto v = r.Choice("framework", {"eager", "optimized"})) {
+    t.job.framework = *model::ParseFramework(*v);
+  }
+  if (auto v = r.Integer("zero_stage", 0, 3)) t.job.zero_stage = int(*v);
+  if (auto v = r.Integer("tensor_parallel", 1, 64)) t.job.tensor_parallel = int(*v);
+  if (auto v = r.Integer("pipeline_parallel", 1, 1024)) t.job.pipeline_parallel = int(*v);
+  if (read_hardware) ReadHardware(r, t.hardware);
+  ReadPricing(r, t.pricing);
+  if (auto v = r.String("currency")) t.currency = *v;
+  if (r.error_count() != errors_before) return std::nullopt;
+  return t;
+}
+
+std::optional<InferenceRequest> ReadInferenceRequest(JsonReader& r, bool read_hardware) {
+  size_t errors_before = r.error_count();
+  InferenceRequest q;
+  if (auto w = ReadWorkload(r, "workload")) q.workload = *w;
+  if (auto p = ReadPrecision(r, "precision", model::Precision::kBf16)) q.serving.precision = *p;
+  if (auto v = r.Integer("input_tokens", 1, 1 << 22)) q.serving.input_tokens = int(*v);
+  if (auto v = r.Integer("output_tokens", 1, 1 << 22)) q.serving.output_tokens = int(*v);
+  auto rps = r.Number("target_requests_per_s", 0, 1e9);
+  auto tps = r.Number("target_tokens_per_s", 0, 1e12);
+  auto sps = r.Number("target_samples_per_s", 0, 1e12);
+  if (rps) q.serving.target_requests_per_s = *rps;
+  if (sps) q.serving.target_requests_per_s = *sps;
+  if (tps) {
+    if (q.serving.output_tokens < 1) {
+      r.Fail("target_tokens_per_s", "target_tokens_per_s needs output_tokens");
+    } else {
+      q.serving.target_requests_per_s = *tps / q.serving.output_tokens;
+    }
+  }
+  if ((rps.has_value() + tps.has_value() + sps.has_value()) > 1) {
+    r.Fail("target_requests_per_s",
+           "give one of target_requests_per_s, target_tokens_per_s, target_samples_per_s");
+  }
+  if (auto v = r.Number("latency_slo_ms", 0, 1e8)) q.serving.latency_slo_s = *v / 1000;
+  if (auto v = r.Integer("tensor_parallel", 1, 64)) q.serving.tensor_parallel = int(*v);
+  if (read_hardware) ReadHardware(r, q.hardware);
+  ReadPricing(r, q.pricing);
+  if (auto v = r.String("currency")) q.currency = *v;
+  if (r.error_count() != errors_before) return std::nullopt;
+  return q;
+}
+
+Result<TrainingRequest> DecodeTrainingRequest(const nlohmann::json& body) {
+  std::vector<FieldError> errors;
+  JsonReader r(body, "", &errors);
+  auto request = ReadTrainingRequest(r, true);
+  r.Finish();
+  if (!errors.empty()) return BodyError(errors);
+  return *request;
+}
+
+Result<InferenceRequest> DecodeInferenceRequest(const nlohmann::json& body) {
+  std::vector<FieldError> errors;
+  JsonReader r(body, "", &errors);
+  auto request = ReadInferenceRequest(r, true);
+  r.Finish();
+  if (!errors.empty()) return BodyError(errors);
+  return *request;
+}
+
+}  // namespace gpuplan::api

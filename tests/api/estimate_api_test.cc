@@ -1,0 +1,399 @@
+// Estimates, comparisons and recommendations over real HTTP against the seeded catalog:
+// the questions of DESIGN.md section 1 and every validation path.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/testing/test_server.h"
+
+namespace gpuplan::api {
+namespace {
+
+using nlohmann::json;
+using testing::TestServer;
+
+class EstimateApiTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new TestServer(); }
+  static void TearDownTestSuite() { delete server_; }
+  static TestServer::Reply Post(const std::string& path, const json& body) {
+    return server_->Post(path, body);
+  }
+  static json Training(const json& overrides = json::object()) {
+    json body = {{"workload", "bert-large"},
+                 {"dataset", {{"samples", 10000000}, {"epochs", 3}}},
+                 {"global_batch_size", 256},
+                 {"precision", "bf16"},
+                 {"hardware", {{"gpu", "A100-80GB-SXM4"}, {"gpus_per_node", 8}, {"nodes", 1}}}};
+    if (overrides.is_object()) body.update(overrides);
+    return body;
+  }
+  static void ExpectNoDominatedPoint(const json& front) {
+    for (const auto& a : front) {
+      for (const auto& b : front) {
+        bool dominates = b["hours"].get<double>() <= a["hours"].get<double>() &&
+                         b["cost"].get<double>() <= a["cost"].get<double>() &&
+                         (b["hours"].get<double>() < a["hours"].get<double>() ||
+                          b["cost"].get<double>() < a["cost"].get<double>());
+        EXPECT_FALSE(dominates) << a.dump() << " dominated by " << b.dump();
+      }
+    }
+  }
+  static TestServer* server_;
+};
+TestServer* EstimateApiTest::server_ = nullptr;
+
+// Q1: fine-tune BERT-large on 10 M sequences x 3 epochs within 24 h, cheapest option.
+TEST_F(EstimateApiTest, Q1CheapestBertFineTuneWithinADeadline) {
+  json body = Training({{"constraints", {{"clouds", {"aws", "gcp", "alibaba"}},
+                                         {"deadline_hours", 24},
+                                         {"max_nodes", 4}}},
+                        {"objective", "cost"},
+                        {"limit", 20}});
+  body.erase("hardware");
+  auto reply = Post("/api/v1/recommendations", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  const json& items = reply.body["items"];
+  ASSERT_FALSE(items.empty());
+  std::set<std::string> kinds;
+  for (size_t i = 0; i < items.size(); ++i) {
+    EXPECT_LE(items[i]["hours"].get<double>(), 24.0);  // never misses the deadline
+    EXPECT_TRUE(items[i]["cloud"] == "aws" || items[i]["cloud"] == "gcp" ||
+                items[i]["cloud"] == "alibaba");
+    if (i > 0) {
+      EXPECT_LE(items[i - 1]["cost"].get<double>(), items[i]["cost"].get<double>());
+    }
+    kinds.insert(items[i]["price_kind"].get<std::string>());
+    EXPECT_FALSE(items[i]["why"].get<std::string>().empty());
+  }
+  EXPECT_TRUE(kinds.count("spot"));  // spot at a discount is among the cheapest
+  EXPECT_GT(reply.body["considered"].get<int>(), reply.body["feasible"].get<int>());
+  EXPECT_GT(reply.body["rejected"]["over_deadline"].get<int>(), 0);
+  ExpectNoDominatedPoint(reply.body["pareto_front"]);
+}
+
+// Q2: a 7 B decoder on 100 B tokens on 8xA100-80GB, 8xH100, 8xL4.
+TEST_F(EstimateApiTest, Q2SevenBillionDecoderAcrossGpus) {
+  json body = {{"workload", "llama-2-7b"},
+               {"dataset", {{"tokens", 1e11}}},
+               {"global_batch_size", 512},
+               {"precision", "bf16"},
+               {"framework", "optimized"},
+               {"gpus", {"A100-80GB-SXM4", "H100-80GB-SXM5", "L4"}},
+               {"gpus_per_node", 8}};
+  auto reply = Post("/api/v1/compare", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  std::map<std::string, json> rows;
+  for (const auto& r : reply.body["items"]) rows[r["gpu"].get<std::string>()] = r;
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_LT(rows["H100-80GB-SXM5"]["hours"].get<double>(), rows["A100-80GB-SXM4"]["hours"].get<double>());
+  EXPECT_LT(rows["A100-80GB-SXM4"]["hours"].get<double>(), rows["L4"]["hours"].get<double>());
+  // 24 GB L4s need the model split (tensor parallel and/or ZeRO-3) to fit at all.
+  const json& l4 = rows["L4"]["layout"];
+  EXPECT_TRUE(l4["tensor_parallel"].get<int>() > 1 || l4["zero_stage"].get<int>() == 3);
+  EXPECT_GT(rows["L4"]["smallest_fitting_gpus"].get<int>(), 1);
+  for (auto& [gpu, r] : rows) EXPECT_TRUE(r["cost"].is_number()) << gpu;
+
+  // On demand vs spot for one of them, from the catalog.
+  json est = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e11}}}, {"global_batch_size", 512},
+              {"framework", "optimized"},
+              {"hardware", {{"cloud", "aws"}, {"region", "us-east-1"}, {"instance_type", "p5.48xlarge"}}},
+              {"pricing", {{"kind", "both"}}}};
+  auto e = Post("/api/v1/estimates/training", est);
+  ASSERT_EQ(e.status, 200) << e.body.dump();
+  EXPECT_TRUE(e.body["cost"]["ondemand"]["total"].is_number());
+  EXPECT_TRUE(e.body["cost"]["spot"]["expected_total"].is_number());
+  EXPECT_GT(e.body["cost"]["spot"]["wall_hours"].get<double>(), e.body["time"]["total_hours"].get<double>());
+}
+
+// Q3: serve a 7 B model at 50 requests/s, 200 in / 300 out, p95 under 2 s.
+TEST_F(EstimateApiTest, Q3ServingA7BModelUnderALatencySlo) {
+  json body = {{"task", "inference"}, {"workload", "llama-2-7b"}, {"precision", "bf16"},
+               {"input_tokens", 200}, {"output_tokens", 300}, {"target_requests_per_s", 50},
+               {"latency_slo_ms", 2000}, {"objective", "cost"}};
+  auto reply = Post("/api/v1/recommendations", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  ASSERT_FALSE(reply.body["items"].empty());
+  for (const auto& item : reply.body["items"]) {
+    EXPECT_LE(item["latency_s"].get<double>(), 2.0);
+    EXPECT_GE(item["replicas"].get<int>(), 1);
+    EXPECT_NEAR(item["cost_per_month"].get<double>(), item["cost_per_hour"].get<double>() * 730, 0.01);
+  }
+  const json& best = reply.body["items"][0];
+  json est = {{"workload", "llama-2-7b"}, {"precision", "bf16"}, {"input_tokens", 200},
+              {"output_tokens", 300}, {"target_requests_per_s", 50}, {"latency_slo_ms", 2000},
+              {"hardware", {{"cloud", best["cloud"]}, {"region", best["region"]},
+                            {"instance_type", best["instance_type"]}}}};
+  auto e = Post("/api/v1/estimates/inference", est);
+  ASSERT_EQ(e.status, 200) << e.body.dump();
+  EXPECT_TRUE(e.body["slo_met"].get<bool>());
+  EXPECT_GE(e.body["capacity_requests_per_s"].get<double>(), 50);
+  EXPECT_TRUE(e.body["cost"]["ondemand"]["per_million_tokens"].is_number() ||
+              e.body["cost"]["spot"]["per_million_tokens"].is_number());
+  EXPECT_EQ(e.body["memory"]["kv_cache_bytes_per_token"].get<double>(), 524288.0);
+  EXPECT_FALSE(e.body["curve"].empty());
+}
+
+// Q4: will ViT-L at batch 64 in fp16 fit on a T4? The largest batch that fits?
+TEST_F(EstimateApiTest, Q4VitLargeOnAT4) {
+  json body = {{"workload", "vit-l-16"}, {"dataset", {{"samples", 1281167}}},
+               {"global_batch_size", 64}, {"micro_batch_size", 64}, {"precision", "fp16"},
+               {"hardware", {{"gpu", "T4"}}}};
+  auto reply = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  const json& memory = reply.body["memory"];
+  EXPECT_EQ(memory["capacity_gb"], 16.0);
+  EXPECT_EQ(memory["verdict"], "does_not_fit");
+  int max_batch = memory["max_micro_batch"].get<int>();
+  EXPECT_GT(max_batch, 0);
+  EXPECT_LT(max_batch, 64);
+  body["micro_batch_size"] = max_batch;
+  auto at_max = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(at_max.status, 200);
+  EXPECT_NE(at_max.body["memory"]["verdict"], "does_not_fit");
+}
+
+// Q5 (prices of one's own, passed inline; imports come with the catalog writes).
+TEST_F(EstimateApiTest, Q5OwnPricesAreUsedAndConverted) {
+  json body = Training({{"hardware", {{"gpu", "A100-80GB-SXM4"}, {"gpus_per_node", 8},
+                                      {"price_per_hour", 20.0}, {"spot_price_per_hour", 7.0},
+                                      {"price_currency", "USD"}}},
+                        {"currency", "EUR"}});
+  auto reply = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  EXPECT_EQ(reply.body["cost"]["currency"], "EUR");
+  double price = reply.body["cost"]["ondemand"]["price_per_hour"].get<double>();
+  EXPECT_LT(price, 20.0);  // EUR per USD < 1
+  EXPECT_GT(price, 15.0);
+  EXPECT_NEAR(reply.body["cost"]["ondemand"]["total"].get<double>(),
+              price * reply.body["time"]["total_hours"].get<double>(), 0.01);
+}
+
+// Q6: expected cost of a 3-day job on spot with checkpoints every 30 minutes.
+TEST_F(EstimateApiTest, Q6ThreeDaySpotJobWithCheckpoints) {
+  json body = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 6e9}}},
+               {"global_batch_size", 512}, {"framework", "optimized"},
+               {"hardware", {{"cloud", "aws"}, {"region", "us-east-1"}, {"instance_type", "p4d.24xlarge"}}},
+               {"pricing", {{"kind", "both"}, {"checkpoint_interval_minutes", 30},
+                            {"interruption_rate_per_hour", 0.1}}}};
+  auto reply = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  double hours = reply.body["time"]["total_hours"].get<double>();
+  EXPECT_GT(hours, 48);  // about three days
+  EXPECT_LT(hours, 120);
+  const json& spot = reply.body["cost"]["spot"];
+  EXPECT_EQ(spot["checkpoint_interval_minutes"].get<double>(), 30.0);
+  EXPECT_GT(spot["billable_hours"].get<double>(), hours);
+  EXPECT_GT(spot["wall_hours"].get<double>(), spot["billable_hours"].get<double>());
+  EXPECT_GT(spot["expected_interruptions"].get<double>(), 1);
+  // Spot at a large discount costs less than on demand even with interruptions.
+  EXPECT_LT(spot["expected_total"].get<double>(), reply.body["cost"]["ondemand"]["total"].get<double>());
+}
+
+// Q7: rank every rentable GPU by price-performance for ResNet-50 (images per dollar).
+TEST_F(EstimateApiTest, Q7GpusRankedByImagesPerDollar) {
+  auto reply = server_->Get("/api/v1/compare?workload=resnet-50&samples=1281167&epochs=90");
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  const json& items = reply.body["items"];
+  ASSERT_GE(items.size(), 8u);
+  double previous = 1e300;
+  for (const auto& item : items) {
+    if (item["memory_verdict"] == "does_not_fit" || !item["samples_per_currency_unit"].is_number()) continue;
+    double value = item["samples_per_currency_unit"].get<double>();
+    EXPECT_LE(value, previous);
+    previous = value;
+    EXPECT_GT(item["price_per_gpu_hour"].get<double>(), 0);
+  }
+}
+
+TEST_F(EstimateApiTest, EightA100sTrainResNet50SixToEightTimesFaster) {
+  json one = {{"workload", "resnet-50"}, {"dataset", {{"samples", 1281167}}}, {"global_batch_size", 256},
+              {"precision", "fp16"}, {"optimizer", "sgd"}, {"hardware", {{"gpu", "A100-80GB-SXM4"}}}};
+  json eight = one;
+  eight["global_batch_size"] = 2048;
+  eight["hardware"]["gpus_per_node"] = 8;
+  auto a = Post("/api/v1/estimates/training", one);
+  auto b = Post("/api/v1/estimates/training", eight);
+  ASSERT_EQ(a.status, 200);
+  ASSERT_EQ(b.status, 200);
+  double speedup = b.body["throughput"]["samples_per_s"].get<double>() /
+                   a.body["throughput"]["samples_per_s"].get<double>();
+  EXPECT_GE(speedup, 6.0);
+  EXPECT_LE(speedup, 8.0);
+  EXPECT_LE(b.body["scaling_efficiency"].get<double>(), 1.0);
+}
+
+TEST_F(EstimateApiTest, H100BeatsA100OnBertLarge) {
+  auto a100 = Post("/api/v1/estimates/training", Training());
+  auto h100 = Post("/api/v1/estimates/training",
+                   Training({{"hardware", {{"gpu", "H100-80GB-SXM5"}, {"gpus_per_node", 8}}}}));
+  ASSERT_EQ(a100.status, 200);
+  ASSERT_EQ(h100.status, 200);
+  EXPECT_LT(h100.body["time"]["total_hours"].get<double>(), a100.body["time"]["total_hours"].get<double>());
+}
+
+TEST_F(EstimateApiTest, SeventyBillionDoesNotFitOneGpuAndTheRecommendationFindsALayout) {
+  json one = {{"workload", "llama-2-70b"}, {"dataset", {{"tokens", 1e9}}}, {"global_batch_size", 64},
+              {"optimizer", "adamw"}, {"framework", "optimized"}, {"activation_checkpointing", "selective"},
+              {"hardware", {{"gpu", "A100-80GB-SXM4"}}}};
+  auto e = Post("/api/v1/estimates/training", one);
+  ASSERT_EQ(e.status, 200) << e.body.dump();
+  EXPECT_EQ(e.body["memory"]["verdict"], "does_not_fit");  // one 80 GB GPU
+  json node = one;
+  node["hardware"]["gpus_per_node"] = 8;
+  auto n = Post("/api/v1/estimates/training", node);
+  ASSERT_EQ(n.status, 200) << n.body.dump();
+  EXPECT_EQ(n.body["memory"]["verdict"], "does_not_fit");  // nor one node of eight
+  EXPECT_GT(n.body["smallest_fitting_layout"]["gpus"].get<int>(), 8);
+
+  json rec = one;
+  rec.erase("hardware");
+  rec["constraints"] = {{"max_nodes", 8}, {"gpus", {"A100", "H100"}}};
+  auto r = Post("/api/v1/recommendations", rec);
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  ASSERT_FALSE(r.body["items"].empty());
+  for (const auto& item : r.body["items"]) {
+    EXPECT_GT(item["total_gpus"].get<int>(), 8);
+    EXPECT_NE(item["memory_verdict"], "does_not_fit");
+  }
+  EXPECT_GT(r.body["rejected"]["does_not_fit"].get<int>(), 0);
+}
+
+TEST_F(EstimateApiTest, NothingFeasibleIsAnEmptyListWithReasons) {
+  json body = Training({{"constraints", {{"deadline_hours", 0.01}}}});
+  body.erase("hardware");
+  auto reply = Post("/api/v1/recommendations", body);
+  ASSERT_EQ(reply.status, 200);
+  EXPECT_TRUE(reply.body["items"].empty());
+  EXPECT_TRUE(reply.body["pareto_front"].empty());
+  EXPECT_GT(reply.body["rejected"]["over_deadline"].get<int>(), 0);
+}
+
+TEST_F(EstimateApiTest, BudgetIsNeverExceeded) {
+  json body = Training({{"constraints", {{"budget", 30}, {"max_nodes", 2}}}, {"objective", "time"}});
+  body.erase("hardware");
+  auto reply = Post("/api/v1/recommendations", body);
+  ASSERT_EQ(reply.status, 200);
+  for (const auto& item : reply.body["items"]) EXPECT_LE(item["cost"].get<double>(), 30.0);
+  for (size_t i = 1; i < reply.body["items"].size(); ++i) {
+    EXPECT_LE(reply.body["items"][i - 1]["hours"].get<double>(), reply.body["items"][i]["hours"].get<double>());
+  }
+  EXPECT_GT(reply.body["rejected"]["over_budget"].get<int>(), 0);
+}
+
+TEST_F(EstimateApiTest, InlineWorkloadShapesAreAccepted) {
+  json body = Training({{"workload", {{"family", "decoder"}, {"params", 6.7e9}, {"layers", 32}, {"hidden", 4096},
+                                      {"heads", 32}, {"kv_heads", 32}, {"ffn", 11008}, {"vocab", 32000},
+                                      {"seq_len", 4096}, {"gated_mlp", true}}},
+                        {"dataset", {{"tokens", 1e9}}}});
+  auto reply = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  EXPECT_EQ(reply.body["workload"]["id"], "custom");
+  json preset = Training({{"workload", {{"preset", "llama-2-7b"}, {"seq_len", 2048}}}, {"dataset", {{"tokens", 1e9}}}});
+  auto p = Post("/api/v1/estimates/training", preset);
+  ASSERT_EQ(p.status, 200) << p.body.dump();
+  EXPECT_EQ(p.body["workload"]["seq_len"], 2048);
+}
+
+TEST_F(EstimateApiTest, BatchAnswersEveryScenarioInOrder) {
+  json good = Training();
+  json bad = Training({{"global_batch_size", 0}});
+  json scenarios = json::array({good, bad, Training({{"workload", "resnet-50"}})});
+  auto reply = Post("/api/v1/estimates/training:batch", {{"scenarios", scenarios}});
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  const json& items = reply.body["items"];
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[0]["status"], 200);
+  EXPECT_EQ(items[1]["status"], 422);
+  EXPECT_EQ(items[1]["problem"]["errors"][0]["pointer"], "/global_batch_size");
+  EXPECT_EQ(items[2]["status"], 200);
+  EXPECT_EQ(items[2]["result"]["workload"]["id"], "resnet-50");
+  EXPECT_EQ(reply.body["failed"], 1);
+}
+
+TEST_F(EstimateApiTest, BatchLimits) {
+  json many = json::array();
+  for (int i = 0; i < 1001; ++i) many.push_back(json::object());
+  auto reply = Post("/api/v1/estimates/training:batch", {{"scenarios", many}});
+  EXPECT_EQ(reply.status, 422);
+  EXPECT_EQ(reply.body["errors"][0]["pointer"], "/scenarios");
+}
+
+TEST_F(EstimateApiTest, WorkloadPresetsAreListed) {
+  auto list = server_->Get("/api/v1/workloads");
+  ASSERT_EQ(list.status, 200);
+  EXPECT_GE(list.body["items"].size(), 16u);
+  auto one = server_->Get("/api/v1/workloads/llama-2-70b");
+  ASSERT_EQ(one.status, 200);
+  EXPECT_EQ(one.body["kv_heads"], 8);
+  EXPECT_FALSE(one.body["source"].get<std::string>().empty());
+  EXPECT_EQ(server_->Get("/api/v1/workloads/nope").status, 404);
+  EXPECT_EQ(server_->Get("/api/v1/workloads?family=bogus").status, 422);
+}
+
+TEST_F(EstimateApiTest, EveryValidationPath) {
+  struct Case {
+    json body;
+    const char* pointer;
+  } cases[] = {
+      {Training({{"hardware", {{"gpu", "A100-80GB-SXM4"}, {"nodes", 0}}}}), "/hardware/nodes"},
+      {Training({{"workload", "no-such-model"}}), "/workload"},
+      {Training({{"workload", {{"preset", "nope"}}}}), "/workload/preset"},
+      {Training({{"workload", {{"family", "decoder"}, {"layers", -1}}}}), "/workload/layers"},
+      {Training({{"hardware", {{"gpu", "NO-GPU"}}}}), "/hardware/gpu"},
+      {Training({{"hardware", {{"cloud", "aws"}, {"instance_type", "p9.huge"}}}}), "/hardware/instance_type"},
+      {Training({{"hardware", {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}, {"region", "mars-1"}}}}),
+       "/hardware/region"},
+      {Training({{"hardware", {{"gpu", "V100-16GB-SXM2"}}}}), "/precision"},
+      {Training({{"precision", "fp4"}}), "/precision"},
+      {Training({{"global_batch_size", -3}}), "/global_batch_size"},
+      {Training({{"global_batch_size", "many"}}), "/global_batch_size"},
+      {Training({{"dataset", json::object()}}), "/dataset/samples"},
+      {Training({{"currency", "XYZ"}}), "/currency"},
+      {Training({{"pricing", {{"kind", "free"}}}}), "/pricing/kind"},
+      {Training({{"pricing", {{"interruption_rate_per_hour", -1}}}}), "/pricing/interruption_rate_per_hour"},
+      {Training({{"colour", "blue"}}), "/colour"},
+      {Training({{"optimizer", "adagrad"}}), "/optimizer"},
+      {Training({{"zero_stage", 5}}), "/zero_stage"},
+  };
+  for (const Case& c : cases) {
+    auto reply = Post("/api/v1/estimates/training", c.body);
+    EXPECT_EQ(reply.status, 422) << c.pointer << " " << reply.body.dump();
+    EXPECT_EQ(reply.content_type, "application/problem+json") << c.pointer;
+    bool named = false;
+    for (const auto& e : reply.body["errors"]) named = named || e["pointer"] == c.pointer;
+    EXPECT_TRUE(named) << c.pointer << " " << reply.body.dump();
+  }
+}
+
+TEST_F(EstimateApiTest, MalformedAndOversizedBodies) {
+  auto malformed = server_->PostRaw("/api/v1/estimates/training", "{\"workload\": ", "application/json");
+  EXPECT_EQ(malformed.status, 400);
+  EXPECT_EQ(malformed.content_type, "application/problem+json");
+  auto array = server_->PostRaw("/api/v1/recommendations", "[1, 2]", "application/json");
+  EXPECT_EQ(array.status, 400);
+  auto form = server_->PostRaw("/api/v1/estimates/inference", "a=b", "application/x-www-form-urlencoded");
+  EXPECT_EQ(form.status, 415);
+  std::string big = "{\"workload\": \"" + std::string(1100000, 'x') + "\"}";
+  auto too_big = server_->PostRaw("/api/v1/estimates/training", big, "application/json");
+  EXPECT_EQ(too_big.status, 413);
+  EXPECT_EQ(too_big.content_type, "application/problem+json");
+}
+
+TEST_F(EstimateApiTest, InferenceValidation) {
+  json body = {{"workload", "llama-2-7b"}, {"input_tokens", 0}, {"output_tokens", 10},
+               {"hardware", {{"gpu", "A100-80GB-SXM4"}}}};
+  auto reply = Post("/api/v1/estimates/inference", body);
+  EXPECT_EQ(reply.status, 422);
+  EXPECT_EQ(reply.body["errors"][0]["pointer"], "/input_tokens");
+  json cnn = {{"workload", "resnet-50"}, {"target_samples_per_s", 2000}, {"latency_slo_ms", 100},
+              {"precision", "fp16"}, {"hardware", {{"gpu", "T4"}, {"price_per_hour", 0.5}}}};
+  auto ok = Post("/api/v1/estimates/inference", cnn);
+  ASSERT_EQ(ok.status, 200) << ok.body.dump();
+  EXPECT_GE(ok.body["replicas"].get<int>(), 2);
+  EXPECT_LE(ok.body["latency_s"].get<double>(), 0.1);
+  EXPECT_TRUE(ok.body["cost"]["ondemand"]["per_thousand_requests"].is_number());
+}
+
+}  // namespace
+}  // namespace gpuplan::api
