@@ -13,7 +13,6 @@ namespace gpuplan::api {
 
 namespace {
 
-using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
 
 // Decodes /api/v1/instances parameters into a database filter and a page query.
 struct InstancesRequest {
@@ -163,11 +162,6 @@ void ListRegions(const ApiContext& ctx, const httplib::Request& req, httplib::Re
   nlohmann::json items = nlohmann::json::array();
   for (const auto& region : *regions) items.push_back(RegionJson(region));
   WriteJson(res, ListJson(std::move(items)));
-}
-
-Handler Bind(const ApiContext& ctx,
-             void (*fn)(const ApiContext&, const httplib::Request&, httplib::Response&)) {
-  return [ctx, fn](const httplib::Request& req, httplib::Response& res) { fn(ctx, req, res); };
 }
 
 }  // namespace

@@ -182,11 +182,6 @@ void GetWorkload(const ApiContext&, const httplib::Request& req, httplib::Respon
   WriteJson(res, WorkloadJson(*w));
 }
 
-using Fn = void (*)(const ApiContext&, const httplib::Request&, httplib::Response&);
-httplib::Server::Handler Bind(const ApiContext& ctx, Fn fn) {
-  return [ctx, fn](const httplib::Request& req, httplib::Response& res) { fn(ctx, req, res); };
-}
-
 }  // namespace
 
 void RegisterEstimateRoutes(httplib::Server& server, const ApiContext& context) {

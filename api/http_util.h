@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/problem.h"
+#include "api/routes.h"
 
 namespace gpuplan::api {
 
@@ -17,6 +18,14 @@ inline void WriteJson(httplib::Response& res, const nlohmann::json& body, int st
 // {"items": [...], "next_cursor": null} for lists that fit in one page.
 inline nlohmann::json ListJson(nlohmann::json items) {
   return {{"items", std::move(items)}, {"next_cursor", nullptr}};
+}
+
+// Binds a handler that takes the API context to an httplib handler.
+using ContextHandler = void (*)(const ApiContext&, const httplib::Request&, httplib::Response&);
+inline httplib::Server::Handler Bind(const ApiContext& context, ContextHandler fn) {
+  return [context, fn](const httplib::Request& req, httplib::Response& res) {
+    fn(context, req, res);
+  };
 }
 
 }  // namespace gpuplan::api

@@ -82,6 +82,8 @@ void WriteError(const httplib::Request& req, httplib::Response& res, const Error
       nlohmann::json item = {{"detail", f.detail}};
       if (!f.field.empty() && f.field.front() == '/') {
         item["pointer"] = f.field;
+      } else if (f.field.rfind("line ", 0) == 0) {
+        item["line"] = std::atoi(f.field.c_str() + 5);
       } else {
         item["parameter"] = f.field;
       }

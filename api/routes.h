@@ -17,6 +17,7 @@ namespace gpuplan::api {
 struct ApiContext {
   db::ConnectionPool* pool = nullptr;  // required; outlives the server
   std::string version;                 // service version reported by /healthz
+  bool require_auth_for_reads = false; // reads need an API key too
 };
 
 // Limits of list endpoints (documented in docs/api.md).
@@ -26,6 +27,7 @@ inline constexpr int kMaxListLimit = 500;
 void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context);
 void RegisterCatalogRoutes(httplib::Server& server, const ApiContext& context);
 void RegisterEstimateRoutes(httplib::Server& server, const ApiContext& context);
+void RegisterCatalogWriteRoutes(httplib::Server& server, const ApiContext& context);
 
 // Renders a problem+json body for every answer >= 400 that has no body yet (unknown
 // path, payload too large, malformed request line...).

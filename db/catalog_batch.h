@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "db/catalog_types.h"
+#include "model/gpu_spec.h"
 
 namespace gpuplan::db {
 
@@ -35,6 +36,11 @@ struct ImportReport {
 };
 
 struct CatalogBatch {
+  // Reference data, written first (the native gpuplan format carries them).
+  std::vector<model::GpuSpec> gpus;
+  std::vector<Cloud> clouds;
+  std::vector<Region> regions;
+  std::vector<FxRate> fx_rates;
   std::vector<InstanceType> instance_types;  // unique by (cloud, id)
   std::vector<PriceObservation> prices;
   ImportReport report;

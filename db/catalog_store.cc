@@ -3,6 +3,13 @@
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
 
+#include <cctype>
+#include <memory>
+#include <mutex>
+
+#include "db/catalog_writer.h"
+#include "db/price_rows.h"
+
 namespace gpuplan::db {
 
 namespace {
@@ -67,15 +74,22 @@ InstanceType ReadInstance(SQLite::Statement& s) {
 }
 
 // Offers: one row per (cloud, instance type, region) having a current on-demand or spot
-// price. On-demand = cheapest current observation of the region; spot = cheapest zone.
+// price. On-demand = cheapest current observation of the region; spot = the cheapest zone
+// among zones observed within 7 days of the region's newest spot observation (so zones
+// that stopped being reported do not keep a stale price current).
 const std::string kOfferQuery = std::string(R"SQL(
 WITH od AS (
   SELECT cloud, instance_type, region, MIN(price_per_hour) AS price, currency, observed_at, source
   FROM current_prices WHERE kind = 'ondemand' GROUP BY cloud, instance_type, region),
 sp AS (
-  SELECT cloud, instance_type, region, MIN(price_per_hour) AS price, zone, currency,
-         observed_at, source
-  FROM current_prices WHERE kind = 'spot' GROUP BY cloud, instance_type, region),
+  SELECT c.cloud, c.instance_type, c.region, MIN(c.price_per_hour) AS price, c.zone, c.currency,
+         c.observed_at, c.source
+  FROM current_prices c
+  WHERE c.kind = 'spot' AND julianday(c.observed_at) >= (
+    SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q
+    WHERE q.cloud = c.cloud AND q.instance_type = c.instance_type AND q.region = c.region
+      AND q.kind = 'spot')
+  GROUP BY c.cloud, c.instance_type, c.region),
 k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
 SELECT )SQL") + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
@@ -85,14 +99,6 @@ JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
 JOIN gpus g ON g.id = it.gpu_id
 LEFT JOIN od ON od.cloud = k.cloud AND od.instance_type = k.instance_type AND od.region = k.region
 LEFT JOIN sp ON sp.cloud = k.cloud AND sp.instance_type = k.instance_type AND sp.region = k.region
-WHERE (:cloud = '' OR it.cloud = :cloud)
-  AND (:region = '' OR k.region = :region)
-  AND (:instance_type = '' OR it.id = :instance_type)
-  AND (:gpu = '' OR lower(it.gpu_id) = lower(:gpu)
-       OR substr(lower(it.gpu_id), 1, length(:gpu) + 1) = lower(:gpu) || '-')
-  AND (:min_count IS NULL OR it.gpu_count >= :min_count)
-  AND (:max_count IS NULL OR it.gpu_count <= :max_count)
-  AND (:min_memory IS NULL OR g.memory_gb >= :min_memory)
 ORDER BY it.cloud, k.region, it.id
 )SQL";
 
@@ -118,15 +124,6 @@ Offer ReadOffer(SQLite::Statement& s) {
     if (spot_at > o.observed_at) o.observed_at = spot_at;
   }
   return o;
-}
-
-template <typename Optional>
-void BindOptional(SQLite::Statement& s, const char* name, const Optional& value) {
-  if (value) {
-    s.bind(name, *value);
-  } else {
-    s.bind(name);
-  }
 }
 
 }  // namespace
@@ -190,18 +187,72 @@ Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) 
   }
 }
 
+namespace {
+
+bool Matches(const Offer& o, const OfferFilter& f) {
+  const InstanceType& t = o.instance;
+  if (!f.cloud.empty() && t.cloud != f.cloud) return false;
+  if (!f.region.empty() && o.region != f.region) return false;
+  if (!f.instance_type.empty() && t.id != f.instance_type) return false;
+  if (!f.gpu.empty()) {
+    auto lower = [](std::string s) {
+      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    };
+    std::string gpu = lower(t.gpu_id), want = lower(f.gpu);
+    if (gpu != want && gpu.rfind(want + "-", 0) != 0) return false;
+  }
+  if (f.min_gpu_count && t.gpu_count < *f.min_gpu_count) return false;
+  if (f.max_gpu_count && t.gpu_count > *f.max_gpu_count) return false;
+  if (f.min_gpu_memory_gb && o.gpu_memory_gb < *f.min_gpu_memory_gb) return false;
+  return true;
+}
+
+// Every offer of one database file, computed once per catalog generation and shared by
+// all connections of the process.
+class OfferCache {
+ public:
+  static OfferCache& Instance() {
+    static OfferCache cache;
+    return cache;
+  }
+  std::shared_ptr<const std::vector<Offer>> Get(const std::string& file, long long generation) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(file);
+    if (it == entries_.end() || it->second.first != generation) return nullptr;
+    return it->second.second;
+  }
+  void Put(const std::string& file, long long generation,
+           std::shared_ptr<const std::vector<Offer>> offers) {
+    std::lock_guard lock(mutex_);
+    entries_[file] = {generation, std::move(offers)};
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::pair<long long, std::shared_ptr<const std::vector<Offer>>>> entries_;
+};
+
+}  // namespace
+
 Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
   try {
-    SQLite::Statement s(db_, kOfferQuery);
-    s.bind(":cloud", filter.cloud);
-    s.bind(":region", filter.region);
-    s.bind(":instance_type", filter.instance_type);
-    s.bind(":gpu", filter.gpu);
-    BindOptional(s, ":min_count", filter.min_gpu_count);
-    BindOptional(s, ":max_count", filter.max_gpu_count);
-    BindOptional(s, ":min_memory", filter.min_gpu_memory_gb);
+    // In-memory databases are private to their connection: never cached.
+    std::string file = db_.getFilename();
+    long long generation = CatalogGeneration(db_);
+    std::shared_ptr<const std::vector<Offer>> all;
+    if (!file.empty()) all = OfferCache::Instance().Get(file, generation);
+    if (!all) {
+      SQLite::Statement s(db_, kOfferQuery);
+      auto fresh = std::make_shared<std::vector<Offer>>();
+      while (s.executeStep()) fresh->push_back(ReadOffer(s));
+      all = fresh;
+      if (!file.empty()) OfferCache::Instance().Put(file, generation, all);
+    }
     std::vector<Offer> offers;
-    while (s.executeStep()) offers.push_back(ReadOffer(s));
+    for (const Offer& o : *all) {
+      if (Matches(o, filter)) offers.push_back(o);
+    }
     return offers;
   } catch (const SQLite::Exception& e) {
     return Error::Unavailable(e.what());
@@ -240,6 +291,58 @@ Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
       rates[r.currency] = r;
     }
     return rates;
+  } catch (const SQLite::Exception& e) {
+    return Error::Unavailable(e.what());
+  }
+}
+
+Result<std::vector<PriceObservation>> CatalogStore::SpotHistory(const SpotQuery& q) {
+  try {
+    SQLite::Statement s(db_, R"SQL(
+SELECT cloud, instance_type, region, zone, kind, price_per_hour, currency, observed_at, source
+FROM prices
+WHERE cloud = :cloud AND instance_type = :type AND kind = 'spot'
+  AND (:region = '' OR region = :region) AND (:zone = '' OR zone = :zone)
+  AND (:since = '' OR observed_at >= :since) AND (:until = '' OR observed_at <= :until)
+  AND (:after IS NULL OR (observed_at, zone, region) > (:after, :after_zone, :after_region))
+ORDER BY observed_at, zone, region
+LIMIT :limit)SQL");
+    s.bind(":cloud", q.cloud);
+    s.bind(":type", q.instance_type);
+    s.bind(":region", q.region);
+    s.bind(":zone", q.zone);
+    s.bind(":since", q.since);
+    s.bind(":until", q.until);
+    if (q.after) {
+      s.bind(":after", std::get<0>(*q.after));
+      s.bind(":after_zone", std::get<1>(*q.after));
+      s.bind(":after_region", std::get<2>(*q.after));
+    } else {
+      s.bind(":after");
+      s.bind(":after_zone");
+      s.bind(":after_region");
+    }
+    s.bind(":limit", q.limit);
+    std::vector<PriceObservation> out;
+    while (s.executeStep()) out.push_back(ReadPriceRow(s));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return Error::Unavailable(e.what());
+  }
+}
+
+Result<GpuResolver> CatalogStore::LoadGpuResolver() {
+  auto gpus = ListGpus();
+  if (!gpus.ok()) return gpus.error();
+  GpuResolver resolver;
+  for (auto& g : *gpus) resolver.AddGpu(std::move(g));
+  try {
+    SQLite::Statement s(db_, "SELECT cloud, accelerator_name, coalesce(gpu_id, ''), note FROM gpu_synonyms");
+    while (s.executeStep()) {
+      resolver.AddSynonym({s.getColumn(0).getString(), s.getColumn(1).getString(),
+                           s.getColumn(2).getString(), s.getColumn(3).getString()});
+    }
+    return resolver;
   } catch (const SQLite::Exception& e) {
     return Error::Unavailable(e.what());
   }

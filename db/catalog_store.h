@@ -9,9 +9,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "db/catalog_types.h"
+#include "db/gpu_resolver.h"
 #include "model/gpu_spec.h"
 #include "model/result.h"
 
@@ -49,6 +51,19 @@ class CatalogStore {
   Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(const std::string& cloud,
                                                                      const std::string& id);
   Result<std::map<std::string, FxRate>> FxRates();
+
+  // Spot observations of one instance type, oldest first. Empty region/zone/since/until =
+  // no filter; since/until are ISO 8601 and compare as text. Returns up to `limit` rows
+  // after the (observed_at, zone, region) position `after` when given.
+  struct SpotQuery {
+    std::string cloud, instance_type, region, zone, since, until;
+    int limit = 1000;
+    std::optional<std::tuple<std::string, std::string, std::string>> after;
+  };
+  Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query);
+
+  // Every GPU and synonym, for parsing imports.
+  Result<GpuResolver> LoadGpuResolver();
   // A trivial query, for readiness checks.
   Status Ping();
 

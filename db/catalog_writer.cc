@@ -38,7 +38,18 @@ std::string UtcNow() {
   return buffer;
 }
 
+void BumpCatalogGeneration(SQLite::Database& db) {
+  db.exec("INSERT INTO catalog_meta (key, value) VALUES ('generation', '1') "
+          "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
+}
+
+long long CatalogGeneration(SQLite::Database& db) {
+  SQLite::Statement s(db, "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'");
+  return s.executeStep() ? s.getColumn(0).getInt64() : 0;
+}
+
 void UpsertGpu(SQLite::Database& db, const model::GpuSpec& g) {
+  BumpCatalogGeneration(db);
   SQLite::Statement stmt(db, R"SQL(
 INSERT INTO gpus (id, name, vendor, architecture, release_year, memory_gb, memory_type,
   memory_bw_gbps, fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops,
@@ -78,6 +89,7 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
 }
 
 void UpsertCloud(SQLite::Database& db, const Cloud& cloud) {
+  BumpCatalogGeneration(db);
   SQLite::Statement stmt(db,
                          "INSERT INTO clouds (id, name, default_currency) VALUES (?, ?, ?) "
                          "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
@@ -89,6 +101,7 @@ void UpsertCloud(SQLite::Database& db, const Cloud& cloud) {
 }
 
 void UpsertRegion(SQLite::Database& db, const Region& region) {
+  BumpCatalogGeneration(db);
   SQLite::Statement stmt(
       db,
       "INSERT INTO regions (cloud, id, display_name, country, continent) VALUES (?, ?, ?, ?, ?) "
@@ -103,6 +116,7 @@ void UpsertRegion(SQLite::Database& db, const Region& region) {
 }
 
 void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym) {
+  BumpCatalogGeneration(db);
   SQLite::Statement stmt(db,
                          "INSERT INTO gpu_synonyms (cloud, accelerator_name, gpu_id, note) "
                          "VALUES (?, ?, ?, ?) ON CONFLICT (cloud, accelerator_name) DO UPDATE "
@@ -119,6 +133,7 @@ void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym) {
 }
 
 void UpsertFxRate(SQLite::Database& db, const FxRate& rate) {
+  BumpCatalogGeneration(db);
   SQLite::Statement stmt(db,
                          "INSERT INTO fx_rates (currency, units_per_usd, as_of, source) "
                          "VALUES (?, ?, ?, ?) ON CONFLICT (currency) DO UPDATE SET "
@@ -131,8 +146,18 @@ void UpsertFxRate(SQLite::Database& db, const FxRate& rate) {
   stmt.exec();
 }
 
-WriteCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch) {
-  WriteCounts counts;
+BatchCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch) {
+  BatchCounts all;
+  BumpCatalogGeneration(db);
+  for (const auto& g : batch.gpus) UpsertGpu(db, g);
+  for (const auto& c : batch.clouds) UpsertCloud(db, c);
+  for (const auto& r : batch.regions) UpsertRegion(db, r);
+  for (const auto& f : batch.fx_rates) UpsertFxRate(db, f);
+  all.gpus = static_cast<int>(batch.gpus.size());
+  all.clouds = static_cast<int>(batch.clouds.size());
+  all.regions = static_cast<int>(batch.regions.size());
+  all.fx_rates = static_cast<int>(batch.fx_rates.size());
+  WriteCounts& counts = all.instance_types;
   SQLite::Statement ensure_cloud(
       db, "INSERT OR IGNORE INTO clouds (id, name, default_currency) VALUES (?1, ?1, ?2)");
   SQLite::Statement ensure_region(
@@ -148,6 +173,9 @@ ON CONFLICT (cloud, id) DO UPDATE SET gpu_id = excluded.gpu_id, gpu_count = excl
   arch = excluded.arch, host_instance_type = excluded.host_instance_type,
   accelerator_name = excluded.accelerator_name, source = excluded.source
 )SQL");
+  SQLite::Statement price_exists(db, R"SQL(
+SELECT 1 FROM prices WHERE cloud = ? AND instance_type = ? AND region = ? AND zone = ? AND kind = ?
+  AND observed_at = ?)SQL");
   SQLite::Statement upsert_price(db, R"SQL(
 INSERT INTO prices (cloud, instance_type, region, zone, kind, price_per_hour, currency,
   observed_at, source)
@@ -197,6 +225,14 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
       ensure_region.exec();
       ensure_region.reset();
     }
+    price_exists.bind(1, p.cloud);
+    price_exists.bind(2, p.instance_type);
+    price_exists.bind(3, p.region);
+    price_exists.bind(4, p.zone);
+    price_exists.bind(5, p.kind);
+    price_exists.bind(6, p.observed_at);
+    ++(price_exists.executeStep() ? all.prices.updated : all.prices.inserted);
+    price_exists.reset();
     upsert_price.bind(1, p.cloud);
     upsert_price.bind(2, p.instance_type);
     upsert_price.bind(3, p.region);
@@ -209,7 +245,7 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     upsert_price.exec();
     upsert_price.reset();
   }
-  return counts;
+  return all;
 }
 
 void RecordImport(SQLite::Database& db, const ImportAudit& a) {

@@ -19,16 +19,28 @@ struct WriteCounts {
   int updated = 0;
 };
 
+struct BatchCounts {
+  WriteCounts instance_types;
+  WriteCounts prices;
+  int gpus = 0, clouds = 0, regions = 0, fx_rates = 0;
+};
+
+// Every write below also bumps the catalog generation (catalog_meta 'generation'), which
+// tells readers' caches that the catalog changed. Deletes elsewhere call it themselves.
+void BumpCatalogGeneration(SQLite::Database& db);
+// The current generation (0 before any write).
+long long CatalogGeneration(SQLite::Database& db);
+
 void UpsertGpu(SQLite::Database& db, const model::GpuSpec& gpu);
 void UpsertCloud(SQLite::Database& db, const Cloud& cloud);
 void UpsertRegion(SQLite::Database& db, const Region& region);
 void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym);
 void UpsertFxRate(SQLite::Database& db, const FxRate& rate);
 
-// Upserts the batch's instance types and price observations. A region that is not in
-// the catalog yet is created with its id as display name; a cloud that is unknown is
-// created with `default_currency` taken from the first price seen (USD if none).
-WriteCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch);
+// Upserts the batch: reference data, then instance types and price observations. A
+// region that is not in the catalog yet is created with its id as display name; an
+// unknown cloud is created with the currency of its first price (USD if none).
+BatchCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch);
 
 struct ImportAudit {
   std::string actor;  // api key name, "seed", or "cli"

@@ -11,7 +11,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 1> kMigrations = {
+constexpr std::array<const char*, 2> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -154,6 +154,10 @@ CREATE TABLE catalog_meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
+)SQL",
+    // 2: a visible prefix of each API key, to tell keys apart in listings and logs.
+    R"SQL(
+ALTER TABLE api_keys ADD COLUMN prefix TEXT NOT NULL DEFAULT '';
 )SQL",
 };
 

@@ -103,9 +103,9 @@ Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& 
   if (!overrides.ok()) return overrides.error();
   ApplyOverrides(*overrides, resolver, *batch);
   std::string started = UtcNow();
-  WriteCounts counts = WriteCatalogBatch(db, *batch);
+  BatchCounts counts = WriteCatalogBatch(db, *batch);
   RecordImport(db, ImportAudit{"seed", format, cloud, started, UtcNow(),
-                               batch->report.rows_used, counts.updated,
+                               batch->report.rows_used, counts.instance_types.updated,
                                batch->report.rows_skipped, batch->report.rows_rejected, false,
                                "embedded seed " + file});
   return SeedFileReport{file, cloud, batch->report,

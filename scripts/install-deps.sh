@@ -6,12 +6,12 @@
 set -euo pipefail
 
 runtime_packages=(
-  libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 curl
+  libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 libssl3 curl
 )
 packages=(
   build-essential cmake pkg-config curl
   libcpp-httplib-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev sqlite3
-  libspdlog-dev libcli11-dev libcsv-dev
+  libspdlog-dev libcli11-dev libcsv-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "api/auth.h"
 #include "api/problem.h"
 #include "api/routes.h"
 #include "db/database.h"
@@ -95,16 +96,22 @@ void App::Configure() {
   int threads = std::max(1, config_.threads);
   s.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   s.set_tcp_nodelay(true);  // see PLATFORM.md: Nagle + delayed ACK costs ~40 ms a response
-  s.set_keep_alive_max_count(1000);
+  s.set_keep_alive_max_count(100);
   s.set_read_timeout(10, 0);
   s.set_write_timeout(10, 0);
   s.set_payload_max_length(config_.max_body_bytes);
   s.set_default_headers({{"X-Content-Type-Options", "nosniff"}});
 
-  s.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+  bool auth_reads = config_.require_auth_for_reads;
+  db::ConnectionPool* pool = pool_.get();
+  s.set_pre_routing_handler([auth_reads, pool](const httplib::Request& req, httplib::Response& res) {
     request_start = std::chrono::steady_clock::now();
     std::string id = req.get_header_value("X-Request-Id");
     res.set_header("X-Request-Id", IsSafeRequestId(id) ? id : NewRequestId());
+    if (auth_reads && req.method == "GET" && req.path.rfind("/api/v1/", 0) == 0 &&
+        !api::Authorize(*pool, req, res, "write")) {
+      return httplib::Server::HandlerResponse::Handled;
+    }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   s.set_logger([](const httplib::Request& req, const httplib::Response& res) {
@@ -133,10 +140,11 @@ void App::Configure() {
       });
   api::InstallErrorHandler(s);
 
-  api::ApiContext context{pool_.get(), kVersion};
+  api::ApiContext context{pool_.get(), kVersion, config_.require_auth_for_reads};
   api::RegisterHealthRoutes(s, context);
   api::RegisterCatalogRoutes(s, context);
   api::RegisterEstimateRoutes(s, context);
+  api::RegisterCatalogWriteRoutes(s, context);
 
   if (std::filesystem::is_directory(config_.static_dir)) {
     s.set_mount_point("/", config_.static_dir);

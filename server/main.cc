@@ -1,10 +1,12 @@
 // gpuplan: the command-line entry point. Subcommands: serve, migrate.
 #include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <csignal>
 #include <thread>
 
+#include "server/admin_commands.h"
 #include "server/app.h"
 #include "server/calibrate_command.h"
 #include "server/estimate_command.h"
@@ -48,6 +50,8 @@ int ServeUntilSignal(const gpuplan::server::ServeConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Logs go to stderr so that stdout carries only command output (keys, exports, JSON).
+  spdlog::set_default_logger(spdlog::stderr_color_mt("gpuplan"));
   CLI::App cli{"gpuplan: cloud GPU instance and cost planning"};
   cli.require_subcommand(1);
 
@@ -63,6 +67,9 @@ int main(int argc, char** argv) {
       ->envname("GPUPLAN_STATIC_DIR")->capture_default_str();
   serve->add_option("--threads", config.threads, "worker threads")
       ->envname("GPUPLAN_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
+  serve->add_flag("--require-auth-for-reads", config.require_auth_for_reads,
+                  "GET /api/v1/* needs an API key too")
+      ->envname("GPUPLAN_REQUIRE_AUTH_FOR_READS");
 
   std::string migrate_db = config.db_path;
   CLI::App* migrate = cli.add_subcommand("migrate", "create or upgrade the database and seed it");
@@ -83,7 +90,44 @@ int main(int argc, char** argv) {
       cli.add_subcommand("estimate", "estimate training time and memory without a server");
   gpuplan::server::AddEstimateOptions(*estimate, estimate_options);
 
+  std::string admin_db = config.db_path, key_name, key_scope = "write", revoke_target;
+  CLI::App* keys = cli.add_subcommand("keys", "manage API keys");
+  keys->require_subcommand(1);
+  CLI::App* keys_create = keys->add_subcommand("create", "create a key and print it once");
+  keys_create->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  keys_create->add_option("--name", key_name, "who or what uses the key")->required();
+  keys_create->add_option("--scope", key_scope, "write | admin")->check(CLI::IsMember({"write", "admin"}))
+      ->capture_default_str();
+  CLI::App* keys_list = keys->add_subcommand("list", "list keys (never the keys themselves)");
+  keys_list->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  CLI::App* keys_revoke = keys->add_subcommand("revoke", "revoke a key by id or name");
+  keys_revoke->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  keys_revoke->add_option("key", revoke_target, "id or name")->required();
+
+  gpuplan::server::ImportCommand import_command;
+  import_command.db = config.db_path;
+  CLI::App* import = cli.add_subcommand("import", "import a catalog file (one transaction)");
+  import->add_option("--db", import_command.db, "SQLite database file")->envname("GPUPLAN_DB");
+  import->add_option("--format", import_command.format, "skypilot | aws-spot-history | gpuplan")
+      ->required()->check(CLI::IsMember({"skypilot", "aws-spot-history", "gpuplan"}));
+  import->add_option("--cloud", import_command.cloud, "the cloud a SkyPilot file describes");
+  import->add_flag("--dry-run", import_command.dry_run, "validate and count, write nothing");
+  import->add_flag("--partial", import_command.partial, "keep valid rows when some are rejected");
+  import->add_option("file", import_command.file, "file to import")->required();
+
+  std::string export_format = "json";
+  CLI::App* export_cmd = cli.add_subcommand("export", "print the catalog (gpuplan JSON or CSV)");
+  export_cmd->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  export_cmd->add_option("--format", export_format, "json | csv")
+      ->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
+
   CLI11_PARSE(cli, argc, argv);
+
+  if (keys_create->parsed()) return gpuplan::server::KeysCreate(admin_db, key_name, key_scope, std::cout, std::cerr);
+  if (keys_list->parsed()) return gpuplan::server::KeysList(admin_db, std::cout, std::cerr);
+  if (keys_revoke->parsed()) return gpuplan::server::KeysRevoke(admin_db, revoke_target, std::cout, std::cerr);
+  if (import->parsed()) return gpuplan::server::RunImport(import_command, std::cout, std::cerr);
+  if (export_cmd->parsed()) return gpuplan::server::RunExport(admin_db, export_format, std::cout, std::cerr);
 
   if (estimate->parsed()) {
     return gpuplan::server::RunEstimate(estimate_options, std::cout, std::cerr);

@@ -3,22 +3,16 @@
 # and --port 0, checks it serves and seeds, then stops it with SIGTERM and checks that
 # it drains and exits 0. Usage: serve_test.sh BUILD/gpuplan STATIC_DIR
 set -euo pipefail
+source "$(dirname "$0")/../../scripts/start_server.sh"
 binary=$1
 static_dir=$2
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${GPUPLAN_PID:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-GPUPLAN_DB="$work/sub/dir/gpuplan.db" GPUPLAN_STATIC_DIR="$static_dir" GPUPLAN_THREADS=2 \
-  "$binary" serve --port 0 >"$work/log" 2>&1 &
-pid=$!
-
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/log")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "FAIL: no port logged"; cat "$work/log"; exit 1; }
+export GPUPLAN_DB="$work/sub/dir/gpuplan.db" GPUPLAN_STATIC_DIR="$static_dir" GPUPLAN_THREADS=2
+start_gpuplan "$binary" "$work/log" || { echo "FAIL: no port logged"; exit 1; }
+pid=$GPUPLAN_PID
+port=$GPUPLAN_PORT
 [ -f "$work/sub/dir/gpuplan.db" ] || { echo "FAIL: database not created from GPUPLAN_DB"; exit 1; }
 grep -q "seeded aws_vms_gpu.csv" "$work/log" || { echo "FAIL: no seed report"; exit 1; }
 
@@ -36,6 +30,6 @@ wait "$pid" || rc=$?
 grep -q "stopped" "$work/log" || { echo "FAIL: no clean stop logged"; exit 1; }
 
 # A second start on the same file does not seed again.
-GPUPLAN_DB="$work/sub/dir/gpuplan.db" "$binary" migrate >"$work/log2" 2>&1
+"$binary" migrate >"$work/log2" 2>&1
 grep -q "catalog already seeded" "$work/log2" || { echo "FAIL: reseeded"; cat "$work/log2"; exit 1; }
 echo "serve test passed"

@@ -7,13 +7,14 @@
 
 namespace gpuplan::testing {
 
-TestServer::TestServer() : db_path_(dir_.File("gpuplan.db")) {
+TestServer::TestServer(bool require_auth_for_reads) : db_path_(dir_.File("gpuplan.db")) {
   spdlog::set_level(spdlog::level::warn);
   server::ServeConfig config;
   config.port = 0;
   config.db_path = db_path_;
   config.static_dir = STATIC_DIR;
   config.threads = 4;
+  config.require_auth_for_reads = require_auth_for_reads;
   auto app = server::App::Create(config);
   if (!app.ok()) throw std::runtime_error("App::Create: " + app.error().message);
   app_ = std::move(app).value();
@@ -49,6 +50,34 @@ TestServer::Reply ToReply(const httplib::Result& res, const std::string& what) {
   return reply;
 }
 }  // namespace
+
+TestServer::Reply TestServer::Send(const std::string& method, const std::string& target,
+                                   const std::string& body, const std::string& content_type,
+                                   const httplib::Headers& headers) const {
+  auto client = Client();
+  httplib::Request req;
+  req.method = method;
+  req.path = target;
+  req.headers = headers;
+  if (!body.empty() || method == "POST" || method == "PUT") {
+    req.body = body;
+    req.set_header("Content-Type", content_type);
+  }
+  auto res = client.send(req);
+  Reply reply;
+  if (!res) {
+    ADD_FAILURE() << method << " " << target << " failed: " << httplib::to_string(res.error());
+    return reply;
+  }
+  reply.status = res->status;
+  reply.content_type = res->get_header_value("Content-Type");
+  reply.location = res->get_header_value("Location");
+  if (!res->body.empty()) {
+    reply.body = nlohmann::json::parse(res->body, nullptr, false);
+    if (reply.body.is_discarded()) reply.raw = res->body;
+  }
+  return reply;
+}
 
 TestServer::Reply TestServer::Post(const std::string& target, const nlohmann::json& body) const {
   return PostRaw(target, body.dump(), "application/json");

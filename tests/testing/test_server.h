@@ -17,7 +17,7 @@ namespace gpuplan::testing {
 
 class TestServer {
  public:
-  TestServer();
+  explicit TestServer(bool require_auth_for_reads = false);
   ~TestServer();
 
   int port() const { return port_; }
@@ -29,8 +29,13 @@ class TestServer {
     int status = 0;
     std::string content_type;
     nlohmann::json body;
+    std::string location;
+    std::string raw;  // the body when it is not JSON (CSV exports)
   };
   Reply Get(const std::string& target) const;
+  // A request with any method, body and headers, answered as JSON (empty bodies allowed).
+  Reply Send(const std::string& method, const std::string& target, const std::string& body,
+             const std::string& content_type, const httplib::Headers& headers) const;
   // POST `body` (serialised) as application/json.
   Reply Post(const std::string& target, const nlohmann::json& body) const;
   Reply PostRaw(const std::string& target, const std::string& body,

@@ -1,0 +1,442 @@
+#include "api/catalog_io.h"
+
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "api/json_reader.h"
+#include "db/csv.h"
+#include "db/seeder.h"
+#include "db/skypilot_parser.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+nlohmann::json Opt(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json GpuExport(const model::GpuSpec& g) {
+  return {{"id", g.id}, {"name", g.name}, {"vendor", g.vendor}, {"architecture", g.architecture},
+          {"release_year", g.release_year}, {"memory_gb", g.memory_gb},
+          {"memory_type", g.memory_type}, {"memory_bw_gbps", g.memory_bw_gbps},
+          {"fp64_tflops", g.fp64_tflops}, {"fp32_tflops", g.fp32_tflops},
+          {"tf32_tflops", g.tf32_tflops}, {"fp16_tflops", g.fp16_tflops},
+          {"bf16_tflops", g.bf16_tflops}, {"fp8_tflops", g.fp8_tflops},
+          {"int8_tops", g.int8_tops}, {"nvlink_bw_gbps", g.nvlink_bw_gbps},
+          {"pcie_gen", g.pcie_gen}, {"tdp_w", g.tdp_w}, {"form_factor", g.form_factor},
+          {"source", g.source}};
+}
+
+nlohmann::json TypeExport(const db::InstanceType& t) {
+  return {{"cloud", t.cloud}, {"instance_type", t.id}, {"gpu", t.gpu_id},
+          {"gpu_count", t.gpu_count}, {"vcpus", Opt(t.vcpus)}, {"memory_gib", Opt(t.memory_gib)},
+          {"interconnect", t.interconnect}, {"interconnect_bw_gbps", t.interconnect_bw_gbps},
+          {"network_gbps", Opt(t.network_gbps)}, {"arch", t.arch},
+          {"host_instance_type", t.host_instance_type}, {"accelerator_name", t.accelerator_name},
+          {"source", t.source}};
+}
+
+nlohmann::json PriceExport(const db::PriceObservation& p) {
+  return {{"cloud", p.cloud}, {"instance_type", p.instance_type}, {"region", p.region},
+          {"zone", p.zone}, {"kind", p.kind}, {"price_per_hour", p.price_per_hour},
+          {"currency", p.currency}, {"observed_at", p.observed_at}, {"source", p.source}};
+}
+
+bool IsTimestamp(const std::string& text) {
+  static const std::regex kIso(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)");
+  return std::regex_match(text, kIso);
+}
+
+bool IsCurrency(const std::string& c) {
+  return c.size() == 3 && std::all_of(c.begin(), c.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+}
+
+bool IsId(const std::string& id) {
+  if (id.empty() || id.size() > 200) return false;
+  for (char c : id) {
+    if (c == '/' || c == '?' || c == '#' || static_cast<unsigned char>(c) < 0x21) return false;
+  }
+  return true;
+}
+
+std::optional<model::GpuSpec> ReadGpu(JsonReader& r, const std::string& path_id) {
+  model::GpuSpec g;
+  auto id = r.String("id", path_id.empty());
+  g.id = path_id.empty() ? id.value_or("") : path_id;
+  if (id && !path_id.empty() && *id != path_id) r.Fail("id", "id must match the URL's id '" + path_id + "'");
+  if (!g.id.empty() && !IsId(g.id)) r.Fail("id", "id must not contain '/', '?', '#' or spaces");
+  g.name = r.String("name").value_or(g.id);
+  g.vendor = r.String("vendor", true).value_or("");
+  g.architecture = r.String("architecture").value_or("");
+  g.release_year = static_cast<int>(r.Integer("release_year", 0, 3000).value_or(0));
+  g.memory_gb = r.Number("memory_gb", 0.001, 1e5, true).value_or(0);
+  g.memory_type = r.String("memory_type").value_or("");
+  struct {
+    const char* key;
+    double* field;
+  } rates[] = {{"memory_bw_gbps", &g.memory_bw_gbps}, {"fp64_tflops", &g.fp64_tflops},
+               {"fp32_tflops", &g.fp32_tflops},       {"tf32_tflops", &g.tf32_tflops},
+               {"fp16_tflops", &g.fp16_tflops},       {"bf16_tflops", &g.bf16_tflops},
+               {"fp8_tflops", &g.fp8_tflops},         {"int8_tops", &g.int8_tops},
+               {"nvlink_bw_gbps", &g.nvlink_bw_gbps}, {"tdp_w", &g.tdp_w}};
+  for (const auto& rate : rates) *rate.field = r.Number(rate.key, 0, 1e7).value_or(0);
+  g.pcie_gen = static_cast<int>(r.Integer("pcie_gen", 0, 10).value_or(0));
+  g.form_factor = r.String("form_factor").value_or("");
+  g.source = r.String("source").value_or("");
+  r.Finish();
+  if (r.ok()) {
+    Status valid = model::ValidateGpuSpec(g);
+    if (!valid.ok()) r.Fail(valid.error().fields.empty() ? "" : valid.error().fields[0].field, valid.error().message);
+  }
+  if (!r.ok()) return std::nullopt;
+  return g;
+}
+
+std::optional<db::InstanceType> ReadType(JsonReader& r, const std::string& path_cloud,
+                                         const std::string& path_id) {
+  db::InstanceType t;
+  auto cloud = r.String("cloud", path_cloud.empty());
+  auto id = r.String("instance_type", path_id.empty());
+  t.cloud = path_cloud.empty() ? cloud.value_or("") : path_cloud;
+  t.id = path_id.empty() ? id.value_or("") : path_id;
+  if (cloud && !path_cloud.empty() && *cloud != path_cloud) r.Fail("cloud", "cloud must match the URL");
+  if (id && !path_id.empty() && *id != path_id) r.Fail("instance_type", "instance_type must match the URL");
+  if (!t.cloud.empty() && !IsId(t.cloud)) r.Fail("cloud", "cloud must not contain '/', '?', '#' or spaces");
+  if (!t.id.empty() && !IsId(t.id)) r.Fail("instance_type", "instance_type must not contain '/', '?', '#' or spaces");
+  t.gpu_id = r.String("gpu", true).value_or("");
+  t.gpu_count = static_cast<int>(r.Integer("gpu_count", 1, 1024, true).value_or(1));
+  t.vcpus = r.Number("vcpus", 0.01, 1e5);
+  t.memory_gib = r.Number("memory_gib", 0.01, 1e6);
+  t.interconnect = r.Choice("interconnect", {"none", "pcie", "nvlink", "nvswitch"})
+                       .value_or(t.gpu_count > 1 ? "pcie" : "none");
+  t.interconnect_bw_gbps = r.Number("interconnect_bw_gbps", 0, 1e5).value_or(0);
+  t.network_gbps = r.Number("network_gbps", 0, 1e6);
+  t.arch = r.String("arch").value_or("x86_64");
+  t.host_instance_type = r.String("host_instance_type").value_or("");
+  t.accelerator_name = r.String("accelerator_name").value_or("");
+  t.source = r.String("source").value_or("");
+  r.Finish();
+  if (!r.ok()) return std::nullopt;
+  return t;
+}
+
+std::optional<db::PriceObservation> ReadPrice(JsonReader& r, const std::string& now) {
+  db::PriceObservation p;
+  p.cloud = r.String("cloud", true).value_or("");
+  p.instance_type = r.String("instance_type", true).value_or("");
+  p.region = r.String("region", true).value_or("");
+  p.zone = r.String("zone").value_or("");
+  p.kind = r.Choice("kind", {"ondemand", "spot", "reserved_1y", "reserved_3y"}, true).value_or("");
+  p.price_per_hour = r.Number("price_per_hour", 0, 1e7, true).value_or(0);
+  p.currency = r.String("currency", true).value_or("");
+  if (r.Has("currency") && !IsCurrency(p.currency)) r.Fail("currency", "currency must be an ISO 4217 code such as USD");
+  p.observed_at = r.String("observed_at").value_or(now);
+  if (!IsTimestamp(p.observed_at)) r.Fail("observed_at", "observed_at must be an ISO 8601 date or date-time");
+  p.source = r.String("source").value_or("");
+  if (!p.region.empty() && !IsId(p.region)) r.Fail("region", "region must not contain '/', '?', '#' or spaces");
+  r.Finish();
+  if (!r.ok()) return std::nullopt;
+  return p;
+}
+
+// Reads items of array `key` with `read`; invalid items become rejected rows (line =
+// item index + 1) named by their pointer.
+template <typename T, typename Fn>
+void ReadItems(const nlohmann::json& doc, const char* key, db::ImportReport& report,
+               std::vector<T>& out, Fn read) {
+  if (!doc.contains(key)) return;
+  const nlohmann::json& items = doc[key];
+  if (!items.is_array()) {
+    report.Reject(0, std::string("/") + key + " must be an array");
+    return;
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    ++report.rows_read;
+    std::vector<FieldError> errors;
+    JsonReader r(items[i], std::string("/") + key + "/" + std::to_string(i), &errors);
+    std::optional<T> value = items[i].is_object() ? read(r) : std::nullopt;
+    if (!items[i].is_object()) errors.push_back({r.Pointer(""), "must be an object"});
+    if (value) {
+      ++report.rows_used;
+      out.push_back(std::move(*value));
+    } else {
+      std::string reason;
+      for (const auto& e : errors) reason += (reason.empty() ? "" : "; ") + e.field + ": " + e.detail;
+      report.Reject(static_cast<int>(i + 1), reason);
+    }
+  }
+}
+
+Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string& now) {
+  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return Error::Invalid("body", "the gpuplan format is a JSON object (see GET /api/v1/catalog/export)");
+  }
+  if (doc.value("format", "") != "gpuplan") {
+    return Error::Invalid("/format", "a gpuplan export has \"format\": \"gpuplan\"");
+  }
+  db::CatalogBatch b;
+  ReadItems(doc, "gpus", b.report, b.gpus, [](JsonReader& r) { return ReadGpu(r, ""); });
+  ReadItems(doc, "clouds", b.report, b.clouds, [](JsonReader& r) -> std::optional<db::Cloud> {
+    db::Cloud c{r.String("id", true).value_or(""), r.String("name").value_or(""),
+                r.String("default_currency").value_or("USD")};
+    if (c.name.empty()) c.name = c.id;
+    r.Finish();
+    return r.ok() ? std::optional(c) : std::nullopt;
+  });
+  ReadItems(doc, "regions", b.report, b.regions, [](JsonReader& r) -> std::optional<db::Region> {
+    db::Region g{r.String("cloud", true).value_or(""), r.String("id", true).value_or(""),
+                 r.String("display_name").value_or(""), r.String("country").value_or(""),
+                 r.String("continent").value_or("")};
+    if (g.display_name.empty()) g.display_name = g.id;
+    r.Finish();
+    return r.ok() ? std::optional(g) : std::nullopt;
+  });
+  ReadItems(doc, "fx_rates", b.report, b.fx_rates, [](JsonReader& r) -> std::optional<db::FxRate> {
+    db::FxRate f{r.String("currency", true).value_or(""),
+                 r.Number("units_per_usd", 1e-9, 1e9, true).value_or(1),
+                 r.String("as_of", true).value_or(""), r.String("source").value_or("")};
+    if (r.Has("currency") && !IsCurrency(f.currency)) r.Fail("currency", "currency must be an ISO 4217 code");
+    r.Finish();
+    return r.ok() ? std::optional(f) : std::nullopt;
+  });
+  ReadItems(doc, "instance_types", b.report, b.instance_types,
+            [](JsonReader& r) { return ReadType(r, "", ""); });
+  ReadItems(doc, "prices", b.report, b.prices, [&](JsonReader& r) { return ReadPrice(r, now); });
+  // Instance types must name known GPUs (in the catalog or in this document): checked by
+  // the caller against the store, see ParseImport.
+  return b;
+}
+
+std::string RegionOfZone(const std::string& zone) {
+  // "us-east-1a" -> "us-east-1"; Local Zones ("us-west-2-lax-1a") keep their parent region.
+  static const std::regex kZone(R"(^([a-z]{2}(-gov)?-[a-z]+-\d+)(-[a-z]+-\d+)?[a-z]$)");
+  std::smatch m;
+  if (std::regex_match(zone, m, kZone)) return m[1];
+  return "";
+}
+
+Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string& cloud,
+                                      const std::string& source, db::CatalogStore& store) {
+  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("SpotPriceHistory") ||
+      !doc["SpotPriceHistory"].is_array()) {
+    return Error::Invalid("/SpotPriceHistory",
+                          "expected the JSON of `aws ec2 describe-spot-price-history`: "
+                          "{\"SpotPriceHistory\": [...]}");
+  }
+  db::CatalogBatch b;
+  std::set<std::string> known, unknown;
+  const nlohmann::json& rows = doc["SpotPriceHistory"];
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ++b.report.rows_read;
+    int line = static_cast<int>(i + 1);
+    const nlohmann::json& row = rows[i];
+    auto text = [&](const char* key) {
+      return row.is_object() && row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : std::string();
+    };
+    std::string zone = text("AvailabilityZone"), type = text("InstanceType");
+    std::string product = text("ProductDescription"), price_text = text("SpotPrice");
+    std::string timestamp = text("Timestamp");
+    if (!row.is_object() || zone.empty() || type.empty() || price_text.empty() || timestamp.empty()) {
+      b.report.Reject(line, "needs AvailabilityZone, InstanceType, SpotPrice and Timestamp strings");
+      continue;
+    }
+    if (product.find("Linux") == std::string::npos) {
+      b.report.Skip("not a Linux price: " + product);
+      continue;
+    }
+    char* end = nullptr;
+    double price = std::strtod(price_text.c_str(), &end);
+    if (end == price_text.c_str() || *end != '\0' || !(price >= 0)) {
+      b.report.Reject(line, "SpotPrice '" + price_text + "' is not a non-negative number");
+      continue;
+    }
+    std::string region = RegionOfZone(zone);
+    if (region.empty()) {
+      b.report.Reject(line, "AvailabilityZone '" + zone + "' is not an AWS zone name");
+      continue;
+    }
+    if (!IsTimestamp(timestamp)) {
+      b.report.Reject(line, "Timestamp '" + timestamp + "' is not ISO 8601");
+      continue;
+    }
+    if (!known.count(type) && !unknown.count(type)) {
+      auto found = store.GetInstanceType(cloud, type);
+      if (found.ok()) {
+        known.insert(type);
+      } else if (found.error().code == ErrorCode::kNotFound) {
+        unknown.insert(type);
+      } else {
+        return found.error();
+      }
+    }
+    if (unknown.count(type)) {
+      b.report.Skip("instance type not in the catalog: " + type);
+      continue;
+    }
+    ++b.report.rows_used;
+    b.prices.push_back({cloud, type, region, zone, "spot", price, "USD", timestamp, source});
+  }
+  return b;
+}
+
+Status CheckGpusKnown(db::CatalogBatch& b, db::CatalogStore& store) {
+  std::set<std::string> gpus;
+  for (const auto& g : b.gpus) gpus.insert(g.id);
+  std::vector<db::InstanceType> kept;
+  for (size_t i = 0; i < b.instance_types.size(); ++i) {
+    const auto& t = b.instance_types[i];
+    if (!gpus.count(t.gpu_id)) {
+      auto g = store.GetGpu(t.gpu_id);
+      if (!g.ok() && g.error().code != ErrorCode::kNotFound) return g.error();
+      if (g.ok()) {
+        gpus.insert(t.gpu_id);
+      } else {
+        b.report.Reject(static_cast<int>(i + 1), "/instance_types/" + std::to_string(i) +
+                                                     "/gpu: unknown GPU '" + t.gpu_id + "'");
+        --b.report.rows_used;
+        continue;
+      }
+    }
+    kept.push_back(t);
+  }
+  b.instance_types = std::move(kept);
+  return OkStatus();
+}
+
+}  // namespace
+
+nlohmann::json ExportJson(const db::CatalogBatch& c, const std::string& exported_at) {
+  nlohmann::json j = {{"format", "gpuplan"}, {"version", 1}, {"exported_at", exported_at}};
+  j["gpus"] = nlohmann::json::array();
+  for (const auto& g : c.gpus) j["gpus"].push_back(GpuExport(g));
+  j["clouds"] = nlohmann::json::array();
+  for (const auto& cl : c.clouds) {
+    j["clouds"].push_back({{"id", cl.id}, {"name", cl.name}, {"default_currency", cl.default_currency}});
+  }
+  j["regions"] = nlohmann::json::array();
+  for (const auto& r : c.regions) {
+    j["regions"].push_back({{"cloud", r.cloud}, {"id", r.id}, {"display_name", r.display_name},
+                            {"country", r.country}, {"continent", r.continent}});
+  }
+  j["fx_rates"] = nlohmann::json::array();
+  for (const auto& f : c.fx_rates) {
+    j["fx_rates"].push_back({{"currency", f.currency}, {"units_per_usd", f.units_per_usd},
+                             {"as_of", f.as_of}, {"source", f.source}});
+  }
+  j["instance_types"] = nlohmann::json::array();
+  for (const auto& t : c.instance_types) j["instance_types"].push_back(TypeExport(t));
+  j["prices"] = nlohmann::json::array();
+  for (const auto& p : c.prices) j["prices"].push_back(PriceExport(p));
+  return j;
+}
+
+std::string ExportCsv(const db::CatalogBatch& c) {
+  std::map<std::pair<std::string, std::string>, const db::InstanceType*> types;
+  for (const auto& t : c.instance_types) types[{t.cloud, t.id}] = &t;
+  auto quote = [](const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  };
+  auto num = [](double v) {
+    std::ostringstream os;
+    os.precision(17);
+    os << v;
+    return os.str();
+  };
+  std::string out =
+      "cloud,region,zone,instance_type,gpu,gpu_count,vcpus,memory_gib,kind,price_per_hour,"
+      "currency,observed_at,source\n";
+  for (const auto& p : c.prices) {
+    const db::InstanceType* t = types[{p.cloud, p.instance_type}];
+    out += quote(p.cloud) + "," + quote(p.region) + "," + quote(p.zone) + "," +
+           quote(p.instance_type) + "," + (t ? quote(t->gpu_id) : "") + "," +
+           (t ? std::to_string(t->gpu_count) : "") + "," +
+           (t && t->vcpus ? num(*t->vcpus) : "") + "," +
+           (t && t->memory_gib ? num(*t->memory_gib) : "") + "," + p.kind + "," +
+           num(p.price_per_hour) + "," + p.currency + "," + quote(p.observed_at) + "," +
+           quote(p.source) + "\n";
+  }
+  return out;
+}
+
+Result<model::GpuSpec> DecodeGpu(const nlohmann::json& body, const std::string& path_id) {
+  std::vector<FieldError> errors;
+  JsonReader r(body, "", &errors);
+  auto g = ReadGpu(r, path_id);
+  if (!g) return BodyError(errors);
+  return *g;
+}
+
+Result<db::InstanceType> DecodeInstanceType(const nlohmann::json& body, const std::string& path_cloud,
+                                            const std::string& path_id) {
+  std::vector<FieldError> errors;
+  JsonReader r(body, "", &errors);
+  auto t = ReadType(r, path_cloud, path_id);
+  if (!t) return BodyError(errors);
+  return *t;
+}
+
+Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& body,
+                                                       const std::string& now, size_t max_items) {
+  std::vector<FieldError> errors;
+  if (!body.contains("prices") || !body["prices"].is_array() || body["prices"].empty() ||
+      body["prices"].size() > max_items) {
+    return Error::Invalid("/prices", "prices must be an array of 1 to " +
+                                         std::to_string(max_items) + " observations");
+  }
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (it.key() != "prices") errors.push_back({"/" + PointerEscape(it.key()), "unknown field '" + it.key() + "'"});
+  }
+  std::vector<db::PriceObservation> out;
+  for (size_t i = 0; i < body["prices"].size(); ++i) {
+    const nlohmann::json& item = body["prices"][i];
+    JsonReader r(item, "/prices/" + std::to_string(i), &errors);
+    if (!item.is_object()) {
+      errors.push_back({"/prices/" + std::to_string(i), "must be an object"});
+      continue;
+    }
+    if (auto p = ReadPrice(r, now)) out.push_back(std::move(*p));
+  }
+  if (!errors.empty()) return BodyError(errors);
+  return out;
+}
+
+Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,
+                                     db::CatalogStore& store) {
+  if (request.format == "skypilot") {
+    if (request.cloud.empty() || !IsId(request.cloud)) {
+      return Error::Invalid("cloud", "cloud is required for format=skypilot (e.g. azure)");
+    }
+    auto table = db::ParseCsv(body);
+    if (!table.ok()) return table.error();
+    auto resolver = store.LoadGpuResolver();
+    if (!resolver.ok()) return resolver.error();
+    auto rules = db::LoadGcpAttachRules();
+    if (!rules.ok()) return rules.error();
+    db::SkypilotOptions options;
+    options.cloud = request.cloud;
+    options.observed_at = request.observed_at;
+    options.source = request.source;
+    if (request.cloud == "gcp") options.attach = &*rules;
+    return db::ParseSkypilotCatalog(*table, options, *resolver);
+  }
+  if (request.format == "aws-spot-history") {
+    return ParseAwsSpot(body, request.cloud.empty() ? "aws" : request.cloud, request.source, store);
+  }
+  if (request.format == "gpuplan") {
+    auto batch = ParseNative(body, request.observed_at);
+    if (!batch.ok()) return batch.error();
+    Status gpus = CheckGpusKnown(*batch, store);
+    if (!gpus.ok()) return gpus.error();
+    return batch;
+  }
+  return Error::Invalid("format", "format must be skypilot, aws-spot-history or gpuplan");
+}
+
+}  // namespace gpuplan::api

@@ -1,0 +1,41 @@
+// The catalog's exchange formats: the native gpuplan JSON (export and import, lossless),
+// CSV export, AWS `describe-spot-price-history` JSON and SkyPilot CSV import, and the
+// bodies of single-resource writes. JSON lives here, not in db/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "db/catalog_batch.h"
+#include "db/catalog_store.h"
+#include "model/result.h"
+
+namespace gpuplan::api {
+
+nlohmann::json ExportJson(const db::CatalogBatch& catalog, const std::string& exported_at);
+std::string ExportCsv(const db::CatalogBatch& catalog);
+
+// Writes' bodies. `path_id` (from the URL) wins; a different id in the body is an error.
+Result<model::GpuSpec> DecodeGpu(const nlohmann::json& body, const std::string& path_id);
+Result<db::InstanceType> DecodeInstanceType(const nlohmann::json& body,
+                                            const std::string& path_cloud,
+                                            const std::string& path_id);
+// {"prices": [...]} with at most `max_items`; observed_at defaults to `now`.
+Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& body,
+                                                       const std::string& now, size_t max_items);
+
+struct ImportRequest {
+  std::string format;       // skypilot | aws-spot-history | gpuplan
+  std::string cloud;        // required for skypilot; aws by default for aws-spot-history
+  std::string observed_at;  // stamped on SkyPilot prices (default: now)
+  std::string source;       // attribution stamped on imported records
+};
+
+// Parses an import body into a batch: malformed documents are errors (naming the line or
+// pointer); malformed rows are rejected rows of the batch's report.
+Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,
+                                     db::CatalogStore& store);
+
+}  // namespace gpuplan::api

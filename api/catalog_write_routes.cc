@@ -1,0 +1,263 @@
+// Catalog writes (API key), bulk import and export, spot price history.
+#include <httplib.h>
+
+#include "api/auth.h"
+#include "api/body.h"
+#include "api/catalog_io.h"
+#include "api/cursor.h"
+#include "api/http_util.h"
+#include "api/query_params.h"
+#include "api/routes.h"
+#include "db/catalog_admin.h"
+#include "db/catalog_export.h"
+#include "db/catalog_import.h"
+#include "db/catalog_store.h"
+#include "db/catalog_writer.h"
+#include "db/database.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+inline constexpr size_t kImportBodyLimit = 20 << 20;  // 20 MiB
+inline constexpr size_t kMaxPricesPerRequest = 10000;
+
+std::string EncodePathSegment(const std::string& s) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+void Created(httplib::Response& res, const std::string& location, const nlohmann::json& body) {
+  res.set_header("Location", location);
+  WriteJson(res, body, 201);
+}
+
+void PostGpu(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "admin")) return;
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto gpu = DecodeGpu(*body, "");
+  if (!gpu.ok()) return WriteError(req, res, gpu.error());
+  auto lease = ctx.pool->Acquire();
+  Status st = db::CatalogAdmin(*lease).CreateGpu(*gpu);
+  if (!st.ok()) return WriteError(req, res, st.error());
+  Created(res, "/api/v1/gpus/" + EncodePathSegment(gpu->id), {{"id", gpu->id}, {"created", true}});
+}
+
+void PutGpu(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "admin")) return;
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto gpu = DecodeGpu(*body, req.matches[1]);
+  if (!gpu.ok()) return WriteError(req, res, gpu.error());
+  auto lease = ctx.pool->Acquire();
+  auto created = db::CatalogAdmin(*lease).PutGpu(*gpu);
+  if (!created.ok()) return WriteError(req, res, created.error());
+  if (*created) {
+    return Created(res, "/api/v1/gpus/" + EncodePathSegment(gpu->id), {{"id", gpu->id}, {"created", true}});
+  }
+  WriteJson(res, {{"id", gpu->id}, {"created", false}});
+}
+
+void DeleteGpu(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "admin")) return;
+  auto lease = ctx.pool->Acquire();
+  Status st = db::CatalogAdmin(*lease).DeleteGpu(req.matches[1]);
+  if (!st.ok()) return WriteError(req, res, st.error());
+  res.status = 204;
+}
+
+void PostInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "write")) return;
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto type = DecodeInstanceType(*body, "", "");
+  if (!type.ok()) return WriteError(req, res, type.error());
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto existing = store.GetInstanceType(type->cloud, type->id);
+  if (existing.ok()) {
+    return WriteError(req, res, Error{ErrorCode::kConflict, "instance type '" + type->id + "' exists in cloud '" +
+                                                              type->cloud + "'; PUT replaces it", {}});
+  }
+  Status st = db::CatalogAdmin(*lease).CreateInstanceType(*type);
+  if (!st.ok()) return WriteError(req, res, st.error());
+  Created(res, "/api/v1/instances/" + EncodePathSegment(type->cloud) + "/" + EncodePathSegment(type->id),
+          {{"cloud", type->cloud}, {"instance_type", type->id}, {"created", true}});
+}
+
+void PutInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "write")) return;
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto type = DecodeInstanceType(*body, req.matches[1], req.matches[2]);
+  if (!type.ok()) return WriteError(req, res, type.error());
+  auto lease = ctx.pool->Acquire();
+  auto created = db::CatalogAdmin(*lease).PutInstanceType(*type);
+  if (!created.ok()) return WriteError(req, res, created.error());
+  nlohmann::json out = {{"cloud", type->cloud}, {"instance_type", type->id}, {"created", *created}};
+  if (*created) {
+    return Created(res, "/api/v1/instances/" + EncodePathSegment(type->cloud) + "/" +
+                            EncodePathSegment(type->id), out);
+  }
+  WriteJson(res, out);
+}
+
+void DeleteInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "write")) return;
+  auto lease = ctx.pool->Acquire();
+  Status st = db::CatalogAdmin(*lease).DeleteInstanceType(req.matches[1], req.matches[2]);
+  if (!st.ok()) return WriteError(req, res, st.error());
+  res.status = 204;
+}
+
+void PostPrices(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "write")) return;
+  auto body = ReadJsonBody(req, res, 8 << 20);
+  if (!body) return;
+  auto prices = DecodePrices(*body, db::UtcNow(), kMaxPricesPerRequest);
+  if (!prices.ok()) return WriteError(req, res, prices.error());
+  auto lease = ctx.pool->Acquire();
+  auto counts = db::CatalogAdmin(*lease).AddPrices(*prices);
+  if (!counts.ok()) return WriteError(req, res, counts.error());
+  WriteJson(res, {{"accepted", prices->size()}, {"inserted", counts->inserted}, {"updated", counts->updated}},
+            201);
+}
+
+nlohmann::json ReportJson(const db::ImportOutcome& out, const db::ImportOptions& o) {
+  nlohmann::json rejected = nlohmann::json::array();
+  for (const auto& r : out.report.rejected) rejected.push_back({{"line", r.line}, {"reason", r.reason}});
+  const db::BatchCounts& c = out.counts;
+  return {{"format", o.format},
+          {"cloud", o.cloud},
+          {"dry_run", o.dry_run},
+          {"partial", o.partial},
+          {"written", out.written},
+          {"rows",
+           {{"read", out.report.rows_read},
+            {"accepted", out.report.rows_used},
+            {"skipped", out.report.rows_skipped},
+            {"rejected", out.report.rows_rejected}}},
+          {"skipped_by_reason", out.report.skipped_by_reason},
+          {"rejected", rejected},
+          {"spot_above_ondemand", out.report.spot_above_ondemand},
+          {"instance_types", {{"inserted", c.instance_types.inserted}, {"updated", c.instance_types.updated}}},
+          {"prices", {{"inserted", c.prices.inserted}, {"updated", c.prices.updated}}},
+          {"gpus", c.gpus},
+          {"regions", c.regions}};
+}
+
+void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {"format", "cloud", "dry_run", "partial", "observed_at"});
+  ImportRequest import;
+  import.format = q.Choice("format", {"skypilot", "aws-spot-history", "gpuplan"}, "");
+  if (import.format.empty() && q.ok()) q.Fail("format", "format is required: skypilot, aws-spot-history or gpuplan");
+  import.cloud = q.String("cloud");
+  bool dry_run = q.Choice("dry_run", {"true", "false"}, "false") == "true";
+  bool partial = q.Choice("partial", {"true", "false"}, "false") == "true";
+  import.observed_at = q.String("observed_at", db::UtcNow());
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto key = Authorize(*ctx.pool, req, res, import.format == "gpuplan" ? "admin" : "write");
+  if (!key) return;
+  if (req.body.size() > kImportBodyLimit) {
+    return WriteProblem(req, res, 413, "import bodies are limited to 20 MiB");
+  }
+  import.source = "import by " + key->name + " at " + db::UtcNow();
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto batch = ParseImport(import, req.body, store);
+  if (!batch.ok()) return WriteError(req, res, batch.error());
+  db::ImportOptions options{key->name, import.format,
+                            import.cloud.empty() && import.format == "aws-spot-history" ? "aws" : import.cloud,
+                            dry_run, partial};
+  auto outcome = db::ImportCatalog(*lease, *batch, options);
+  if (!outcome.ok()) return WriteError(req, res, outcome.error());
+  WriteJson(res, ReportJson(*outcome, options), outcome->written ? 201 : 200);
+}
+
+void GetExport(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {"format"});
+  std::string format = q.Choice("format", {"json", "csv"}, "json");
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto lease = ctx.pool->Acquire();
+  auto catalog = db::ExportCatalog(*lease);
+  if (!catalog.ok()) return WriteError(req, res, catalog.error());
+  if (format == "csv") {
+    res.set_header("Content-Disposition", "attachment; filename=\"gpuplan-prices.csv\"");
+    res.set_content(ExportCsv(*catalog), "text/csv; charset=utf-8");
+    return;
+  }
+  WriteJson(res, ExportJson(*catalog, db::UtcNow()));
+}
+
+void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {"cloud", "instance_type", "region", "zone", "since", "until", "limit", "cursor"});
+  db::CatalogStore::SpotQuery query;
+  query.cloud = q.String("cloud");
+  query.instance_type = q.String("instance_type");
+  if (query.cloud.empty()) q.Fail("cloud", "cloud is required");
+  if (query.instance_type.empty()) q.Fail("instance_type", "instance_type is required");
+  query.region = q.String("region");
+  query.zone = q.String("zone");
+  query.since = q.String("since");
+  query.until = q.String("until");
+  query.limit = static_cast<int>(q.Integer("limit", 1, 10000).value_or(1000));
+  std::string cursor = q.String("cursor");
+  if (!q.ok()) return WriteError(req, res, q.error());
+  std::string canonical = query.cloud + "|" + query.instance_type + "|" + query.region + "|" +
+                          query.zone + "|" + query.since + "|" + query.until;
+  std::string fingerprint = Fingerprint(canonical);
+  if (!cursor.empty()) {
+    auto position = DecodeCursor(cursor, fingerprint);
+    if (!position.ok()) return WriteError(req, res, position.error());
+    // The offer cursor's three strings carry (observed_at, zone, region) here.
+    query.after = std::make_tuple(position->cloud, position->region, position->instance_type);
+  }
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  ++query.limit;  // one more tells whether a next page exists
+  auto rows = store.SpotHistory(query);
+  if (!rows.ok()) return WriteError(req, res, rows.error());
+  bool more = static_cast<int>(rows->size()) == query.limit;
+  if (more) rows->pop_back();
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& p : *rows) {
+    items.push_back({{"region", p.region}, {"zone", p.zone.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.zone)},
+                     {"price_per_hour", p.price_per_hour}, {"currency", p.currency},
+                     {"observed_at", p.observed_at}, {"source", p.source}});
+  }
+  nlohmann::json next = nullptr;
+  if (more && !rows->empty()) {
+    const auto& last = rows->back();
+    next = EncodeCursor(db::OfferCursor{std::nullopt, last.observed_at, last.zone, last.region}, fingerprint);
+  }
+  WriteJson(res, {{"cloud", query.cloud}, {"instance_type", query.instance_type},
+                  {"items", std::move(items)}, {"next_cursor", next}});
+}
+
+}  // namespace
+
+void RegisterCatalogWriteRoutes(httplib::Server& server, const ApiContext& context) {
+  server.Post("/api/v1/gpus", Bind(context, PostGpu));
+  server.Put(R"(/api/v1/gpus/([^/]+))", Bind(context, PutGpu));
+  server.Delete(R"(/api/v1/gpus/([^/]+))", Bind(context, DeleteGpu));
+  server.Post("/api/v1/instances", Bind(context, PostInstance));
+  server.Put(R"(/api/v1/instances/([^/]+)/([^/]+))", Bind(context, PutInstance));
+  server.Delete(R"(/api/v1/instances/([^/]+)/([^/]+))", Bind(context, DeleteInstance));
+  server.Post("/api/v1/prices", Bind(context, PostPrices));
+  server.Post("/api/v1/catalog/import", Bind(context, PostImport));
+  server.Get("/api/v1/catalog/export", Bind(context, GetExport));
+  server.Get("/api/v1/prices/spot-history", Bind(context, GetSpotHistory));
+}
+
+}  // namespace gpuplan::api

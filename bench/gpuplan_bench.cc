@@ -1,0 +1,120 @@
+// Google Benchmark figures for docs/benchmarks.md: model evaluations, a recommendation
+// over the whole seeded catalog, and a 100 000-row SkyPilot import into SQLite.
+// Run: build/bench/gpuplan_bench (Release build).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "api/catalog_io.h"
+#include "api/recommender.h"
+#include "db/catalog_import.h"
+#include "db/catalog_store.h"
+#include "db/database.h"
+#include "db/migrations.h"
+#include "db/seeder.h"
+#include "model/training.h"
+#include "model/workload_presets.h"
+
+namespace {
+
+using namespace gpuplan;
+
+model::Cluster A100Node(int gpus) {
+  model::Cluster c;
+  c.node.gpu.id = "A100-80GB-SXM4";
+  c.node.gpu.memory_gb = 80;
+  c.node.gpu.memory_bw_gbps = 2039;
+  c.node.gpu.fp32_tflops = 19.5;
+  c.node.gpu.bf16_tflops = c.node.gpu.fp16_tflops = 312;
+  c.node.gpu.nvlink_bw_gbps = 600;
+  c.node.gpu.form_factor = "SXM4";
+  c.node.gpus_per_node = gpus;
+  c.node.interconnect = gpus > 1 ? model::Interconnect::kNvswitch : model::Interconnect::kNone;
+  return c;
+}
+
+void BM_EstimateTraining(benchmark::State& state, const char* preset, int gpus) {
+  model::Workload w = *model::FindPreset(preset);
+  model::TrainingJob job;
+  job.samples = 1e6;
+  job.global_batch = 256;
+  job.framework = model::Framework::kOptimized;
+  model::Cluster cluster = A100Node(gpus);
+  for (auto _ : state) {
+    auto e = model::EstimateTraining(w, job, cluster, model::DefaultConstants(), false);
+    benchmark::DoNotOptimize(e);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK_CAPTURE(BM_EstimateTraining, resnet50_1gpu, "resnet-50", 1);
+BENCHMARK_CAPTURE(BM_EstimateTraining, bert_large_8gpu, "bert-large", 8);
+BENCHMARK_CAPTURE(BM_EstimateTraining, llama2_70b_8gpu, "llama-2-70b", 8);
+
+struct SeededDb {
+  std::filesystem::path path;
+  std::unique_ptr<SQLite::Database> db;
+  SeededDb() {
+    path = std::filesystem::temp_directory_path() / ("gpuplan-bench-" + std::to_string(::getpid()) + ".db");
+    std::filesystem::remove(path);
+    db = std::move(db::OpenDatabase(path.string())).value();
+    (void)db::Migrate(*db);
+    (void)db::SeedIfEmpty(*db);
+  }
+  ~SeededDb() {
+    db.reset();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+  }
+};
+
+void BM_RecommendTrainingWholeCatalog(benchmark::State& state) {
+  SeededDb seeded;
+  db::CatalogStore store(*seeded.db);
+  nlohmann::json body = {{"workload", "bert-large"}, {"dataset", {{"samples", 1e7}, {"epochs", 3}}},
+                         {"global_batch_size", 256}, {"constraints", {{"max_nodes", 4}}}};
+  for (auto _ : state) {
+    auto answer = api::Recommend(store, body);
+    benchmark::DoNotOptimize(answer);
+  }
+}
+BENCHMARK(BM_RecommendTrainingWholeCatalog)->Unit(benchmark::kMillisecond);
+
+std::string SyntheticSkypilot(int rows) {
+  std::string csv =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+      "AvailabilityZone\n";
+  const char* gpus[] = {"A100", "H100", "L4", "T4", "A10G"};
+  char line[256];
+  for (int i = 0; i < rows; ++i) {
+    int type = i / 10;  // ten zones per instance type
+    std::snprintf(line, sizeof(line), "bench.%d,%s,%d,%d,%d,,%.4f,%.4f,region-%d,zone-%d\n", type,
+                  gpus[type % 5], 1 << (type % 4), 8 << (type % 4), 64 << (type % 4),
+                  1.0 + type % 97, 0.4 + (i % 13) * 0.01, type % 20, i % 10);
+    csv += line;
+  }
+  return csv;
+}
+
+void BM_Import100kRows(benchmark::State& state) {
+  const std::string csv = SyntheticSkypilot(100000);
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto seeded = std::make_unique<SeededDb>();
+    db::CatalogStore store(*seeded->db);
+    state.ResumeTiming();
+    auto batch = api::ParseImport(api::ImportRequest{"skypilot", "benchcloud", "2026-11-22", "bench"}, csv, store);
+    auto outcome = db::ImportCatalog(*seeded->db, *batch, db::ImportOptions{"bench", "skypilot", "benchcloud"});
+    if (!outcome.ok()) state.SkipWithError(outcome.error().message.c_str());
+    state.PauseTiming();
+    seeded.reset();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * 100000);
+}
+BENCHMARK(BM_Import100kRows)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,40 @@
+// Single-resource catalog writes: GPUs, instance types, batches of price observations.
+// Each call is one transaction. Errors: kConflict (exists / still referenced),
+// kNotFound, kInvalidArgument naming the field, kUnavailable for database failures.
+#pragma once
+
+#include <SQLiteCpp/Database.h>
+
+#include <string>
+#include <vector>
+
+#include "db/catalog_types.h"
+#include "db/catalog_writer.h"
+#include "model/gpu_spec.h"
+#include "model/result.h"
+
+namespace gpuplan::db {
+
+class CatalogAdmin {
+ public:
+  explicit CatalogAdmin(SQLite::Database& db) : db_(db) {}
+
+  Status CreateGpu(const model::GpuSpec& gpu);
+  Result<bool> PutGpu(const model::GpuSpec& gpu);  // true when created
+  Status DeleteGpu(const std::string& id);          // kConflict while instance types use it
+
+  // The GPU must exist (kInvalidArgument on "/gpu"); an unknown cloud is created.
+  Status CreateInstanceType(const InstanceType& type);
+  Result<bool> PutInstanceType(const InstanceType& type);  // true when created
+  Status DeleteInstanceType(const std::string& cloud, const std::string& id);  // and its prices
+
+  // All or nothing; each observation's instance type must exist (the error names
+  // "/prices/<i>/instance_type").
+  Result<WriteCounts> AddPrices(const std::vector<PriceObservation>& prices);
+
+ private:
+  bool Exists(const char* sql, const std::string& a, const std::string& b = "");
+  SQLite::Database& db_;
+};
+
+}  // namespace gpuplan::db

@@ -1,0 +1,327 @@
+// Catalog writes, API keys, bulk imports, exports and spot history over real HTTP.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "db/api_keys.h"
+#include "db/database.h"
+#include "tests/testing/test_server.h"
+
+namespace gpuplan::api {
+namespace {
+
+using nlohmann::json;
+using testing::TestServer;
+
+const char* kAzureCsv =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+    "Region,AvailabilityZone,Generation\n"
+    "Standard_NC24ads_A100_v4,A100-80GB,1,24,220,,3.673,1.4692,eastus,,V2\n"
+    "Standard_ND96asr_v4,A100,8,96,900,,27.197,10.8788,eastus,,V2\n"
+    "Standard_ND96isr_H100_v5,H100,8,96,1900,,98.32,,eastus,,V2\n"
+    "Standard_NG8ads_V620_v1,Radeon Pro V620,1,8,16,,0.6,,eastus,,V2\n";
+
+std::string CreateKey(const TestServer& server, const std::string& name, const std::string& scope) {
+  auto db = db::OpenDatabase(server.db_path());
+  EXPECT_TRUE(db.ok());
+  auto key = db::ApiKeyStore(**db).Create(name, scope);
+  EXPECT_TRUE(key.ok());
+  return key->key;
+}
+
+class CatalogWriteApiTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new TestServer();
+    write_key_ = new std::string(CreateKey(*server_, "platform", "write"));
+    admin_key_ = new std::string(CreateKey(*server_, "ops", "admin"));
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete write_key_;
+    delete admin_key_;
+  }
+  static httplib::Headers Auth(const std::string& key) { return {{"Authorization", "Bearer " + key}}; }
+  static TestServer::Reply Send(const std::string& method, const std::string& path, const json& body,
+                                const std::string& key) {
+    return server_->Send(method, path, body.is_null() ? "" : body.dump(), "application/json", Auth(key));
+  }
+  static TestServer::Reply Import(const std::string& query, const std::string& body,
+                                  const std::string& type = "text/csv") {
+    return server_->Send("POST", "/api/v1/catalog/import?" + query, body, type, Auth(*write_key_));
+  }
+  static json Export() {
+    auto reply = server_->Get("/api/v1/catalog/export?format=json");
+    EXPECT_EQ(reply.status, 200);
+    json body = reply.body;
+    body.erase("exported_at");
+    return body;
+  }
+  static TestServer* server_;
+  static std::string* write_key_;
+  static std::string* admin_key_;
+};
+TestServer* CatalogWriteApiTest::server_ = nullptr;
+std::string* CatalogWriteApiTest::write_key_ = nullptr;
+std::string* CatalogWriteApiTest::admin_key_ = nullptr;
+
+json NewGpu(const std::string& id) {
+  return {{"id", id}, {"name", id}, {"vendor", "NVIDIA"}, {"memory_gb", 96},
+          {"memory_bw_gbps", 4000}, {"bf16_tflops", 800}, {"fp16_tflops", 800},
+          {"fp32_tflops", 60}, {"nvlink_bw_gbps", 900}, {"form_factor", "SXM"},
+          {"source", "test"}};
+}
+
+TEST_F(CatalogWriteApiTest, KeysAreRequiredAndChecked) {
+  json gpu = NewGpu("TEST-GPU-1");
+  auto none = server_->Send("POST", "/api/v1/gpus", gpu.dump(), "application/json", {});
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(none.content_type, "application/problem+json");
+  auto wrong = Send("POST", "/api/v1/gpus", gpu, "gpk_not_a_key");
+  EXPECT_EQ(wrong.status, 401);
+  auto scope = Send("POST", "/api/v1/gpus", gpu, *write_key_);  // GPU specs need admin
+  EXPECT_EQ(scope.status, 403);
+  std::string doomed = CreateKey(*server_, "doomed", "admin");
+  {
+    auto db = db::OpenDatabase(server_->db_path());
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db::ApiKeyStore(**db).Revoke("doomed").ok());
+  }
+  auto revoked = Send("POST", "/api/v1/gpus", gpu, doomed);
+  EXPECT_EQ(revoked.status, 403);
+  EXPECT_NE(revoked.body["detail"].get<std::string>().find("revoked"), std::string::npos);
+  // Reads stay public.
+  EXPECT_EQ(server_->Get("/api/v1/gpus").status, 200);
+  // Only the hash is stored.
+  auto db = db::OpenDatabase(server_->db_path());
+  SQLite::Statement s(**db, "SELECT COUNT(*) FROM api_keys WHERE key_hash = ?");
+  s.bind(1, *write_key_);
+  s.executeStep();
+  EXPECT_EQ(s.getColumn(0).getInt(), 0);
+}
+
+TEST_F(CatalogWriteApiTest, GpuWrites) {
+  auto created = Send("POST", "/api/v1/gpus", NewGpu("TEST-GPU-2"), *admin_key_);
+  ASSERT_EQ(created.status, 201) << created.body.dump();
+  EXPECT_EQ(created.location, "/api/v1/gpus/TEST-GPU-2");
+  EXPECT_EQ(server_->Get(created.location).body["memory_gb"], 96.0);
+  EXPECT_EQ(Send("POST", "/api/v1/gpus", NewGpu("TEST-GPU-2"), *admin_key_).status, 409);
+  json changed = NewGpu("TEST-GPU-2");
+  changed["memory_gb"] = 141;
+  auto put = Send("PUT", "/api/v1/gpus/TEST-GPU-2", changed, *admin_key_);
+  EXPECT_EQ(put.status, 200);
+  EXPECT_EQ(server_->Get("/api/v1/gpus/TEST-GPU-2").body["memory_gb"], 141.0);
+  json bad = NewGpu("TEST-GPU-3");
+  bad["memory_gb"] = -1;
+  auto invalid = Send("POST", "/api/v1/gpus", bad, *admin_key_);
+  EXPECT_EQ(invalid.status, 422);
+  EXPECT_EQ(invalid.body["errors"][0]["pointer"], "/memory_gb");
+  auto mismatch = Send("PUT", "/api/v1/gpus/OTHER", NewGpu("TEST-GPU-2"), *admin_key_);
+  EXPECT_EQ(mismatch.status, 422);
+  EXPECT_EQ(Send("DELETE", "/api/v1/gpus/A100-80GB-SXM4", nullptr, *admin_key_).status, 409);  // in use
+  EXPECT_EQ(Send("DELETE", "/api/v1/gpus/TEST-GPU-2", nullptr, *admin_key_).status, 204);
+  EXPECT_EQ(server_->Get("/api/v1/gpus/TEST-GPU-2").status, 404);
+  EXPECT_EQ(Send("DELETE", "/api/v1/gpus/TEST-GPU-2", nullptr, *admin_key_).status, 404);
+}
+
+TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
+  json type = {{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"gpu", "H100-80GB-SXM5"},
+               {"gpu_count", 8}, {"vcpus", 208}, {"memory_gib", 1800}, {"interconnect", "nvswitch"}};
+  auto created = Send("POST", "/api/v1/instances", type, *write_key_);
+  ASSERT_EQ(created.status, 201) << created.body.dump();
+  EXPECT_EQ(created.location, "/api/v1/instances/lambda/gpu_8x_h100_sxm5");
+  EXPECT_EQ(Send("POST", "/api/v1/instances", type, *write_key_).status, 409);
+  json unknown_gpu = type;
+  unknown_gpu["instance_type"] = "x";
+  unknown_gpu["gpu"] = "NOPE";
+  auto bad = Send("POST", "/api/v1/instances", unknown_gpu, *write_key_);
+  EXPECT_EQ(bad.status, 422);
+  EXPECT_EQ(bad.body["errors"][0]["pointer"], "/gpu");
+
+  json prices = {{"prices", {{{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "us-east-1"},
+                              {"kind", "ondemand"}, {"price_per_hour", 23.92}, {"currency", "USD"},
+                              {"observed_at", "2026-11-01"}}}}};
+  auto posted = Send("POST", "/api/v1/prices", prices, *write_key_);
+  ASSERT_EQ(posted.status, 201) << posted.body.dump();
+  auto listed = server_->Get("/api/v1/instances?cloud=lambda");
+  ASSERT_EQ(listed.body["items"].size(), 1u);
+  EXPECT_EQ(listed.body["items"][0]["price_ondemand_per_hour"], 23.92);
+  // A newer observation becomes the current price.
+  prices["prices"][0]["price_per_hour"] = 21.5;
+  prices["prices"][0]["observed_at"] = "2026-11-15";
+  ASSERT_EQ(Send("POST", "/api/v1/prices", prices, *write_key_).status, 201);
+  EXPECT_EQ(server_->Get("/api/v1/instances?cloud=lambda").body["items"][0]["price_ondemand_per_hour"], 21.5);
+
+  json invalid = {{"prices", {{{"cloud", "lambda"}, {"instance_type", "nope"}, {"region", "r"}, {"kind", "ondemand"},
+                               {"price_per_hour", 1}, {"currency", "USD"}},
+                              {{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "r"},
+                               {"kind", "weekly"}, {"price_per_hour", 1}, {"currency", "USD"}}}}};
+  auto rejected = Send("POST", "/api/v1/prices", invalid, *write_key_);
+  EXPECT_EQ(rejected.status, 422);
+  EXPECT_EQ(rejected.body["errors"][0]["pointer"], "/prices/1/kind");
+  invalid["prices"].erase(1);
+  auto unknown = Send("POST", "/api/v1/prices", invalid, *write_key_);
+  EXPECT_EQ(unknown.status, 422);
+  EXPECT_EQ(unknown.body["errors"][0]["pointer"], "/prices/0/instance_type");
+
+  type["vcpus"] = 104;
+  EXPECT_EQ(Send("PUT", "/api/v1/instances/lambda/gpu_8x_h100_sxm5", type, *write_key_).status, 200);
+  EXPECT_EQ(server_->Get("/api/v1/instances/lambda/gpu_8x_h100_sxm5").body["vcpus"], 104.0);
+  EXPECT_EQ(Send("DELETE", "/api/v1/instances/lambda/gpu_8x_h100_sxm5", nullptr, *write_key_).status, 204);
+  EXPECT_EQ(server_->Get("/api/v1/instances/lambda/gpu_8x_h100_sxm5").status, 404);
+  EXPECT_TRUE(server_->Get("/api/v1/instances?cloud=lambda").body["items"].empty());
+}
+
+TEST_F(CatalogWriteApiTest, SkypilotImportOfANewCloudIsFoundAndRecommended) {
+  auto reply = Import("format=skypilot&cloud=azure", kAzureCsv);
+  ASSERT_EQ(reply.status, 201) << reply.body.dump();
+  EXPECT_EQ(reply.body["rows"]["read"], 4);
+  EXPECT_EQ(reply.body["rows"]["accepted"], 3);
+  EXPECT_EQ(reply.body["rows"]["skipped"], 1);  // the AMD card is not a known GPU
+  EXPECT_EQ(reply.body["instance_types"]["inserted"], 3);
+  auto listed = server_->Get("/api/v1/instances?cloud=azure&gpu=A100");
+  ASSERT_EQ(listed.status, 200);
+  ASSERT_EQ(listed.body["items"].size(), 2u);
+  json rec = {{"workload", "bert-large"}, {"dataset", {{"samples", 1000000}}}, {"global_batch_size", 256},
+              {"constraints", {{"clouds", {"azure"}}}}};
+  auto r = server_->Post("/api/v1/recommendations", rec);
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  ASSERT_FALSE(r.body["items"].empty());
+  for (const auto& item : r.body["items"]) EXPECT_EQ(item["cloud"], "azure");
+  // Audit row.
+  auto db = db::OpenDatabase(server_->db_path());
+  SQLite::Statement audit(**db, "SELECT actor, format, cloud, accepted FROM imports WHERE cloud = 'azure'");
+  ASSERT_TRUE(audit.executeStep());
+  EXPECT_EQ(audit.getColumn(0).getString(), "platform");
+  EXPECT_EQ(audit.getColumn(1).getString(), "skypilot");
+}
+
+TEST_F(CatalogWriteApiTest, MalformedImportChangesNothing) {
+  json before = Export();
+  std::string bad = std::string(
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"
+      "Good_A,A100,8,96,900,,27,10,westeurope,\n"
+      "Bad_B,A100,8,96,900,,cheap,10,westeurope,\n"
+      "Bad_C,A100,eight,96,900,,27,10,westeurope,\n");
+  auto reply = Import("format=skypilot&cloud=azure", bad);
+  EXPECT_EQ(reply.status, 422);
+  ASSERT_EQ(reply.body["errors"].size(), 2u);
+  EXPECT_EQ(reply.body["errors"][0]["line"], 3);
+  EXPECT_EQ(reply.body["errors"][1]["line"], 4);
+  EXPECT_EQ(Export(), before);
+  auto unterminated = Import("format=skypilot&cloud=azure", "InstanceType,AcceleratorName\n\"oops,A100\n");
+  EXPECT_EQ(unterminated.status, 422);
+  auto missing = Import("format=skypilot&cloud=azure", "InstanceType,Price\nx,1\n");
+  EXPECT_EQ(missing.status, 422);
+  EXPECT_EQ(Export(), before);
+  EXPECT_EQ(Import("format=skypilot", kAzureCsv).status, 422);  // no cloud
+  EXPECT_EQ(Import("format=excel&cloud=x", kAzureCsv).status, 422);
+}
+
+TEST_F(CatalogWriteApiTest, PartialAndDryRun) {
+  std::string mixed =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"
+      "Partial_Good,A100,8,96,900,,27,10,northeurope,\n"
+      "Partial_Bad,A100,8,96,900,,-1,10,northeurope,\n";
+  json before = Export();
+  auto dry = Import("format=skypilot&cloud=azure&dry_run=true&partial=true", mixed);
+  ASSERT_EQ(dry.status, 200) << dry.body.dump();
+  EXPECT_FALSE(dry.body["written"].get<bool>());
+  EXPECT_EQ(dry.body["instance_types"]["inserted"], 1);
+  EXPECT_EQ(Export(), before);
+  auto partial = Import("format=skypilot&cloud=azure&partial=true", mixed);
+  ASSERT_EQ(partial.status, 201) << partial.body.dump();
+  EXPECT_EQ(partial.body["rows"]["rejected"], 1);
+  EXPECT_EQ(partial.body["rejected"][0]["line"], 3);
+  EXPECT_EQ(server_->Get("/api/v1/instances/azure/Partial_Good").status, 200);
+  EXPECT_EQ(server_->Get("/api/v1/instances/azure/Partial_Bad").status, 404);
+}
+
+TEST_F(CatalogWriteApiTest, AwsSpotHistoryThenTheHistoryEndpoint) {
+  json history = {{"SpotPriceHistory",
+                   {{{"AvailabilityZone", "us-east-1a"}, {"InstanceType", "p4d.24xlarge"},
+                     {"ProductDescription", "Linux/UNIX"}, {"SpotPrice", "9.100000"},
+                     {"Timestamp", "2025-06-01T10:00:00.000Z"}},
+                    {{"AvailabilityZone", "us-east-1a"}, {"InstanceType", "p4d.24xlarge"},
+                     {"ProductDescription", "Linux/UNIX"}, {"SpotPrice", "8.700000"},
+                     {"Timestamp", "2025-06-02T10:00:00.000Z"}},
+                    {{"AvailabilityZone", "us-east-1b"}, {"InstanceType", "p4d.24xlarge"},
+                     {"ProductDescription", "Windows"}, {"SpotPrice", "12.0"},
+                     {"Timestamp", "2025-06-02T10:00:00.000Z"}},
+                    {{"AvailabilityZone", "us-east-1c"}, {"InstanceType", "p4d.24xlarge"},
+                     {"ProductDescription", "Linux/UNIX"}, {"SpotPrice", "8.2"},
+                     {"Timestamp", "2025-06-03T08:00:00.000Z"}},
+                    {{"AvailabilityZone", "us-east-1c"}, {"InstanceType", "p9.unknown"},
+                     {"ProductDescription", "Linux/UNIX"}, {"SpotPrice", "1"},
+                     {"Timestamp", "2025-06-03T08:00:00.000Z"}}}}};
+  auto reply = Import("format=aws-spot-history", history.dump(), "application/json");
+  ASSERT_EQ(reply.status, 201) << reply.body.dump();
+  EXPECT_EQ(reply.body["prices"]["inserted"], 3);
+  EXPECT_EQ(reply.body["rows"]["skipped"], 2);
+  auto series = server_->Get(
+      "/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&region=us-east-1&since=2025-01-01&until=2025-12-31");
+  ASSERT_EQ(series.status, 200);
+  const json& items = series.body["items"];
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[0]["price_per_hour"], 9.1);
+  EXPECT_EQ(items[1]["price_per_hour"], 8.7);
+  EXPECT_EQ(items[2]["zone"], "us-east-1c");
+  EXPECT_LT(items[0]["observed_at"].get<std::string>(), items[2]["observed_at"].get<std::string>());
+  // The cursor walk returns the same series page by page.
+  std::vector<double> walked;
+  std::string target = "/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&limit=2";
+  int pages = 0;
+  while (true) {
+    auto page = server_->Get(target);
+    ASSERT_EQ(page.status, 200);
+    for (const auto& i : page.body["items"]) walked.push_back(i["price_per_hour"].get<double>());
+    ASSERT_LT(++pages, 50);
+    if (page.body["next_cursor"].is_null()) break;
+    target = "/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&limit=2&cursor=" +
+             page.body["next_cursor"].get<std::string>();
+  }
+  auto all = server_->Get("/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&limit=10000");
+  EXPECT_EQ(walked.size(), all.body["items"].size());
+  EXPECT_EQ(server_->Get("/api/v1/prices/spot-history?cloud=aws").status, 422);  // instance_type
+  auto bad = Import("format=aws-spot-history", "{\"nope\": []}", "application/json");
+  EXPECT_EQ(bad.status, 422);
+}
+
+TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
+  ASSERT_EQ(Import("format=skypilot&cloud=azure", kAzureCsv).status / 100, 2);
+  json exported = server_->Get("/api/v1/catalog/export?format=json").body;
+  TestServer fresh;
+  std::string admin = CreateKey(fresh, "ops", "admin");
+  auto imported = fresh.Send("POST", "/api/v1/catalog/import?format=gpuplan", exported.dump(),
+                             "application/json", {{"Authorization", "Bearer " + admin}});
+  ASSERT_EQ(imported.status, 201) << imported.body.dump();
+  json again = fresh.Get("/api/v1/catalog/export?format=json").body;
+  exported.erase("exported_at");
+  again.erase("exported_at");
+  EXPECT_EQ(again, exported);
+  // The gpuplan format touches reference data: write keys may not import it.
+  auto denied = fresh.Send("POST", "/api/v1/catalog/import?format=gpuplan", exported.dump(),
+                           "application/json", {{"Authorization", "Bearer " + CreateKey(fresh, "w", "write")}});
+  EXPECT_EQ(denied.status, 403);
+  auto csv = fresh.Send("GET", "/api/v1/catalog/export?format=csv", "", "", {});
+  EXPECT_EQ(csv.status, 200);
+  EXPECT_EQ(csv.content_type, "text/csv; charset=utf-8");
+  EXPECT_EQ(csv.raw.rfind("cloud,region,zone,instance_type", 0), 0u);
+}
+
+TEST_F(CatalogWriteApiTest, ImportBodyLimit) {
+  std::string huge((20 << 20) + 10, 'x');
+  auto reply = Import("format=skypilot&cloud=azure", huge);
+  EXPECT_EQ(reply.status, 413);
+}
+
+TEST(ReadAuthTest, ReadsCanRequireAKey) {
+  TestServer server(/*require_auth_for_reads=*/true);
+  EXPECT_EQ(server.Get("/api/v1/gpus").status, 401);
+  EXPECT_EQ(server.Get("/healthz").status, 200);  // probes stay open
+  std::string key = CreateKey(server, "reader", "write");
+  auto reply = server.Send("GET", "/api/v1/gpus", "", "", {{"Authorization", "Bearer " + key}});
+  EXPECT_EQ(reply.status, 200);
+}
+
+}  // namespace
+}  // namespace gpuplan::api

@@ -1,0 +1,75 @@
+#include "db/catalog_import.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "db/database.h"
+#include "db/migrations.h"
+#include "db/seeder.h"
+
+namespace gpuplan::db {
+namespace {
+
+class CatalogImportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = OpenDatabase(":memory:");
+    ASSERT_TRUE(opened.ok());
+    db_ = std::move(opened).value();
+    ASSERT_TRUE(Migrate(*db_).ok());
+    ASSERT_TRUE(SeedIfEmpty(*db_).ok());
+  }
+  int Count(const std::string& sql) { return db_->execAndGet(sql).getInt(); }
+
+  static InstanceType Type(const std::string& id, const std::string& gpu) {
+    InstanceType t;
+    t.cloud = "test";
+    t.id = id;
+    t.gpu_id = gpu;
+    t.gpu_count = 1;
+    t.interconnect = "none";
+    return t;
+  }
+  std::unique_ptr<SQLite::Database> db_;
+};
+
+TEST_F(CatalogImportTest, AFailingRowRollsBackTheWholeImport) {
+  CatalogBatch batch;
+  batch.instance_types = {Type("ok", "T4"), Type("broken", "NO-SUCH-GPU")};
+  batch.prices.push_back({"test", "ok", "r1", "", "ondemand", 1.0, "USD", "2026-01-01", ""});
+  int prices = Count("SELECT COUNT(*) FROM prices");
+  auto result = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test"});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code, ErrorCode::kUnavailable);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM instance_types WHERE cloud = 'test'"), 0);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM prices"), prices);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM clouds WHERE id = 'test'"), 0);
+}
+
+TEST_F(CatalogImportTest, RejectedRowsRefuseTheImportUnlessPartial) {
+  CatalogBatch batch;
+  batch.instance_types = {Type("ok", "T4")};
+  batch.report.Reject(3, "Price 'x' is not a number");
+  auto refused = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().fields.at(0).field, "line 3");
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM instance_types WHERE cloud = 'test'"), 0);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM imports WHERE actor = 'test'"), 1);  // audited anyway
+  auto partial = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test", false, true});
+  ASSERT_TRUE(partial.ok());
+  EXPECT_TRUE(partial->written);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM instance_types WHERE cloud = 'test'"), 1);
+}
+
+TEST_F(CatalogImportTest, DryRunWritesNothingButCounts) {
+  CatalogBatch batch;
+  batch.instance_types = {Type("a", "T4"), Type("b", "L4")};
+  auto dry = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test", true, false});
+  ASSERT_TRUE(dry.ok());
+  EXPECT_FALSE(dry->written);
+  EXPECT_EQ(dry->counts.instance_types.inserted, 2);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM instance_types WHERE cloud = 'test'"), 0);
+}
+
+}  // namespace
+}  // namespace gpuplan::db
