@@ -307,6 +307,28 @@ Status CheckGpusKnown(db::CatalogBatch& b, db::CatalogStore& store) {
   return OkStatus();
 }
 
+// Prices need an exchange rate (in the catalog or in this document) to be comparable.
+Status CheckCurrenciesKnown(db::CatalogBatch& b, db::CatalogStore& store) {
+  auto rates = store.FxRates();
+  if (!rates.ok()) return rates.error();
+  std::set<std::string> known;
+  for (const auto& [currency, rate] : *rates) known.insert(currency);
+  for (const auto& f : b.fx_rates) known.insert(f.currency);
+  std::vector<db::PriceObservation> kept;
+  for (size_t i = 0; i < b.prices.size(); ++i) {
+    if (!known.count(b.prices[i].currency)) {
+      b.report.Reject(static_cast<int>(i + 1), "/prices/" + std::to_string(i) +
+                                                   "/currency: no exchange rate for '" +
+                                                   b.prices[i].currency + "'");
+      --b.report.rows_used;
+      continue;
+    }
+    kept.push_back(b.prices[i]);
+  }
+  b.prices = std::move(kept);
+  return OkStatus();
+}
+
 }  // namespace
 
 nlohmann::json ExportJson(const db::CatalogBatch& c, const std::string& exported_at) {
@@ -434,6 +456,8 @@ Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::st
     if (!batch.ok()) return batch.error();
     Status gpus = CheckGpusKnown(*batch, store);
     if (!gpus.ok()) return gpus.error();
+    Status currencies = CheckCurrenciesKnown(*batch, store);
+    if (!currencies.ok()) return currencies.error();
     return batch;
   }
   return Error::Invalid("format", "format must be skypilot, aws-spot-history or gpuplan");

@@ -221,6 +221,35 @@ nlohmann::json PriceQuoteJson(const PriceQuote& q, const std::optional<db::Offer
   return j;
 }
 
+Result<nlohmann::json> PlanService::SpotHistorySummary(const db::Offer& offer) const {
+  db::CatalogStore::SpotQuery query;
+  query.cloud = offer.instance.cloud;
+  query.instance_type = offer.instance.id;
+  query.region = offer.region;
+  query.limit = 10000;
+  auto rows = store_.SpotHistory(query);
+  if (!rows.ok()) return rows.error();
+  if (rows->empty()) return nlohmann::json(nullptr);
+  double low = INFINITY, high = 0, sum = 0;
+  for (const auto& p : *rows) {
+    auto v = Convert(p.price_per_hour, p.currency);
+    if (!v.ok()) return v.error();
+    low = std::min(low, *v);
+    high = std::max(high, *v);
+    sum += *v;
+  }
+  return nlohmann::json{{"observations", rows->size()},
+                        {"first_observed_at", rows->front().observed_at},
+                        {"last_observed_at", rows->back().observed_at},
+                        {"min_per_hour", RoundMoney(low)},
+                        {"max_per_hour", RoundMoney(high)},
+                        {"mean_per_hour", RoundMoney(sum / rows->size())},
+                        {"currency", currency_},
+                        {"series", "/api/v1/prices/spot-history?cloud=" + query.cloud +
+                                       "&instance_type=" + query.instance_type + "&region=" +
+                                       query.region}};
+}
+
 Result<nlohmann::json> PlanService::Training(const TrainingRequest& request) {
   Status currency = UseCurrency(request.currency);
   if (!currency.ok()) return currency.error();
@@ -233,6 +262,11 @@ Result<nlohmann::json> PlanService::Training(const TrainingRequest& request) {
   out["cost"] = TrainingCost(*estimate, request.workload, hw->cluster.nodes, hw->price,
                              request.pricing);
   out["instance"] = PriceQuoteJson(hw->price, hw->offer);
+  if (hw->offer && hw->price.spot) {
+    auto history = SpotHistorySummary(*hw->offer);
+    if (!history.ok()) return history.error();
+    out["instance"]["spot_history"] = *history;
+  }
   AppendAll(out["warnings"], hw->warnings);
   if (!hw->price.ondemand && !hw->price.spot) {
     out["warnings"].push_back("no price: give hardware.price_per_hour or a catalog instance");

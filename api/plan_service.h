@@ -54,6 +54,10 @@ class PlanService {
   Result<nlohmann::json> Inference(const InferenceRequest& request);
 
   // Cost part of a training answer for `estimate` on `nodes` nodes priced by `price`.
+  // Count, range and mean of the spot observations of the offer's region, in the request
+  // currency; null when there are none.
+  Result<nlohmann::json> SpotHistorySummary(const db::Offer& offer) const;
+
   nlohmann::json TrainingCost(const model::TrainingEstimate& estimate, const model::Workload& w,
                               int nodes, const PriceQuote& price,
                               const PricingRequest& pricing) const;

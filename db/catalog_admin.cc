@@ -103,6 +103,11 @@ Result<WriteCounts> CatalogAdmin::AddPrices(const std::vector<PriceObservation>&
   try {
     SQLite::Transaction tx(db_);
     for (size_t i = 0; i < prices.size(); ++i) {
+      if (!Exists("SELECT 1 FROM fx_rates WHERE currency = ?", prices[i].currency)) {
+        return Error::Invalid("/prices/" + std::to_string(i) + "/currency",
+                              "no exchange rate for currency '" + prices[i].currency +
+                                  "': add one first (gpuplan-format import of fx_rates)");
+      }
       if (!Exists("SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?", prices[i].cloud,
                   prices[i].instance_type)) {
         return Error::Invalid("/prices/" + std::to_string(i) + "/instance_type",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates docs/examples.md: starts the built server on a fresh database and records
-# real requests with their real answers (long answers are cut to their first 60 lines).
+# real requests with their real answers (long answers are cut to their first 100 lines).
 # Usage: scripts/api_examples.sh [build/gpuplan]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,8 +54,8 @@ section() {  # title, then curl arguments (the URL uses $base)
   body=$(curl -s "$@" | sed "s/$base/localhost:8080/g")
   local pretty
   if pretty=$(echo "$body" | python3 -m json.tool 2>/dev/null); then
-    printf '%s\n' "$pretty" | sed -n '1,60p'
-    if [ "$(printf '%s\n' "$pretty" | wc -l)" -gt 60 ]; then echo "... (cut)"; fi
+    printf '%s\n' "$pretty" | sed -n '1,100p'
+    if [ "$(printf '%s\n' "$pretty" | wc -l)" -gt 100 ]; then echo "... (cut)"; fi
   else
     printf '%s\n' "$body" | sed -n '1,20p'
   fi
@@ -74,7 +74,8 @@ bert='{"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global
   section "GCP single A100 (host + GPU price)" "$base/api/v1/instances?cloud=gcp&region=us-central1&gpu=A100&max_gpu_count=1"
   section "Alibaba A10 in Hangzhou (CNY)" "$base/api/v1/instances?cloud=alibaba&region=cn-hangzhou&gpu=A10&limit=2"
   section "Invalid parameter" -i "$base/api/v1/instances?limit=0"
-  section "Workload presets (first items)" "$base/api/v1/workloads?family=decoder"
+  section "Workload presets of a family" "$base/api/v1/workloads?family=cnn"
+  section "One workload preset" "$base/api/v1/workloads/llama-2-70b"
   section "Q1: cheapest BERT-large fine-tune (10 M x 3 epochs) within 24 h on AWS, GCP or Alibaba" \
     "$base/api/v1/recommendations" --json "$bert"',"constraints":{"clouds":["aws","gcp","alibaba"],"deadline_hours":24},"objective":"cost","limit":3}'
   section "Q2: a 7 B decoder on 100 B tokens on 8xA100-80GB, 8xH100, 8xL4" \
@@ -95,7 +96,7 @@ bert='{"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global
     -X POST "$base/api/v1/catalog/import?format=aws-spot-history" -H "Authorization: Bearer $key" --json "@$work/spot.json"
   section "Q6: spot price history of p4d.24xlarge in us-east-1" \
     "$base/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&region=us-east-1&since=2025-01-01&limit=4"
-  section "Q6: a 3-day job on spot with checkpoints every 30 minutes" \
+  section "Q6: a 3-day job on spot with checkpoints every 30 minutes (with the spot history summary)" \
     "$base/api/v1/estimates/training" --json '{"workload":"llama-2-7b","dataset":{"tokens":6e9},"global_batch_size":512,"framework":"optimized","hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"},"pricing":{"kind":"both","checkpoint_interval_minutes":30,"interruption_rate_per_hour":0.1}}'
   section "Q7: every rentable GPU ranked by ResNet-50 images per dollar" \
     "$base/api/v1/compare?workload=resnet-50&samples=1281167&epochs=90"

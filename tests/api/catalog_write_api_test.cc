@@ -158,6 +158,11 @@ TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
   auto rejected = Send("POST", "/api/v1/prices", invalid, *write_key_);
   EXPECT_EQ(rejected.status, 422);
   EXPECT_EQ(rejected.body["errors"][0]["pointer"], "/prices/1/kind");
+  json yen = {{"prices", {{{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "r"},
+                           {"kind", "ondemand"}, {"price_per_hour", 3000}, {"currency", "JPY"}}}}};
+  auto no_rate = Send("POST", "/api/v1/prices", yen, *write_key_);
+  EXPECT_EQ(no_rate.status, 422);  // a price no listing could compare
+  EXPECT_EQ(no_rate.body["errors"][0]["pointer"], "/prices/0/currency");
   invalid["prices"].erase(1);
   auto unknown = Send("POST", "/api/v1/prices", invalid, *write_key_);
   EXPECT_EQ(unknown.status, 422);
@@ -282,6 +287,15 @@ TEST_F(CatalogWriteApiTest, AwsSpotHistoryThenTheHistoryEndpoint) {
   auto all = server_->Get("/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&limit=10000");
   EXPECT_EQ(walked.size(), all.body["items"].size());
   EXPECT_EQ(server_->Get("/api/v1/prices/spot-history?cloud=aws").status, 422);  // instance_type
+  // An estimate on that instance summarises the series next to the spot cost.
+  json estimate = {{"workload", "bert-large"}, {"dataset", {{"samples", 1000000}}}, {"global_batch_size", 256},
+                   {"hardware", {{"cloud", "aws"}, {"region", "us-east-1"}, {"instance_type", "p4d.24xlarge"}}}};
+  auto e = server_->Post("/api/v1/estimates/training", estimate);
+  ASSERT_EQ(e.status, 200);
+  const json& summary = e.body["instance"]["spot_history"];
+  EXPECT_GE(summary["observations"].get<int>(), 3);
+  EXPECT_LE(summary["min_per_hour"].get<double>(), 8.2);
+  EXPECT_GE(summary["max_per_hour"].get<double>(), 9.1);
   auto bad = Import("format=aws-spot-history", "{\"nope\": []}", "application/json");
   EXPECT_EQ(bad.status, 422);
 }
