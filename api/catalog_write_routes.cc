@@ -1,11 +1,16 @@
 // Catalog writes (API key), bulk import and export, spot price history.
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Transaction.h>
 #include <httplib.h>
+
+#include <algorithm>
 
 #include "api/auth.h"
 #include "api/body.h"
 #include "api/catalog_io.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
+#include "api/json_reader.h"
 #include "api/query_params.h"
 #include "api/routes.h"
 #include "db/catalog_admin.h"
@@ -200,6 +205,59 @@ void GetExport(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   WriteJson(res, ExportJson(*catalog, db::UtcNow()));
 }
 
+void ListFxRates(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  QueryParams q(req.params, {});
+  if (!q.ok()) return WriteError(req, res, q.error());
+  auto lease = ctx.pool->Acquire();
+  auto rates = db::CatalogStore(*lease).FxRates();
+  if (!rates.ok()) return WriteError(req, res, rates.error());
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& [currency, r] : *rates) {
+    items.push_back({{"currency", currency}, {"units_per_usd", r.units_per_usd},
+                     {"as_of", r.as_of}, {"source", r.source}});
+  }
+  WriteJson(res, ListJson(std::move(items)));
+}
+
+// PUT /api/v1/fx-rates/{currency} {"units_per_usd": 7.1, "as_of": "2026-11-01", "source": ...}
+void PutFxRate(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  if (!Authorize(*ctx.pool, req, res, "admin")) return;
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  std::vector<FieldError> errors;
+  JsonReader r(*body, "", &errors);
+  db::FxRate rate;
+  rate.currency = req.matches[1];
+  rate.units_per_usd = r.Number("units_per_usd", 1e-9, 1e9, true).value_or(0);
+  rate.as_of = r.String("as_of", true).value_or("");
+  rate.source = r.String("source").value_or("");
+  r.Finish();
+  if (rate.currency.size() != 3 ||
+      !std::all_of(rate.currency.begin(), rate.currency.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    errors.push_back({"currency", "the currency in the URL must be an ISO 4217 code such as JPY"});
+  }
+  if (rate.currency == "USD" && rate.units_per_usd != 1) {
+    errors.push_back({"/units_per_usd", "USD is the base: its rate is 1"});
+  }
+  if (!errors.empty()) return WriteError(req, res, BodyError(errors));
+  auto lease = ctx.pool->Acquire();
+  db::CatalogStore store(*lease);
+  auto rates = store.FxRates();
+  if (!rates.ok()) return WriteError(req, res, rates.error());
+  bool created = !rates->count(rate.currency);
+  try {
+    SQLite::Transaction tx(*lease);
+    db::UpsertFxRate(*lease, rate);
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    return WriteError(req, res, Error::Unavailable(e.what()));
+  }
+  nlohmann::json out = {{"currency", rate.currency}, {"units_per_usd", rate.units_per_usd},
+                        {"as_of", rate.as_of}, {"created", created}};
+  if (created) return Created(res, "/api/v1/fx-rates/" + rate.currency, out);
+  WriteJson(res, out);
+}
+
 void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
   QueryParams q(req.params, {"cloud", "instance_type", "region", "zone", "since", "until", "limit", "cursor"});
   db::CatalogStore::SpotQuery query;
@@ -258,6 +316,8 @@ void RegisterCatalogWriteRoutes(httplib::Server& server, const ApiContext& conte
   server.Post("/api/v1/catalog/import", Bind(context, PostImport));
   server.Get("/api/v1/catalog/export", Bind(context, GetExport));
   server.Get("/api/v1/prices/spot-history", Bind(context, GetSpotHistory));
+  server.Get("/api/v1/fx-rates", Bind(context, ListFxRates));
+  server.Put(R"(/api/v1/fx-rates/([^/]+))", Bind(context, PutFxRate));
 }
 
 }  // namespace gpuplan::api

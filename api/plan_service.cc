@@ -204,13 +204,22 @@ nlohmann::json PlanService::TrainingCost(const model::TrainingEstimate& e, const
   return cost;
 }
 
-nlohmann::json PriceQuoteJson(const PriceQuote& q, const std::optional<db::Offer>& offer) {
+nlohmann::json PriceQuoteJson(const PriceQuote& q, const std::optional<db::Offer>& offer,
+                              const std::map<std::string, db::FxRate>& rates) {
   nlohmann::json j = {{"price_ondemand_per_hour", Money(q.ondemand)},
                       {"price_spot_per_hour", Money(q.spot)},
                       {"currency", q.currency},
                       {"native_currency", q.native_currency},
                       {"observed_at", q.observed_at},
                       {"source", q.source}};
+  if (!q.native_currency.empty() && q.native_currency != q.currency) {
+    auto from = rates.find(q.native_currency), to = rates.find(q.currency);
+    if (from != rates.end() && to != rates.end()) {
+      j["fx_rate"] = {{"from", q.native_currency}, {"to", q.currency},
+                      {"rate", to->second.units_per_usd / from->second.units_per_usd},
+                      {"as_of", std::min(from->second.as_of, to->second.as_of)}};
+    }
+  }
   if (offer) {
     j["cloud"] = offer->instance.cloud;
     j["region"] = offer->region;
@@ -261,7 +270,7 @@ Result<nlohmann::json> PlanService::Training(const TrainingRequest& request) {
   out["workload"] = WorkloadJson(request.workload);
   out["cost"] = TrainingCost(*estimate, request.workload, hw->cluster.nodes, hw->price,
                              request.pricing);
-  out["instance"] = PriceQuoteJson(hw->price, hw->offer);
+  out["instance"] = PriceQuoteJson(hw->price, hw->offer, rates_);
   if (hw->offer && hw->price.spot) {
     auto history = SpotHistorySummary(*hw->offer);
     if (!history.ok()) return history.error();
@@ -343,7 +352,7 @@ Result<nlohmann::json> PlanService::Inference(const InferenceRequest& request) {
        {{"currency", currency_},
         {"ondemand", request.pricing.ondemand ? costs(hw->price.ondemand) : nullptr},
         {"spot", request.pricing.spot ? costs(hw->price.spot) : nullptr}}},
-      {"instance", PriceQuoteJson(hw->price, hw->offer)},
+      {"instance", PriceQuoteJson(hw->price, hw->offer, rates_)},
       {"assumptions", e->assumptions},
       {"warnings", e->warnings},
       {"model_version", kModelVersion},

@@ -68,6 +68,8 @@ class PlanService {
   std::string currency_ = "USD";
 };
 
-nlohmann::json PriceQuoteJson(const PriceQuote& quote, const std::optional<db::Offer>& offer);
+// The price used, its source and date, and the exchange rate when it was converted.
+nlohmann::json PriceQuoteJson(const PriceQuote& quote, const std::optional<db::Offer>& offer,
+                              const std::map<std::string, db::FxRate>& rates);
 
 }  // namespace gpuplan::api

@@ -322,6 +322,29 @@ TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
   EXPECT_EQ(csv.raw.rfind("cloud,region,zone,instance_type", 0), 0u);
 }
 
+TEST_F(CatalogWriteApiTest, ExchangeRatesCanBeUpdatedAndAreUsed) {
+  auto list = server_->Get("/api/v1/fx-rates");
+  ASSERT_EQ(list.status, 200);
+  EXPECT_GE(list.body["items"].size(), 3u);
+  json jpy = {{"units_per_usd", 150.0}, {"as_of", "2026-11-01"}, {"source", "test"}};
+  EXPECT_EQ(Send("PUT", "/api/v1/fx-rates/JPY", jpy, *write_key_).status, 403);
+  auto put = Send("PUT", "/api/v1/fx-rates/JPY", jpy, *admin_key_);
+  ASSERT_EQ(put.status, 201) << put.body.dump();
+  auto listed = server_->Get("/api/v1/instances?cloud=aws&gpu=A100&limit=1&currency=JPY");
+  ASSERT_EQ(listed.status, 200);
+  EXPECT_EQ(listed.body["items"][0]["currency"], "JPY");
+  EXPECT_GT(listed.body["items"][0]["price_ondemand_per_hour"].get<double>(), 1000);
+  EXPECT_EQ(Send("PUT", "/api/v1/fx-rates/yen", jpy, *admin_key_).status, 422);
+  EXPECT_EQ(Send("PUT", "/api/v1/fx-rates/USD", jpy, *admin_key_).status, 422);
+  json alibaba = {{"workload", "resnet-50"}, {"dataset", {{"samples", 1281167}}}, {"global_batch_size", 256},
+                  {"precision", "fp16"}, {"currency", "USD"},
+                  {"hardware", {{"cloud", "alibaba"}, {"region", "cn-hangzhou"}, {"instance_type", "ecs.gn7i-c8g1.2xlarge"}}}};
+  auto e = server_->Post("/api/v1/estimates/training", alibaba);
+  ASSERT_EQ(e.status, 200) << e.body.dump();
+  EXPECT_EQ(e.body["instance"]["fx_rate"]["from"], "CNY");
+  EXPECT_LT(e.body["instance"]["price_ondemand_per_hour"].get<double>(), 9.5326 / 5);
+}
+
 TEST_F(CatalogWriteApiTest, ImportBodyLimit) {
   std::string huge((20 << 20) + 10, 'x');
   auto reply = Import("format=skypilot&cloud=azure", huge);
