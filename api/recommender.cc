@@ -172,6 +172,7 @@ Result<nlohmann::json> RecommendTraining(db::CatalogStore& store, PlanService& p
   std::map<std::pair<std::string, int>, Result<model::TrainingEstimate>> cache;
   std::map<std::string, int> rejected = {{"does_not_fit", 0},
                                          {"precision_unsupported", 0},
+                                         {"batch_too_small", 0},
                                          {"over_deadline", 0},
                                          {"over_budget", 0},
                                          {"no_price", 0}};
@@ -217,7 +218,7 @@ Result<nlohmann::json> RecommendTraining(db::CatalogStore& store, PlanService& p
               estimate.error().fields[0].field != "/global_batch_size") {
             return estimate.error();
           }
-          ++rejected["does_not_fit"];
+          ++rejected["batch_too_small"];  // fewer samples per step than GPUs
           continue;
         }
         if (estimate->memory.verdict == model::FitVerdict::kDoesNotFit) {
