@@ -2,6 +2,9 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "db/api_keys.h"
 #include "db/database.h"
 #include "tests/testing/test_server.h"
@@ -343,6 +346,33 @@ TEST_F(CatalogWriteApiTest, ExchangeRatesCanBeUpdatedAndAreUsed) {
   ASSERT_EQ(e.status, 200) << e.body.dump();
   EXPECT_EQ(e.body["instance"]["fx_rate"]["from"], "CNY");
   EXPECT_LT(e.body["instance"]["price_ondemand_per_hour"].get<double>(), 9.5326 / 5);
+}
+
+TEST_F(CatalogWriteApiTest, ReadsStayCorrectWhileImportsCommit) {
+  std::atomic<int> failures{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&] {
+      for (int i = 0; i < 40; ++i) {
+        auto list = server_->Get("/api/v1/instances?cloud=concurrent&limit=500");
+        auto est = server_->Post("/api/v1/estimates/training",
+                                 {{"workload", "resnet-50"}, {"dataset", {{"samples", 100000}}},
+                                  {"global_batch_size", 256}, {"precision", "fp16"},
+                                  {"hardware", {{"cloud", "aws"}, {"region", "us-east-1"}, {"instance_type", "g5.xlarge"}}}});
+        if (list.status != 200 || est.status != 200) ++failures;
+      }
+    });
+  }
+  for (int n = 0; n < 5; ++n) {
+    std::string csv =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"
+        "conc." + std::to_string(n) + ",L4,1,8,32,,0.8,0.3,r1,\n";
+    EXPECT_EQ(Import("format=skypilot&cloud=concurrent", csv).status, 201);
+  }
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  // After the imports every reader sees all five new offers.
+  EXPECT_EQ(server_->Get("/api/v1/instances?cloud=concurrent").body["items"].size(), 5u);
 }
 
 TEST_F(CatalogWriteApiTest, ImportBodyLimit) {
