@@ -19,7 +19,8 @@ void BindOptional(SQLite::Statement& stmt, int index, const std::optional<T>& va
   }
 }
 
-void BindYear(SQLite::Statement& stmt, int index, int value) {
+// Binds NULL for "unknown" (0 or less), e.g. a release year or PCIe generation.
+void BindPositiveOrNull(SQLite::Statement& stmt, int index, int value) {
   if (value > 0) {
     stmt.bind(index, value);
   } else {
@@ -69,7 +70,7 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   stmt.bind(2, g.name);
   stmt.bind(3, g.vendor);
   stmt.bind(4, g.architecture);
-  BindYear(stmt, 5, g.release_year);
+  BindPositiveOrNull(stmt, 5, g.release_year);
   stmt.bind(6, g.memory_gb);
   stmt.bind(7, g.memory_type);
   stmt.bind(8, g.memory_bw_gbps);
@@ -81,7 +82,7 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   stmt.bind(14, g.fp8_tflops);
   stmt.bind(15, g.int8_tops);
   stmt.bind(16, g.nvlink_bw_gbps);
-  BindYear(stmt, 17, g.pcie_gen);
+  BindPositiveOrNull(stmt, 17, g.pcie_gen);
   stmt.bind(18, g.tdp_w);
   stmt.bind(19, g.form_factor);
   stmt.bind(20, g.source);

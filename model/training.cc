@@ -188,9 +188,7 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
   for (int gpus : counts) {
     int nodes = std::max(1, gpus / node.gpus_per_node);
     int per_node = std::min(gpus, node.gpus_per_node);
-    TrainingJob unfixed = job;
-    unfixed.zero_stage = job.zero_stage;
-    for (const ParallelLayout& layout : CandidateLayouts(w, unfixed, gpus, per_node)) {
+    for (const ParallelLayout& layout : CandidateLayouts(w, job, gpus, per_node)) {
       MemoryBreakdown mem = TrainingMemory(w, job, layout, 1, layout.pipeline, node.gpu, c);
       if (mem.verdict != FitVerdict::kDoesNotFit) return FittingLayout{gpus, nodes, layout, mem};
     }
