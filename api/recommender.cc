@@ -147,6 +147,17 @@ std::string Fmt(const char* format, double v) {
   return b;
 }
 
+// The price of one option (offer x price kind): nullopt when the kind is not allowed, or
+// when it is not offered (then counted as considered and rejected for no_price).
+std::optional<double> OptionPrice(bool spot, const PriceQuote& quote, const Constraints& cons,
+                                  int& considered, std::map<std::string, int>& rejected) {
+  if (spot ? !cons.spot : !cons.ondemand) return std::nullopt;
+  ++considered;
+  const auto& price = spot ? quote.spot : quote.ondemand;
+  if (!price) ++rejected["no_price"];
+  return price;
+}
+
 Result<std::vector<db::Offer>> CandidateOffers(db::CatalogStore& store, const Constraints& c) {
   db::OfferFilter filter;
   filter.min_gpu_memory_gb = c.min_gpu_memory_gb > 0 ? std::optional(c.min_gpu_memory_gb)
@@ -199,13 +210,8 @@ Result<nlohmann::json> RecommendTraining(db::CatalogStore& store, PlanService& p
                  .first;
       }
       for (bool spot : {false, true}) {
-        if (spot ? !cons.spot : !cons.ondemand) continue;
-        ++considered;
-        const auto& price = spot ? quote->spot : quote->ondemand;
-        if (!price) {
-          ++rejected["no_price"];
-          continue;
-        }
+        auto price = OptionPrice(spot, *quote, cons, considered, rejected);
+        if (!price) continue;
         const auto& estimate = it->second;
         if (!estimate.ok()) {
           if (estimate.error().code == ErrorCode::kInvalidArgument &&
@@ -302,13 +308,8 @@ Result<nlohmann::json> RecommendInference(db::CatalogStore& store, PlanService& 
     auto quote = plan.Quote(offer);
     if (!quote.ok()) return quote.error();
     for (bool spot : {false, true}) {
-      if (spot ? !cons.spot : !cons.ondemand) continue;
-      ++considered;
-      const auto& price = spot ? quote->spot : quote->ondemand;
-      if (!price) {
-        ++rejected["no_price"];
-        continue;
-      }
+      auto price = OptionPrice(spot, *quote, cons, considered, rejected);
+      if (!price) continue;
       if (!it->second.ok()) {
         if (!it->second.error().fields.empty() &&
             it->second.error().fields[0].field == "/precision") {
