@@ -18,15 +18,13 @@ nlohmann::json Opt(const std::optional<double>& v) {
 }
 
 nlohmann::json GpuExport(const model::GpuSpec& g) {
-  return {{"id", g.id}, {"name", g.name}, {"vendor", g.vendor}, {"architecture", g.architecture},
-          {"release_year", g.release_year}, {"memory_gb", g.memory_gb},
-          {"memory_type", g.memory_type}, {"memory_bw_gbps", g.memory_bw_gbps},
-          {"fp64_tflops", g.fp64_tflops}, {"fp32_tflops", g.fp32_tflops},
-          {"tf32_tflops", g.tf32_tflops}, {"fp16_tflops", g.fp16_tflops},
-          {"bf16_tflops", g.bf16_tflops}, {"fp8_tflops", g.fp8_tflops},
-          {"int8_tops", g.int8_tops}, {"nvlink_bw_gbps", g.nvlink_bw_gbps},
-          {"pcie_gen", g.pcie_gen}, {"tdp_w", g.tdp_w}, {"form_factor", g.form_factor},
-          {"source", g.source}};
+  nlohmann::json j = {{"id", g.id}, {"name", g.name}, {"vendor", g.vendor},
+                      {"architecture", g.architecture}, {"release_year", g.release_year},
+                      {"memory_gb", g.memory_gb}, {"memory_type", g.memory_type},
+                      {"pcie_gen", g.pcie_gen}, {"form_factor", g.form_factor},
+                      {"source", g.source}};
+  for (const model::GpuRateField& rate : model::kGpuRateFields) j[rate.name] = g.*rate.field;
+  return j;
 }
 
 nlohmann::json TypeExport(const db::InstanceType& t) {
@@ -73,15 +71,9 @@ std::optional<model::GpuSpec> ReadGpu(JsonReader& r, const std::string& path_id)
   g.release_year = static_cast<int>(r.Integer("release_year", 0, 3000).value_or(0));
   g.memory_gb = r.Number("memory_gb", 0.001, 1e5, true).value_or(0);
   g.memory_type = r.String("memory_type").value_or("");
-  struct {
-    const char* key;
-    double* field;
-  } rates[] = {{"memory_bw_gbps", &g.memory_bw_gbps}, {"fp64_tflops", &g.fp64_tflops},
-               {"fp32_tflops", &g.fp32_tflops},       {"tf32_tflops", &g.tf32_tflops},
-               {"fp16_tflops", &g.fp16_tflops},       {"bf16_tflops", &g.bf16_tflops},
-               {"fp8_tflops", &g.fp8_tflops},         {"int8_tops", &g.int8_tops},
-               {"nvlink_bw_gbps", &g.nvlink_bw_gbps}, {"tdp_w", &g.tdp_w}};
-  for (const auto& rate : rates) *rate.field = r.Number(rate.key, 0, 1e7).value_or(0);
+  for (const model::GpuRateField& rate : model::kGpuRateFields) {
+    g.*rate.field = r.Number(rate.name, 0, 1e7).value_or(0);
+  }
   g.pcie_gen = static_cast<int>(r.Integer("pcie_gen", 0, 10).value_or(0));
   g.form_factor = r.String("form_factor").value_or("");
   g.source = r.String("source").value_or("");

@@ -276,10 +276,9 @@ void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib:
                           query.zone + "|" + query.since + "|" + query.until;
   std::string fingerprint = Fingerprint(canonical);
   if (!cursor.empty()) {
-    auto position = DecodeCursor(cursor, fingerprint);
+    auto position = DecodePosition(cursor, fingerprint, 3);  // observed_at, zone, region
     if (!position.ok()) return WriteError(req, res, position.error());
-    // The offer cursor's three strings carry (observed_at, zone, region) here.
-    query.after = std::make_tuple(position->cloud, position->region, position->instance_type);
+    query.after = std::make_tuple(position->keys[0], position->keys[1], position->keys[2]);
   }
   auto lease = ctx.pool->Acquire();
   db::CatalogStore store(*lease);
@@ -297,7 +296,7 @@ void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib:
   nlohmann::json next = nullptr;
   if (more && !rows->empty()) {
     const auto& last = rows->back();
-    next = EncodeCursor(db::OfferCursor{std::nullopt, last.observed_at, last.zone, last.region}, fingerprint);
+    next = EncodePosition({std::nullopt, {last.observed_at, last.zone, last.region}}, fingerprint);
   }
   WriteJson(res, {{"cloud", query.cloud}, {"instance_type", query.instance_type},
                   {"items", std::move(items)}, {"next_cursor", next}});

@@ -4,36 +4,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "db/text.h"
+
 namespace gpuplan::api {
 
 namespace {
-
-std::string ToHex(const std::string& bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char b : bytes) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
-}
-
-bool FromHex(const std::string& hex, std::string& out) {
-  if (hex.size() % 2 != 0) return false;
-  out.clear();
-  auto value = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  for (size_t i = 0; i < hex.size(); i += 2) {
-    int hi = value(hex[i]), lo = value(hex[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
-  return true;
-}
 
 Error BadCursor(const std::string& why) {
   return Error::Invalid("cursor", "cursor is not valid for this query: " + why);
@@ -52,34 +27,43 @@ std::string Fingerprint(const std::string& text) {
   return buffer;
 }
 
-std::string EncodeCursor(const db::OfferCursor& cursor, const std::string& fingerprint) {
+std::string EncodePosition(const CursorPosition& position, const std::string& fingerprint) {
   nlohmann::json j = {{"q", fingerprint},
-                      {"c", cursor.cloud},
-                      {"r", cursor.region},
-                      {"i", cursor.instance_type},
-                      {"v", cursor.sort_value ? nlohmann::json(*cursor.sort_value)
-                                              : nlohmann::json(nullptr)}};
-  return ToHex(j.dump());
+                      {"k", position.keys},
+                      {"v", position.value ? nlohmann::json(*position.value) : nlohmann::json(nullptr)}};
+  return db::HexEncode(j.dump());
 }
 
-Result<db::OfferCursor> DecodeCursor(const std::string& text, const std::string& fingerprint) {
-  std::string raw;
-  if (!FromHex(text, raw)) return BadCursor("not a cursor returned by this API");
-  nlohmann::json j = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("q") || !j["q"].is_string() || !j.contains("c") ||
-      !j["c"].is_string() || !j.contains("r") || !j["r"].is_string() || !j.contains("i") ||
-      !j["i"].is_string() || !j.contains("v") || !(j["v"].is_null() || j["v"].is_number())) {
-    return BadCursor("not a cursor returned by this API");
+Result<CursorPosition> DecodePosition(const std::string& text, const std::string& fingerprint,
+                                      size_t key_count) {
+  auto raw = db::HexDecode(text);
+  if (!raw) return BadCursor("not a cursor returned by this API");
+  nlohmann::json j = nlohmann::json::parse(*raw, nullptr, /*allow_exceptions=*/false);
+  bool shaped = j.is_object() && j.contains("q") && j["q"].is_string() && j.contains("k") &&
+                j["k"].is_array() && j["k"].size() == key_count && j.contains("v") &&
+                (j["v"].is_null() || j["v"].is_number());
+  if (shaped) {
+    for (const auto& k : j["k"]) shaped = shaped && k.is_string();
   }
+  if (!shaped) return BadCursor("not a cursor returned by this API");
   if (j["q"].get<std::string>() != fingerprint) {
     return BadCursor("it was issued for different filters or sort");
   }
-  db::OfferCursor cursor;
-  cursor.cloud = j["c"].get<std::string>();
-  cursor.region = j["r"].get<std::string>();
-  cursor.instance_type = j["i"].get<std::string>();
-  if (j["v"].is_number()) cursor.sort_value = j["v"].get<double>();
-  return cursor;
+  CursorPosition position;
+  position.keys = j["k"].get<std::vector<std::string>>();
+  if (j["v"].is_number()) position.value = j["v"].get<double>();
+  return position;
+}
+
+std::string EncodeCursor(const db::OfferCursor& cursor, const std::string& fingerprint) {
+  return EncodePosition({cursor.sort_value, {cursor.cloud, cursor.region, cursor.instance_type}},
+                        fingerprint);
+}
+
+Result<db::OfferCursor> DecodeCursor(const std::string& text, const std::string& fingerprint) {
+  auto position = DecodePosition(text, fingerprint, 3);
+  if (!position.ok()) return position.error();
+  return db::OfferCursor{position->value, position->keys[0], position->keys[1], position->keys[2]};
 }
 
 }  // namespace gpuplan::api

@@ -17,7 +17,6 @@ namespace gpuplan::api {
 struct ApiContext {
   db::ConnectionPool* pool = nullptr;  // required; outlives the server
   std::string version;                 // service version reported by /healthz
-  bool require_auth_for_reads = false; // reads need an API key too
 };
 
 // Limits of list endpoints (documented in docs/api.md).

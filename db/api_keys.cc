@@ -9,20 +9,11 @@
 #include <cctype>
 
 #include "db/catalog_writer.h"
+#include "db/text.h"
 
 namespace gpuplan::db {
 
 namespace {
-
-std::string Hex(const unsigned char* bytes, size_t n) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < n; ++i) {
-    out.push_back(kDigits[bytes[i] >> 4]);
-    out.push_back(kDigits[bytes[i] & 15]);
-  }
-  return out;
-}
 
 ApiKey Read(SQLite::Statement& s) {
   ApiKey k;
@@ -43,7 +34,7 @@ std::string Sha256Hex(const std::string& text) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
-  return Hex(digest, length);
+  return HexEncode(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string& scope) {
@@ -56,7 +47,7 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
   unsigned char random[32];
   if (RAND_bytes(random, sizeof(random)) != 1) return Error::Internal("no random bytes");
   NewApiKey out;
-  out.key = "gpk_" + Hex(random, sizeof(random));
+  out.key = "gpk_" + HexEncode(std::string_view(reinterpret_cast<const char*>(random), sizeof(random)));
   try {
     SQLite::Statement exists(db_, "SELECT 1 FROM api_keys WHERE name = ?");
     exists.bind(1, name);

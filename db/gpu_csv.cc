@@ -43,19 +43,15 @@ Result<std::vector<model::GpuSpec>> ParseGpuCsv(const CsvTable& table) {
     g.source = text("source");
     g.release_year = static_cast<int>(ParseInteger(text("release_year")).value_or(0));
     g.pcie_gen = static_cast<int>(ParseInteger(text("pcie_gen")).value_or(0));
-    struct {
-      const char* column;
-      double* target;
-    } rates[] = {{"memory_gb", &g.memory_gb},       {"memory_bw_gbps", &g.memory_bw_gbps},
-                 {"fp64_tflops", &g.fp64_tflops},   {"fp32_tflops", &g.fp32_tflops},
-                 {"tf32_tflops", &g.tf32_tflops},   {"fp16_tflops", &g.fp16_tflops},
-                 {"bf16_tflops", &g.bf16_tflops},   {"fp8_tflops", &g.fp8_tflops},
-                 {"int8_tops", &g.int8_tops},       {"nvlink_bw_gbps", &g.nvlink_bw_gbps},
-                 {"tdp_w", &g.tdp_w}};
-    for (const auto& rate : rates) {
-      if (!RateField(CsvTable::Field(row, col(rate.column)), *rate.target)) {
-        return Error::Invalid(rate.column, "line " + std::to_string(row.line) + ": " +
-                                               rate.column + " is not a non-negative number");
+    const std::pair<const char*, double*> memory{"memory_gb", &g.memory_gb};
+    std::vector<std::pair<const char*, double*>> fields = {memory};
+    for (const model::GpuRateField& rate : model::kGpuRateFields) {
+      fields.push_back({rate.name, &(g.*rate.field)});
+    }
+    for (const auto& [column, target] : fields) {
+      if (!RateField(CsvTable::Field(row, col(column)), *target)) {
+        return Error::Invalid(column, "line " + std::to_string(row.line) + ": " + column +
+                                          " is not a non-negative number");
       }
     }
     Status valid = model::ValidateGpuSpec(g);

@@ -15,4 +15,8 @@ std::optional<double> ParseDouble(std::string_view text);
 // A whole number, also written as a float with a zero fraction ("8.0"), or nullopt.
 std::optional<long long> ParseInteger(std::string_view text);
 
+// Lower-case hex of `bytes`, and back (nullopt for odd lengths or non-hex characters).
+std::string HexEncode(std::string_view bytes);
+std::optional<std::string> HexDecode(std::string_view hex);
+
 }  // namespace gpuplan::db

@@ -1,5 +1,7 @@
 #include "model/gpu_spec.h"
 
+#include "model/enum_names.h"
+
 #include <array>
 #include <cmath>
 #include <utility>
@@ -7,7 +9,7 @@
 namespace gpuplan::model {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, Precision>, 6> kPrecisions = {{
+constexpr EnumNames<Precision, 6> kPrecisions = {{
     {"fp32", Precision::kFp32},
     {"tf32", Precision::kTf32},
     {"fp16", Precision::kFp16},
@@ -18,18 +20,10 @@ constexpr std::array<std::pair<std::string_view, Precision>, 6> kPrecisions = {{
 }  // namespace
 
 std::optional<Precision> ParsePrecision(std::string_view text) {
-  for (const auto& [name, precision] : kPrecisions) {
-    if (name == text) return precision;
-  }
-  return std::nullopt;
+  return ParseEnum(kPrecisions, text);
 }
 
-std::string_view PrecisionName(Precision precision) {
-  for (const auto& [name, p] : kPrecisions) {
-    if (p == precision) return name;
-  }
-  return "unknown";
-}
+std::string_view PrecisionName(Precision precision) { return EnumName(kPrecisions, precision); }
 
 double PeakTflops(const GpuSpec& gpu, Precision precision) {
   switch (precision) {
@@ -48,22 +42,11 @@ Status ValidateGpuSpec(const GpuSpec& gpu) {
   if (!(gpu.memory_gb > 0) || !std::isfinite(gpu.memory_gb)) {
     return Error::Invalid("memory_gb", "memory_gb must be a positive number");
   }
-  const std::array<std::pair<const char*, double>, 10> rates = {{
-      {"memory_bw_gbps", gpu.memory_bw_gbps},
-      {"fp64_tflops", gpu.fp64_tflops},
-      {"fp32_tflops", gpu.fp32_tflops},
-      {"tf32_tflops", gpu.tf32_tflops},
-      {"fp16_tflops", gpu.fp16_tflops},
-      {"bf16_tflops", gpu.bf16_tflops},
-      {"fp8_tflops", gpu.fp8_tflops},
-      {"int8_tops", gpu.int8_tops},
-      {"nvlink_bw_gbps", gpu.nvlink_bw_gbps},
-      {"tdp_w", gpu.tdp_w},
-  }};
   bool any_compute = false;
-  for (const auto& [field, value] : rates) {
+  for (const GpuRateField& rate : kGpuRateFields) {
+    double value = gpu.*rate.field;
     if (!(value >= 0) || !std::isfinite(value)) {
-      return Error::Invalid(field, std::string(field) + " must be a non-negative number");
+      return Error::Invalid(rate.name, std::string(rate.name) + " must be a non-negative number");
     }
   }
   for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16,

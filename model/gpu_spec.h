@@ -2,6 +2,7 @@
 // vendor peak figures, dense (no 2:4 sparsity). A rate the GPU has no unit for is 0.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,25 @@ struct GpuSpec {
   std::string form_factor;
   std::string source;  // where the figures come from
 };
+
+// The non-negative rates of a GpuSpec by their field names in gpus.csv and the API (memory_gb
+// is not among them: it must be positive). One list for every reader and writer.
+struct GpuRateField {
+  const char* name;
+  double GpuSpec::*field;
+};
+inline constexpr std::array<GpuRateField, 10> kGpuRateFields = {{
+    {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
+    {"fp64_tflops", &GpuSpec::fp64_tflops},
+    {"fp32_tflops", &GpuSpec::fp32_tflops},
+    {"tf32_tflops", &GpuSpec::tf32_tflops},
+    {"fp16_tflops", &GpuSpec::fp16_tflops},
+    {"bf16_tflops", &GpuSpec::bf16_tflops},
+    {"fp8_tflops", &GpuSpec::fp8_tflops},
+    {"int8_tops", &GpuSpec::int8_tops},
+    {"nvlink_bw_gbps", &GpuSpec::nvlink_bw_gbps},
+    {"tdp_w", &GpuSpec::tdp_w},
+}};
 
 // Peak dense rate of `gpu` at `precision` in TFLOPS (TOPS for int8); 0 if it has none.
 double PeakTflops(const GpuSpec& gpu, Precision precision);

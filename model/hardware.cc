@@ -1,5 +1,7 @@
 #include "model/hardware.h"
 
+#include "model/enum_names.h"
+
 #include <array>
 #include <cmath>
 #include <utility>
@@ -7,7 +9,7 @@
 namespace gpuplan::model {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, Interconnect>, 4> kInterconnects = {{
+constexpr EnumNames<Interconnect, 4> kInterconnects = {{
     {"none", Interconnect::kNone},
     {"pcie", Interconnect::kPcie},
     {"nvlink", Interconnect::kNvlink},
@@ -16,17 +18,11 @@ constexpr std::array<std::pair<std::string_view, Interconnect>, 4> kInterconnect
 }  // namespace
 
 std::optional<Interconnect> ParseInterconnect(std::string_view text) {
-  for (const auto& [name, value] : kInterconnects) {
-    if (name == text) return value;
-  }
-  return std::nullopt;
+  return ParseEnum(kInterconnects, text);
 }
 
 std::string_view InterconnectName(Interconnect interconnect) {
-  for (const auto& [name, value] : kInterconnects) {
-    if (value == interconnect) return name;
-  }
-  return "none";
+  return EnumName(kInterconnects, interconnect);
 }
 
 Interconnect DefaultInterconnect(const GpuSpec& gpu, int gpus) {
@@ -47,12 +43,13 @@ Status ValidateCluster(const Cluster& c) {
   if (c.nodes < 1 || c.nodes > 4096) {
     return Error::Invalid("/hardware/nodes", "nodes must be from 1 to 4096");
   }
-  for (auto [value, field] : {std::pair<double, const char*>{c.node.interconnect_bw_gbps,
-                                                             "/hardware/interconnect_bw_gbps"},
-                              {c.node.network_gbps, "/hardware/network_gbps"},
-                              {c.node.vcpus, "/hardware/vcpus"}}) {
+  for (auto [value, name] : {std::pair<double, const char*>{c.node.interconnect_bw_gbps,
+                                                            "interconnect_bw_gbps"},
+                             {c.node.network_gbps, "network_gbps"},
+                             {c.node.vcpus, "vcpus"}}) {
     if (!(value >= 0) || !std::isfinite(value)) {
-      return Error::Invalid(field, std::string(field + 10) + " must not be negative");
+      return Error::Invalid(std::string("/hardware/") + name,
+                            std::string(name) + " must not be negative");
     }
   }
   return OkStatus();

@@ -1,5 +1,7 @@
 #include "model/training_job.h"
 
+#include "model/enum_names.h"
+
 #include <array>
 #include <cmath>
 #include <string>
@@ -9,42 +11,25 @@ namespace gpuplan::model {
 
 namespace {
 
-template <typename E, size_t N>
-std::optional<E> Parse(const std::array<std::pair<std::string_view, E>, N>& table,
-                       std::string_view text) {
-  for (const auto& [name, value] : table) {
-    if (name == text) return value;
-  }
-  return std::nullopt;
-}
-
-template <typename E, size_t N>
-std::string_view Name(const std::array<std::pair<std::string_view, E>, N>& table, E value) {
-  for (const auto& [name, v] : table) {
-    if (v == value) return name;
-  }
-  return "unknown";
-}
-
-constexpr std::array<std::pair<std::string_view, Optimizer>, 4> kOptimizers = {{
+constexpr EnumNames<Optimizer, 4> kOptimizers = {{
     {"adamw", Optimizer::kAdamW}, {"adam", Optimizer::kAdam},
     {"lamb", Optimizer::kLamb},   {"sgd", Optimizer::kSgd}}};
-constexpr std::array<std::pair<std::string_view, Checkpointing>, 3> kCheckpointing = {{
+constexpr EnumNames<Checkpointing, 3> kCheckpointing = {{
     {"none", Checkpointing::kNone}, {"selective", Checkpointing::kSelective},
     {"full", Checkpointing::kFull}}};
-constexpr std::array<std::pair<std::string_view, Framework>, 2> kFrameworks = {{
+constexpr EnumNames<Framework, 2> kFrameworks = {{
     {"eager", Framework::kEager}, {"optimized", Framework::kOptimized}}};
 
 }  // namespace
 
-std::optional<Optimizer> ParseOptimizer(std::string_view t) { return Parse(kOptimizers, t); }
+std::optional<Optimizer> ParseOptimizer(std::string_view t) { return ParseEnum(kOptimizers, t); }
 std::optional<Checkpointing> ParseCheckpointing(std::string_view t) {
-  return Parse(kCheckpointing, t);
+  return ParseEnum(kCheckpointing, t);
 }
-std::optional<Framework> ParseFramework(std::string_view t) { return Parse(kFrameworks, t); }
-std::string_view OptimizerName(Optimizer o) { return Name(kOptimizers, o); }
-std::string_view CheckpointingName(Checkpointing c) { return Name(kCheckpointing, c); }
-std::string_view FrameworkName(Framework f) { return Name(kFrameworks, f); }
+std::optional<Framework> ParseFramework(std::string_view t) { return ParseEnum(kFrameworks, t); }
+std::string_view OptimizerName(Optimizer o) { return EnumName(kOptimizers, o); }
+std::string_view CheckpointingName(Checkpointing c) { return EnumName(kCheckpointing, c); }
+std::string_view FrameworkName(Framework f) { return EnumName(kFrameworks, f); }
 
 double ActivationBytes(Precision p) {
   return (p == Precision::kFp32 || p == Precision::kTf32) ? 4.0 : 2.0;

@@ -1,5 +1,7 @@
 #include "model/workload.h"
 
+#include "model/enum_names.h"
+
 #include <array>
 #include <cmath>
 #include <utility>
@@ -8,7 +10,7 @@ namespace gpuplan::model {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Family>, 6> kFamilies = {{
+constexpr EnumNames<Family, 6> kFamilies = {{
     {"cnn", Family::kCnn},
     {"encoder", Family::kEncoder},
     {"vit", Family::kVit},
@@ -41,19 +43,9 @@ double ImageScale(const Workload& w) {
 
 }  // namespace
 
-std::optional<Family> ParseFamily(std::string_view text) {
-  for (const auto& [name, family] : kFamilies) {
-    if (name == text) return family;
-  }
-  return std::nullopt;
-}
+std::optional<Family> ParseFamily(std::string_view text) { return ParseEnum(kFamilies, text); }
 
-std::string_view FamilyName(Family family) {
-  for (const auto& [name, f] : kFamilies) {
-    if (f == family) return name;
-  }
-  return "unknown";
-}
+std::string_view FamilyName(Family family) { return EnumName(kFamilies, family); }
 
 bool IsTransformer(Family f) {
   return f == Family::kEncoder || f == Family::kVit || f == Family::kDecoder || f == Family::kMoe;

@@ -140,7 +140,7 @@ void App::Configure() {
       });
   api::InstallErrorHandler(s);
 
-  api::ApiContext context{pool_.get(), kVersion, config_.require_auth_for_reads};
+  api::ApiContext context{pool_.get(), kVersion};
   api::RegisterHealthRoutes(s, context);
   api::RegisterCatalogRoutes(s, context);
   api::RegisterEstimateRoutes(s, context);

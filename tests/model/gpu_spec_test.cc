@@ -2,19 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/model/model_fixtures.h"
+
 namespace gpuplan::model {
 namespace {
 
-GpuSpec A100() {
-  GpuSpec g;
-  g.id = "A100-80GB-SXM4";
-  g.memory_gb = 80;
-  g.fp32_tflops = 19.5;
-  g.tf32_tflops = 156;
-  g.fp16_tflops = 312;
-  g.bf16_tflops = 312;
-  return g;
-}
+GpuSpec A100() { return testing::A100_80(); }
 
 TEST(PrecisionTest, ParsesEveryNameAndRoundTrips) {
   for (const char* name : {"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}) {
