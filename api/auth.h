@@ -18,6 +18,10 @@ class ConnectionPool;
 
 namespace gpuplan::api {
 
+// The token of an "Authorization: Bearer <token>" header value (scheme in any case), or
+// nullopt when the header is not one.
+std::optional<std::string> BearerToken(const std::string& header);
+
 // The key's record when it may act with `scope` ("write" or "admin"; admin keys may
 // write); nullopt after writing the 401/403 answer.
 std::optional<db::ApiKey> Authorize(db::ConnectionPool& pool, const httplib::Request& req,

@@ -1,11 +1,14 @@
 #include "api/catalog_io.h"
 
-#include <regex>
+#include <algorithm>
+#include <ctime>
 #include <set>
 #include <sstream>
 
 #include "api/json_reader.h"
 #include "db/csv.h"
+#include "db/field_rules.h"
+#include "db/text.h"
 #include "db/seeder.h"
 #include "db/skypilot_parser.h"
 
@@ -42,29 +45,14 @@ nlohmann::json PriceExport(const db::PriceObservation& p) {
           {"currency", p.currency}, {"observed_at", p.observed_at}, {"source", p.source}};
 }
 
-bool IsTimestamp(const std::string& text) {
-  static const std::regex kIso(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)");
-  return std::regex_match(text, kIso);
-}
-
-bool IsCurrency(const std::string& c) {
-  return c.size() == 3 && std::all_of(c.begin(), c.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
-}
-
-bool IsId(const std::string& id) {
-  if (id.empty() || id.size() > 200) return false;
-  for (char c : id) {
-    if (c == '/' || c == '?' || c == '#' || static_cast<unsigned char>(c) < 0x21) return false;
-  }
-  return true;
-}
+namespace rules = db::rules;
 
 std::optional<model::GpuSpec> ReadGpu(JsonReader& r, const std::string& path_id) {
   model::GpuSpec g;
   auto id = r.String("id", path_id.empty());
   g.id = path_id.empty() ? id.value_or("") : path_id;
   if (id && !path_id.empty() && *id != path_id) r.Fail("id", "id must match the URL's id '" + path_id + "'");
-  if (!g.id.empty() && !IsId(g.id)) r.Fail("id", "id must not contain '/', '?', '#' or spaces");
+  if (!g.id.empty()) r.Check("id", rules::CheckCatalogId(g.id));
   g.name = r.String("name").value_or(g.id);
   g.vendor = r.String("vendor", true).value_or("");
   g.architecture = r.String("architecture").value_or("");
@@ -77,6 +65,11 @@ std::optional<model::GpuSpec> ReadGpu(JsonReader& r, const std::string& path_id)
   g.pcie_gen = static_cast<int>(r.Integer("pcie_gen", 0, 10).value_or(0));
   g.form_factor = r.String("form_factor").value_or("");
   g.source = r.String("source").value_or("");
+  for (auto [key, text] : {std::pair{"name", &g.name}, {"vendor", &g.vendor},
+                           {"architecture", &g.architecture}, {"memory_type", &g.memory_type},
+                           {"form_factor", &g.form_factor}, {"source", &g.source}}) {
+    r.Check(key, rules::CheckText(*text));
+  }
   r.Finish();
   if (r.ok()) {
     Status valid = model::ValidateGpuSpec(g);
@@ -95,10 +88,11 @@ std::optional<db::InstanceType> ReadType(JsonReader& r, const std::string& path_
   t.id = path_id.empty() ? id.value_or("") : path_id;
   if (cloud && !path_cloud.empty() && *cloud != path_cloud) r.Fail("cloud", "cloud must match the URL");
   if (id && !path_id.empty() && *id != path_id) r.Fail("instance_type", "instance_type must match the URL");
-  if (!t.cloud.empty() && !IsId(t.cloud)) r.Fail("cloud", "cloud must not contain '/', '?', '#' or spaces");
-  if (!t.id.empty() && !IsId(t.id)) r.Fail("instance_type", "instance_type must not contain '/', '?', '#' or spaces");
+  if (!t.cloud.empty()) r.Check("cloud", rules::CheckName(t.cloud));
+  if (!t.id.empty()) r.Check("instance_type", rules::CheckCatalogId(t.id));
   t.gpu_id = r.String("gpu", true).value_or("");
-  t.gpu_count = static_cast<int>(r.Integer("gpu_count", 1, 1024, true).value_or(1));
+  if (r.Has("gpu")) r.Check("gpu", rules::CheckCatalogId(t.gpu_id));
+  t.gpu_count = static_cast<int>(r.Integer("gpu_count", 1, rules::kMaxGpuCount, true).value_or(1));
   t.vcpus = r.Number("vcpus", 0.01, 1e5);
   t.memory_gib = r.Number("memory_gib", 0.01, 1e6);
   t.interconnect = r.Choice("interconnect", {"none", "pcie", "nvlink", "nvswitch"})
@@ -109,6 +103,10 @@ std::optional<db::InstanceType> ReadType(JsonReader& r, const std::string& path_
   t.host_instance_type = r.String("host_instance_type").value_or("");
   t.accelerator_name = r.String("accelerator_name").value_or("");
   t.source = r.String("source").value_or("");
+  r.Check("arch", rules::CheckText(t.arch, 32));
+  if (!t.host_instance_type.empty()) r.Check("host_instance_type", rules::CheckCatalogId(t.host_instance_type));
+  r.Check("accelerator_name", rules::CheckText(t.accelerator_name, rules::kMaxIdBytes));
+  r.Check("source", rules::CheckText(t.source));
   r.Finish();
   if (!r.ok()) return std::nullopt;
   return t;
@@ -121,13 +119,19 @@ std::optional<db::PriceObservation> ReadPrice(JsonReader& r, const std::string& 
   p.region = r.String("region", true).value_or("");
   p.zone = r.String("zone").value_or("");
   p.kind = r.Choice("kind", {"ondemand", "spot", "reserved_1y", "reserved_3y"}, true).value_or("");
-  p.price_per_hour = r.Number("price_per_hour", 0, 1e7, true).value_or(0);
+  auto price = r.Number("price_per_hour", 0, rules::kMaxPricePerHour, true);
+  p.price_per_hour = price.value_or(0);
+  if (price) r.Check("price_per_hour", rules::CheckPrice(*price));
   p.currency = r.String("currency", true).value_or("");
-  if (r.Has("currency") && !IsCurrency(p.currency)) r.Fail("currency", "currency must be an ISO 4217 code such as USD");
+  if (r.Has("currency")) r.Check("currency", rules::CheckCurrency(p.currency));
   p.observed_at = r.String("observed_at").value_or(now);
-  if (!IsTimestamp(p.observed_at)) r.Fail("observed_at", "observed_at must be an ISO 8601 date or date-time");
+  r.Check("observed_at", rules::CheckTimestamp(p.observed_at, std::time(nullptr)));
   p.source = r.String("source").value_or("");
-  if (!p.region.empty() && !IsId(p.region)) r.Fail("region", "region must not contain '/', '?', '#' or spaces");
+  if (r.Has("cloud")) r.Check("cloud", rules::CheckName(p.cloud));
+  if (r.Has("instance_type")) r.Check("instance_type", rules::CheckCatalogId(p.instance_type));
+  if (r.Has("region")) r.Check("region", rules::CheckName(p.region));
+  r.Check("zone", rules::CheckZone(p.zone));
+  r.Check("source", rules::CheckText(p.source));
   r.Finish();
   if (!r.ok()) return std::nullopt;
   return p;
@@ -166,7 +170,7 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
   if (doc.is_discarded() || !doc.is_object()) {
     return Error::Invalid("body", "the gpuplan format is a JSON object (see GET /api/v1/catalog/export)");
   }
-  if (doc.value("format", "") != "gpuplan") {
+  if (!doc.contains("format") || !doc["format"].is_string() || doc["format"] != "gpuplan") {
     return Error::Invalid("/format", "a gpuplan export has \"format\": \"gpuplan\"");
   }
   db::CatalogBatch b;
@@ -175,6 +179,9 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
     db::Cloud c{r.String("id", true).value_or(""), r.String("name").value_or(""),
                 r.String("default_currency").value_or("USD")};
     if (c.name.empty()) c.name = c.id;
+    if (r.Has("id")) r.Check("id", rules::CheckName(c.id));
+    r.Check("name", rules::CheckText(c.name, rules::kMaxNameBytes));
+    r.Check("default_currency", rules::CheckCurrency(c.default_currency));
     r.Finish();
     return r.ok() ? std::optional(c) : std::nullopt;
   });
@@ -183,6 +190,11 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
                  r.String("display_name").value_or(""), r.String("country").value_or(""),
                  r.String("continent").value_or("")};
     if (g.display_name.empty()) g.display_name = g.id;
+    if (r.Has("cloud")) r.Check("cloud", rules::CheckName(g.cloud));
+    if (r.Has("id")) r.Check("id", rules::CheckName(g.id));
+    r.Check("display_name", rules::CheckText(g.display_name, 200));
+    r.Check("country", rules::CheckText(g.country, 8));
+    r.Check("continent", rules::CheckText(g.continent, 64));
     r.Finish();
     return r.ok() ? std::optional(g) : std::nullopt;
   });
@@ -190,7 +202,9 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
     db::FxRate f{r.String("currency", true).value_or(""),
                  r.Number("units_per_usd", 1e-9, 1e9, true).value_or(1),
                  r.String("as_of", true).value_or(""), r.String("source").value_or("")};
-    if (r.Has("currency") && !IsCurrency(f.currency)) r.Fail("currency", "currency must be an ISO 4217 code");
+    if (r.Has("currency")) r.Check("currency", rules::CheckCurrency(f.currency));
+    if (r.Has("as_of")) r.Check("as_of", rules::CheckTimestamp(f.as_of, std::time(nullptr)));
+    r.Check("source", rules::CheckText(f.source));
     r.Finish();
     return r.ok() ? std::optional(f) : std::nullopt;
   });
@@ -202,12 +216,40 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
   return b;
 }
 
+// "us-east-1a" -> "us-east-1"; Local Zones ("us-west-2-lax-1a") keep their parent
+// region; "" when `zone` is not an AWS zone name. `zone` has passed rules::CheckName (at
+// most 64 bytes), so this scan is bounded.
 std::string RegionOfZone(const std::string& zone) {
-  // "us-east-1a" -> "us-east-1"; Local Zones ("us-west-2-lax-1a") keep their parent region.
-  static const std::regex kZone(R"(^([a-z]{2}(-gov)?-[a-z]+-\d+)(-[a-z]+-\d+)?[a-z]$)");
-  std::smatch m;
-  if (std::regex_match(zone, m, kZone)) return m[1];
-  return "";
+  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  // Split on '-': parts must be [a-z]{2} [gov]? [a-z]+ \d+ ([a-z]+ \d+)? with a final [a-z].
+  if (zone.size() < 4 || !lower(zone.back())) return "";
+  std::string body = zone.substr(0, zone.size() - 1);
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dash = body.find('-', start);
+    parts.push_back(body.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
+    if (dash == std::string::npos) break;
+    start = dash + 1;
+  }
+  auto all = [](const std::string& s, auto pred) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), pred);
+  };
+  size_t i = 0;
+  if (parts.size() < 3 || parts[0].size() != 2 || !all(parts[0], lower)) return "";
+  i = 1;
+  if (parts[i] == "gov") ++i;
+  if (i + 1 >= parts.size() + 0 || !all(parts[i], lower) || !all(parts[i + 1], digit)) return "";
+  size_t region_end = i + 2;
+  if (parts.size() == region_end + 2) {
+    if (!all(parts[region_end], lower) || !all(parts[region_end + 1], digit)) return "";
+  } else if (parts.size() != region_end) {
+    return "";
+  }
+  std::string region = parts[0];
+  for (size_t k = 1; k < region_end; ++k) region += "-" + parts[k];
+  return region;
 }
 
 Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string& cloud,
@@ -237,22 +279,29 @@ Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string
       continue;
     }
     if (product.find("Linux") == std::string::npos) {
-      b.report.Skip("not a Linux price: " + product);
+      b.report.Skip("not a Linux price: " + db::Printable(product, 60));
       continue;
     }
-    char* end = nullptr;
-    double price = std::strtod(price_text.c_str(), &end);
-    if (end == price_text.c_str() || *end != '\0' || !(price >= 0)) {
-      b.report.Reject(line, "SpotPrice '" + price_text + "' is not a non-negative number");
+    auto price = db::ParseDouble(price_text);
+    if (!price) {
+      b.report.Reject(line, "SpotPrice '" + db::Printable(price_text, 40) + "' is not a number");
       continue;
     }
-    std::string region = RegionOfZone(zone);
+    if (auto reason = rules::CheckPrice(*price)) {
+      b.report.Reject(line, "SpotPrice " + *reason);
+      continue;
+    }
+    std::string region = rules::CheckName(zone) ? "" : RegionOfZone(zone);
     if (region.empty()) {
-      b.report.Reject(line, "AvailabilityZone '" + zone + "' is not an AWS zone name");
+      b.report.Reject(line, "AvailabilityZone '" + db::Printable(zone, 40) + "' is not an AWS zone name");
       continue;
     }
-    if (!IsTimestamp(timestamp)) {
-      b.report.Reject(line, "Timestamp '" + timestamp + "' is not ISO 8601");
+    if (auto reason = rules::CheckTimestamp(timestamp, std::time(nullptr))) {
+      b.report.Reject(line, "Timestamp " + *reason);
+      continue;
+    }
+    if (auto reason = rules::CheckCatalogId(type)) {
+      b.report.Reject(line, "InstanceType " + *reason);
       continue;
     }
     if (!known.count(type) && !unknown.count(type)) {
@@ -270,7 +319,7 @@ Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string
       continue;
     }
     ++b.report.rows_used;
-    b.prices.push_back({cloud, type, region, zone, "spot", price, "USD", timestamp, source});
+    b.prices.push_back({cloud, type, region, zone, "spot", *price, "USD", timestamp, source});
   }
   return b;
 }
@@ -424,9 +473,10 @@ Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& bod
 Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,
                                      db::CatalogStore& store) {
   if (request.format == "skypilot") {
-    if (request.cloud.empty() || !IsId(request.cloud)) {
+    if (request.cloud.empty()) {
       return Error::Invalid("cloud", "cloud is required for format=skypilot (e.g. azure)");
     }
+    if (auto reason = rules::CheckName(request.cloud)) return Error::Invalid("cloud", "cloud " + *reason);
     auto table = db::ParseCsv(body);
     if (!table.ok()) return table.error();
     auto resolver = store.LoadGpuResolver();

@@ -1,9 +1,8 @@
 // Catalog writes (API key), bulk import and export, spot price history.
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Transaction.h>
 #include <httplib.h>
 
 #include <algorithm>
+#include <ctime>
 
 #include "api/auth.h"
 #include "api/body.h"
@@ -19,6 +18,7 @@
 #include "db/catalog_store.h"
 #include "db/catalog_writer.h"
 #include "db/database.h"
+#include "db/field_rules.h"
 
 namespace gpuplan::api {
 
@@ -89,12 +89,6 @@ void PostInstance(const ApiContext& ctx, const httplib::Request& req, httplib::R
   auto type = DecodeInstanceType(*body, "", "");
   if (!type.ok()) return WriteError(req, res, type.error());
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
-  auto existing = store.GetInstanceType(type->cloud, type->id);
-  if (existing.ok()) {
-    return WriteError(req, res, Error{ErrorCode::kConflict, "instance type '" + type->id + "' exists in cloud '" +
-                                                              type->cloud + "'; PUT replaces it", {}});
-  }
   Status st = db::CatalogAdmin(*lease).CreateInstanceType(*type);
   if (!st.ok()) return WriteError(req, res, st.error());
   Created(res, "/api/v1/instances/" + EncodePathSegment(type->cloud) + "/" + EncodePathSegment(type->id),
@@ -163,6 +157,9 @@ nlohmann::json ReportJson(const db::ImportOutcome& out, const db::ImportOptions&
 }
 
 void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  // Who asks comes before what is asked: anonymous callers learn nothing of the rules.
+  auto key = Authorize(*ctx.pool, req, res, "write");
+  if (!key) return;
   QueryParams q(req.params, {"format", "cloud", "dry_run", "partial", "observed_at"});
   ImportRequest import;
   import.format = q.Choice("format", {"skypilot", "aws-spot-history", "gpuplan"}, "");
@@ -171,9 +168,14 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   bool dry_run = q.Choice("dry_run", {"true", "false"}, "false") == "true";
   bool partial = q.Choice("partial", {"true", "false"}, "false") == "true";
   import.observed_at = q.String("observed_at", db::UtcNow());
+  if (auto reason = db::rules::CheckTimestamp(import.observed_at, std::time(nullptr))) {
+    q.Fail("observed_at", "observed_at " + *reason);
+  }
   if (!q.ok()) return WriteError(req, res, q.error());
-  auto key = Authorize(*ctx.pool, req, res, import.format == "gpuplan" ? "admin" : "write");
-  if (!key) return;
+  if (import.format == "gpuplan" && key->scope != "admin") {
+    return WriteProblem(req, res, 403, "API key '" + key->name + "' has scope " + key->scope +
+                                           "; a gpuplan-format import needs admin");
+  }
   if (req.body.size() > kImportBodyLimit) {
     return WriteProblem(req, res, 413, "import bodies are limited to 20 MiB");
   }
@@ -185,9 +187,14 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   db::ImportOptions options{key->name, import.format,
                             import.cloud.empty() && import.format == "aws-spot-history" ? "aws" : import.cloud,
                             dry_run, partial};
-  auto outcome = db::ImportCatalog(*lease, *batch, options);
+  // The answer is rendered before the commit, so nothing that runs after it can fail.
+  std::string answer;
+  auto outcome = db::ImportCatalog(*lease, *batch, options, [&](const db::ImportOutcome& o) {
+    answer = EncodeJson(ReportJson(o, options));
+  });
   if (!outcome.ok()) return WriteError(req, res, outcome.error());
-  WriteJson(res, ReportJson(*outcome, options), outcome->written ? 201 : 200);
+  res.status = outcome->written ? 201 : 200;
+  res.set_content(answer, "application/json");
 }
 
 void GetExport(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -241,17 +248,11 @@ void PutFxRate(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   }
   if (!errors.empty()) return WriteError(req, res, BodyError(errors));
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
-  auto rates = store.FxRates();
+  auto rates = db::CatalogStore(*lease).FxRates();
   if (!rates.ok()) return WriteError(req, res, rates.error());
   bool created = !rates->count(rate.currency);
-  try {
-    SQLite::Transaction tx(*lease);
-    db::UpsertFxRate(*lease, rate);
-    tx.commit();
-  } catch (const SQLite::Exception& e) {
-    return WriteError(req, res, Error::Unavailable(e.what()));
-  }
+  Status st = db::CatalogAdmin(*lease).PutFxRate(rate);
+  if (!st.ok()) return WriteError(req, res, st.error());
   nlohmann::json out = {{"currency", rate.currency}, {"units_per_usd", rate.units_per_usd},
                         {"as_of", rate.as_of}, {"created", created}};
   if (created) return Created(res, "/api/v1/fx-rates/" + rate.currency, out);

@@ -1,5 +1,7 @@
 #include "api/cursor.h"
 
+#include "api/json_encode.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -31,7 +33,7 @@ std::string EncodePosition(const CursorPosition& position, const std::string& fi
   nlohmann::json j = {{"q", fingerprint},
                       {"k", position.keys},
                       {"v", position.value ? nlohmann::json(*position.value) : nlohmann::json(nullptr)}};
-  return db::HexEncode(j.dump());
+  return db::HexEncode(EncodeJson(j));
 }
 
 Result<CursorPosition> DecodePosition(const std::string& text, const std::string& fingerprint,

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/json_encode.h"
 #include "api/problem.h"
 #include "api/routes.h"
 
@@ -12,7 +13,7 @@ namespace gpuplan::api {
 
 inline void WriteJson(httplib::Response& res, const nlohmann::json& body, int status = 200) {
   res.status = status;
-  res.set_content(body.dump(), "application/json");
+  res.set_content(EncodeJson(body), "application/json");
 }
 
 // {"items": [...], "next_cursor": null} for lists that fit in one page.

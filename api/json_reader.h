@@ -45,6 +45,10 @@ class JsonReader {
   std::optional<std::vector<std::string>> Strings(const std::string& key, size_t max_items);
 
   void Fail(const std::string& key, const std::string& detail);
+  // Records "<key> <reason>" when a field rule (db/field_rules.h) gave a reason.
+  void Check(const std::string& key, const std::optional<std::string>& reason) {
+    if (reason) Fail(key, key + " " + *reason);
+  }
   std::string Pointer(const std::string& key) const;
   // Reports keys present but never read.
   void Finish();

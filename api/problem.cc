@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/json_encode.h"
+
 namespace gpuplan::api {
 
 namespace {
@@ -15,8 +17,16 @@ const char* TypeFor(int status) {
     case 403: return "urn:gpuplan:problem:forbidden";
     case 404: return "urn:gpuplan:problem:not-found";
     case 409: return "urn:gpuplan:problem:conflict";
+    case 405: return "urn:gpuplan:problem:method-not-allowed";
+    case 408: return "urn:gpuplan:problem:timeout";
+    case 411: return "urn:gpuplan:problem:length-required";
     case 413: return "urn:gpuplan:problem:too-large";
+    case 414: return "urn:gpuplan:problem:uri-too-long";
+    case 415: return "urn:gpuplan:problem:unsupported-media-type";
+    case 416: return "urn:gpuplan:problem:range-not-satisfiable";
     case 422: return "urn:gpuplan:problem:validation";
+    case 429: return "urn:gpuplan:problem:too-many-requests";
+    case 431: return "urn:gpuplan:problem:headers-too-large";
     case 503: return "urn:gpuplan:problem:unavailable";
     default: return "about:blank";
   }
@@ -29,9 +39,14 @@ const char* Title(int status) {
     case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
     case 409: return "Conflict";
+    case 411: return "Length Required";
     case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
     case 415: return "Unsupported Media Type";
+    case 416: return "Range Not Satisfiable";
+    case 431: return "Request Header Fields Too Large";
     case 422: return "Unprocessable Content";
     case 429: return "Too Many Requests";
     case 503: return "Service Unavailable";
@@ -55,7 +70,19 @@ nlohmann::json Base(const httplib::Request& req, const httplib::Response& res, i
 
 void Send(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
-  res.set_content(body.dump(), "application/problem+json");
+  if (status == 503 || status == 429) res.set_header("Retry-After", "1");
+  res.set_content(EncodeJson(body), "application/problem+json");
+}
+
+// The answer when even building the problem failed (bad_alloc): fixed text, no allocation
+// beyond the response's own strings.
+void SendFallback(httplib::Response& res, int status) noexcept {
+  try {
+    res.status = status;
+    res.set_content(R"({"type":"about:blank","title":"Error","status":)" + std::to_string(status) + "}",
+                    "application/problem+json");
+  } catch (...) {
+  }
 }
 
 }  // namespace
@@ -71,8 +98,10 @@ int HttpStatus(ErrorCode code) {
   return 500;
 }
 
-void WriteError(const httplib::Request& req, httplib::Response& res, const Error& error) {
-  int status = HttpStatus(error.code);
+void WriteError(const httplib::Request& req, httplib::Response& res, const Error& error,
+                int status_override) noexcept {
+  int status = status_override != 0 ? status_override : HttpStatus(error.code);
+  try {
   // Internal details are for the log, not the client.
   std::string detail = status == 500 ? "internal error" : error.message;
   nlohmann::json body = Base(req, res, status, detail);
@@ -92,11 +121,18 @@ void WriteError(const httplib::Request& req, httplib::Response& res, const Error
     body["errors"] = std::move(errors);
   }
   Send(res, status, body);
+  } catch (...) {
+    SendFallback(res, status);
+  }
 }
 
 void WriteProblem(const httplib::Request& req, httplib::Response& res, int status,
-                  const std::string& detail) {
-  Send(res, status, Base(req, res, status, detail));
+                  const std::string& detail) noexcept {
+  try {
+    Send(res, status, Base(req, res, status, detail));
+  } catch (...) {
+    SendFallback(res, status);
+  }
 }
 
 }  // namespace gpuplan::api

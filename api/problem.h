@@ -17,11 +17,15 @@ int HttpStatus(ErrorCode code);
 
 // Writes `error` as problem+json with the status its code maps to. Field errors whose
 // field starts with '/' are rendered as JSON pointers into the body; others as query
-// parameter names ("parameter").
-void WriteError(const httplib::Request& req, httplib::Response& res, const Error& error);
+// parameter names ("parameter"). 503 and 429 answers carry Retry-After. Never throws:
+// strings that are not valid UTF-8 are encoded with U+FFFD, and if the body cannot be
+// built at all a fixed body with the status is sent.
+// `status`, when not 0, replaces the status the code maps to (400 for a malformed path).
+void WriteError(const httplib::Request& req, httplib::Response& res, const Error& error,
+                int status = 0) noexcept;
 
-// Writes a problem with an explicit status (used for 404/405/413 and the like).
+// Writes a problem with an explicit status (used for 404/405/413 and the like). Never throws.
 void WriteProblem(const httplib::Request& req, httplib::Response& res, int status,
-                  const std::string& detail);
+                  const std::string& detail) noexcept;
 
 }  // namespace gpuplan::api

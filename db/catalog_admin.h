@@ -1,6 +1,8 @@
 // Single-resource catalog writes: GPUs, instance types, batches of price observations.
-// Each call is one transaction. Errors: kConflict (exists / still referenced),
-// kNotFound, kInvalidArgument naming the field, kUnavailable for database failures.
+// Each call checks its records against db/field_rules.h, then writes in one BEGIN
+// IMMEDIATE transaction. Errors: kConflict (exists / still referenced), kNotFound,
+// kInvalidArgument naming the field, kUnavailable when the database is busy or failing
+// (see db/write_transaction.h).
 #pragma once
 
 #include <SQLiteCpp/Database.h>
@@ -32,7 +34,12 @@ class CatalogAdmin {
   // "/prices/<i>/instance_type").
   Result<WriteCounts> AddPrices(const std::vector<PriceObservation>& prices);
 
+  // Creates or replaces the rate of one currency.
+  Status PutFxRate(const FxRate& rate);
+
  private:
+  Result<bool> WriteGpu(const model::GpuSpec& gpu, bool replace);
+  Result<bool> WriteInstanceType(const InstanceType& type, bool replace);
   bool Exists(const char* sql, const std::string& a, const std::string& b = "");
   SQLite::Database& db_;
 };

@@ -1,31 +1,44 @@
 #include "db/catalog_import.h"
 
 #include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Transaction.h>
+
+#include <ctime>
+
+#include "db/field_rules.h"
+#include "db/write_transaction.h"
 
 namespace gpuplan::db {
 
 namespace {
 
-void Audit(SQLite::Database& db, const ImportOptions& o, const std::string& started,
-           const ImportReport& r, const BatchCounts& c, const std::string& note) {
-  SQLite::Transaction tx(db);
-  RecordImport(db, ImportAudit{o.actor, o.format, o.cloud, started, UtcNow(), r.rows_used,
-                               c.instance_types.updated + c.prices.updated, r.rows_skipped,
-                               r.rows_rejected, o.dry_run, note});
+ImportAudit AuditRow(const ImportOptions& o, const std::string& started, const ImportReport& r,
+                     const BatchCounts& c, const std::string& note) {
+  return ImportAudit{o.actor, o.format, o.cloud, started, UtcNow(), r.rows_used,
+                     c.instance_types.updated + c.prices.updated, r.rows_skipped,
+                     r.rows_rejected, o.dry_run, note};
+}
+
+// An audit row of an import that wrote nothing, in a transaction of its own.
+void AuditAlone(SQLite::Database& db, const ImportAudit& audit) {
+  WriteTransaction tx(db);
+  RecordImport(db, audit);
   tx.commit();
 }
 
 }  // namespace
 
 Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& batch,
-                                    const ImportOptions& options) {
+                                    const ImportOptions& options,
+                                    const std::function<void(const ImportOutcome&)>& before_commit) {
   std::string started = UtcNow();
   ImportOutcome out;
   out.report = batch.report;
+  Status valid = rules::CheckBatch(batch, std::time(nullptr));
+  if (!valid.ok()) return valid.error();
   try {
     if (!batch.report.rejected.empty() && !options.partial) {
-      Audit(db, options, started, out.report, out.counts, "refused: rejected rows, nothing written");
+      AuditAlone(db, AuditRow(options, started, out.report, out.counts,
+                              "refused: rejected rows, nothing written"));
       Error e{ErrorCode::kInvalidArgument,
               std::to_string(batch.report.rows_rejected) +
                   " rows are invalid; nothing was imported (partial=true keeps the valid rows)",
@@ -36,19 +49,28 @@ Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& ba
       }
       return e;
     }
-    {
-      SQLite::Transaction tx(db);
-      out.counts = WriteCatalogBatch(db, batch);
-      if (!options.dry_run) {
-        tx.commit();
-        out.written = true;
-      }
-    }  // a dry run rolls back here
-    Audit(db, options, started, out.report, out.counts,
-          options.dry_run ? "dry run: nothing written" : "");
+    if (options.dry_run) {
+      {
+        WriteTransaction tx(db);
+        out.counts = WriteCatalogBatch(db, batch);
+      }  // rolls back: a dry run only counts
+      AuditAlone(db, AuditRow(options, started, out.report, out.counts, "dry run: nothing written"));
+      if (before_commit) before_commit(out);
+      return out;
+    }
+    // The data and its audit row commit together, and the answer is made before the
+    // commit: once committed, nothing is left that could fail.
+    WriteTransaction tx(db);
+    out.counts = WriteCatalogBatch(db, batch);
+    RecordImport(db, AuditRow(options, started, out.report, out.counts, ""));
+    out.written = true;
+    if (before_commit) before_commit(out);
+    tx.commit();
     return out;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(std::string("import failed, nothing written: ") + e.what());
+    Error err = StorageError(e, "the import");
+    err.message += "; nothing was written";
+    return err;
   }
 }
 

@@ -1,9 +1,12 @@
-// Writing a parsed import in one transaction: all rows or none (unless partial), a dry
-// run that writes nothing, and an `imports` audit row in every case.
+// Writing a parsed import in one BEGIN IMMEDIATE transaction: all rows or none (unless
+// partial), a dry run that writes nothing, and an `imports` audit row in every case. The
+// audit row of a written import is in the same transaction as its data, so a crash leaves
+// both or neither.
 #pragma once
 
 #include <SQLiteCpp/Database.h>
 
+#include <functional>
 #include <string>
 
 #include "db/catalog_batch.h"
@@ -26,9 +29,15 @@ struct ImportOutcome {
   bool written = false;  // false for dry runs and refused imports
 };
 
-// With rejected rows and !partial, nothing is written and the result is kInvalidArgument
-// listing up to 100 rejected rows as fields "line N" (the audit row is still recorded).
+// The batch is first checked against db/field_rules.h (kInvalidArgument naming
+// "/<table>/<i>/<field>" when a parser let something through). With rejected rows and
+// !partial, nothing is written and the result is kInvalidArgument listing up to 100
+// rejected rows as fields "line N" (the audit row is still recorded). `before_commit`,
+// when given, runs with the outcome just before the commit (for a dry run: after the
+// rollback), so a caller can build its answer while the write can still be undone; if it
+// throws, nothing is written. Busy after the busy timeout: kUnavailable.
 Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& batch,
-                                    const ImportOptions& options);
+                                    const ImportOptions& options,
+                                    const std::function<void(const ImportOutcome&)>& before_commit = {});
 
 }  // namespace gpuplan::db

@@ -30,9 +30,9 @@ Result<std::unique_ptr<ConnectionPool>> ConnectionPool::Open(const std::string& 
   return pool;
 }
 
-ConnectionPool::Lease ConnectionPool::Acquire() {
+ConnectionPool::Lease ConnectionPool::Acquire(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  available_.wait(lock, [this] { return !free_.empty(); });
+  if (!available_.wait_for(lock, timeout, [this] { return !free_.empty(); })) throw PoolExhausted();
   auto db = std::move(free_.back());
   free_.pop_back();
   return Lease(this, std::move(db));

@@ -4,9 +4,11 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,8 +21,16 @@ namespace gpuplan::db {
 // Fails with kUnavailable when the file cannot be opened.
 Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path);
 
-// A fixed-size pool of connections to one database file. Thread-safe. Acquire() blocks
-// until a connection is free; the Lease gives it back when destroyed.
+// Thrown by ConnectionPool::Acquire when no connection came free in time. The HTTP
+// layer answers it with 503 and Retry-After.
+class PoolExhausted : public std::runtime_error {
+ public:
+  PoolExhausted() : std::runtime_error("no database connection came free in time") {}
+};
+
+// A fixed-size pool of connections to one database file. Thread-safe. Acquire() waits
+// up to `timeout` for a free connection (then throws PoolExhausted); the Lease gives it
+// back when destroyed. Its size is independent of the number of HTTP workers.
 class ConnectionPool {
  public:
   class Lease {
@@ -41,7 +51,8 @@ class ConnectionPool {
   // Opens `size` (>= 1) connections to `path`.
   static Result<std::unique_ptr<ConnectionPool>> Open(const std::string& path, int size);
 
-  Lease Acquire();
+  static constexpr std::chrono::milliseconds kAcquireTimeout{5000};
+  Lease Acquire(std::chrono::milliseconds timeout = kAcquireTimeout);
   const std::string& path() const { return path_; }
 
  private:

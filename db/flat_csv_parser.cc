@@ -2,18 +2,15 @@
 
 #include <map>
 #include <optional>
-#include <regex>
 
+#include "db/field_rules.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
 
 namespace {
 
-bool IsIsoDate(const std::string& text) {
-  static const std::regex kDate(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?)");
-  return std::regex_match(text, kDate);
-}
+bool IsIsoDate(const std::string& text) { return rules::ParseTimestamp(text).has_value(); }
 
 struct FlatColumns {
   std::optional<size_t> cloud, region, zone, instance_type, gpu, gpu_count, vcpus, memory_gib,

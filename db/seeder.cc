@@ -1,8 +1,13 @@
 #include "db/seeder.h"
 
+#include "db/field_rules.h"
+#include "db/write_transaction.h"
+
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
+
+#include <ctime>
 
 #include <map>
 
@@ -102,6 +107,12 @@ Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& 
   auto overrides = LoadOverrides();
   if (!overrides.ok()) return overrides.error();
   ApplyOverrides(*overrides, resolver, *batch);
+  Status valid = rules::CheckBatch(*batch, std::time(nullptr));
+  if (!valid.ok()) {
+    const auto& f = valid.error().fields;
+    return Error::Internal("seed file " + file + ": " +
+                           (f.empty() ? valid.error().message : f[0].field + ": " + f[0].detail));
+  }
   std::string started = UtcNow();
   BatchCounts counts = WriteCatalogBatch(db, *batch);
   RecordImport(db, ImportAudit{"seed", format, cloud, started, UtcNow(),
@@ -170,7 +181,7 @@ Result<GcpAttachRules> LoadGcpAttachRules() {
 
 Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
   try {
-    SQLite::Transaction tx(db);
+    WriteTransaction tx(db);
     SQLite::Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
     if (seeded.executeStep()) return SeedReport{};
     SeedReport report;

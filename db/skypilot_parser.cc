@@ -1,10 +1,12 @@
 #include "db/skypilot_parser.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <tuple>
 
+#include "db/field_rules.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -84,10 +86,17 @@ bool ParsePrice(std::string_view text, const char* column, int line, ImportRepor
   out.reset();
   if (Trim(text).empty()) return true;
   auto value = ParseDouble(text);
-  if (!value || *value < 0) {
-    report.Reject(line, std::string(column) + " '" + std::string(text) +
-                            "' is not a non-negative number");
+  if (!value) {
+    report.Reject(line, std::string(column) + " '" + Printable(text, 40) + "' is not a number");
     return false;
+  }
+  // Zero is a price only for the parts of a GCP offer (a host whose price is in its GPU
+  // bundle); a stored price must be above zero (checked where offers are made).
+  if (*value != 0 || std::signbit(*value)) {
+    if (auto reason = rules::CheckPrice(*value)) {
+      report.Reject(line, std::string(column) + " " + *reason);
+      return false;
+    }
   }
   out = value;
   return true;
@@ -98,9 +107,9 @@ bool ParseOptionalPositive(std::string_view text, const char* column, int line,
   out.reset();
   if (Trim(text).empty()) return true;
   auto value = ParseDouble(text);
-  if (!value || *value <= 0) {
-    report.Reject(line, std::string(column) + " '" + std::string(text) +
-                            "' is not a positive number");
+  if (!value || *value <= 0 || *value > 1e6) {
+    report.Reject(line, std::string(column) + " '" + Printable(text, 40) +
+                            "' is not a positive number up to 1e6");
     return false;
   }
   out = value;
@@ -126,8 +135,9 @@ InstanceType MakeType(const SkypilotOptions& options, std::string id,
   return type;
 }
 
+// The price of a host + GPU bundle offer; none when a part has none or the sum is 0.
 std::optional<double> Sum(std::optional<double> a, std::optional<double> b) {
-  if (!a || !b) return std::nullopt;
+  if (!a || !b || *a + *b <= 0) return std::nullopt;
   return *a + *b;
 }
 
@@ -168,6 +178,24 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
       report.Reject(row.line, "Region is empty");
       continue;
     }
+    // The shared field rules (db/field_rules.h), before anything else reads the row.
+    rules::Reason bad;
+    const char* column = "";
+    if ((bad = rules::CheckName(region))) {
+      column = "Region";
+    } else if ((bad = rules::CheckZone(zone))) {
+      column = "AvailabilityZone";
+    } else if (!name.empty() && (bad = rules::CheckCatalogId(name))) {
+      column = "InstanceType";
+    } else if ((bad = rules::CheckText(accelerator, rules::kMaxIdBytes))) {
+      column = "AcceleratorName";
+    } else if (c.arch && (bad = rules::CheckText(field(c.arch), 32))) {
+      column = "Arch";
+    }
+    if (bad) {
+      report.Reject(row.line, std::string(column) + " " + *bad);
+      continue;
+    }
     PricedRow priced{row.line, {}, {}, {}, {}, field(c.arch), false};
     if (!ParsePrice(field(c.price), "Price", row.line, report, priced.ondemand) ||
         !ParsePrice(field(c.spot), "SpotPrice", row.line, report, priced.spot) ||
@@ -192,12 +220,12 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
       if (ParseDouble(count_text)) {
         report.Skip("fractional GPU count");
       } else {
-        report.Reject(row.line, "AcceleratorCount '" + count_text + "' is not a number");
+        report.Reject(row.line, "AcceleratorCount '" + Printable(count_text, 40) + "' is not a number");
       }
       continue;
     }
-    if (*count <= 0) {
-      report.Reject(row.line, "AcceleratorCount must be positive");
+    if (auto reason = rules::CheckGpuCount(*count)) {
+      report.Reject(row.line, "AcceleratorCount " + *reason);
       continue;
     }
     auto resolved = resolver.Resolve(options.cloud, accelerator);
@@ -209,6 +237,10 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
     }
     if (name.empty()) {
       bundles[{accelerator, static_cast<int>(*count), region, zone}] = priced;
+      continue;
+    }
+    if ((priced.ondemand && *priced.ondemand == 0) || (priced.spot && *priced.spot == 0)) {
+      report.Reject(row.line, "a price of 0 is not a price: leave Price or SpotPrice empty when not offered");
       continue;
     }
     ++report.rows_used;

@@ -1,4 +1,6 @@
-// Strict parsing of numbers from text fields: the whole field must be the number.
+// Text helpers shared by every layer that reads outside input: strict parsing of numbers
+// from text fields (the whole field must be the number), UTF-8 validation, and quoting
+// of untrusted text for messages and logs.
 #pragma once
 
 #include <optional>
@@ -18,5 +20,17 @@ std::optional<long long> ParseInteger(std::string_view text);
 // Lower-case hex of `bytes`, and back (nullopt for odd lengths or non-hex characters).
 std::string HexEncode(std::string_view bytes);
 std::optional<std::string> HexDecode(std::string_view hex);
+
+// True when `text` is well-formed UTF-8 (RFC 3629: no overlongs, no surrogates, nothing
+// above U+10FFFF). NUL bytes are well-formed; callers that refuse them check separately.
+bool IsValidUtf8(std::string_view text);
+
+// True when `text` has a C0 control character (U+0000..U+001F) or DEL.
+bool HasControlCharacter(std::string_view text);
+
+// `text` made safe to print: printable ASCII and valid UTF-8 as they are; control
+// characters, DEL, backslash and bytes that are not valid UTF-8 as \xNN (\n, \r, \t
+// by name). Longer than `max_bytes` input is cut and marked with "...". Never throws.
+std::string Printable(std::string_view text, size_t max_bytes = 200);
 
 }  // namespace gpuplan::db

@@ -8,12 +8,20 @@
 #include <filesystem>
 #include <optional>
 
+#include <SQLiteCpp/Exception.h>
+
 #include "api/auth.h"
+#include "api/deadline.h"
+#include "api/request_admission.h"
 #include "api/problem.h"
 #include "api/routes.h"
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/text.h"
+#include "db/write_transaction.h"
+#include "server/guarded_server.h"
+#include "server/static_files.h"
 
 namespace gpuplan::server {
 
@@ -78,7 +86,7 @@ Status PrepareDatabase(const std::string& db_path) {
 Result<std::unique_ptr<App>> App::Create(const ServeConfig& config) {
   Status prepared = PrepareDatabase(config.db_path);
   if (!prepared.ok()) return prepared.error();
-  auto pool = db::ConnectionPool::Open(config.db_path, std::max(1, config.threads));
+  auto pool = db::ConnectionPool::Open(config.db_path, std::max(1, config.db_connections));
   if (!pool.ok()) return pool.error();
   std::unique_ptr<App> app(new App(config, std::move(pool).value()));
   app->Configure();
@@ -87,57 +95,118 @@ Result<std::unique_ptr<App>> App::Create(const ServeConfig& config) {
 
 App::App(ServeConfig config, std::unique_ptr<db::ConnectionPool> pool)
     : config_(std::move(config)), pool_(std::move(pool)),
-      server_(std::make_unique<httplib::Server>()) {}
+      server_(std::make_unique<GuardedServer>(config_.limits)),
+      static_files_(std::make_unique<StaticFiles>(StaticFiles::Load(config_.static_dir))) {}
 
 App::~App() { Stop(); }
 
+namespace {
+
+// The answer for an exception that escaped a handler: what it says about the service's
+// state maps to a status; the details go to the log only.
+void AnswerException(const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) noexcept {
+  try {
+    std::string what = "unknown exception";
+    int status = 500;
+    std::string detail = "internal error";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const db::PoolExhausted& e) {
+      what = e.what();
+      status = 503;
+      detail = "the service is busy: no database connection came free in time; retry shortly";
+    } catch (const api::DeadlineExceeded& e) {
+      what = e.what();
+      status = 503;
+      detail = "the request needed more work than one request may do; narrow it (fewer "
+               "clouds, GPUs, nodes or scenarios) or retry";
+    } catch (const SQLite::Exception& e) {
+      what = e.what();
+      if (db::IsBusy(e)) {
+        status = 503;
+        detail = "the catalog is busy with another write; retry shortly";
+      }
+    } catch (const std::bad_alloc&) {
+      what = "out of memory";
+      status = 503;
+      detail = "the service has no memory for this request now; retry shortly";
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    spdlog::error("{} {} id={} failed: {}", req.method, db::Printable(req.path),
+                  res.get_header_value("X-Request-Id"), db::Printable(what));
+    res.headers.erase("Content-Length");
+    api::WriteProblem(req, res, status, detail);
+  } catch (...) {
+    res.status = 500;
+  }
+}
+
+}  // namespace
+
 void App::Configure() {
-  httplib::Server& s = *server_;
-  int threads = std::max(1, config_.threads);
-  s.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  GuardedServer& s = *server_;
   s.set_tcp_nodelay(true);  // see PLATFORM.md: Nagle + delayed ACK costs ~40 ms a response
-  s.set_keep_alive_max_count(100);
-  s.set_read_timeout(10, 0);
-  s.set_write_timeout(10, 0);
-  s.set_payload_max_length(config_.max_body_bytes);
   s.set_default_headers({{"X-Content-Type-Options", "nosniff"}});
 
   bool auth_reads = config_.require_auth_for_reads;
   db::ConnectionPool* pool = pool_.get();
-  s.set_pre_routing_handler([auth_reads, pool](const httplib::Request& req, httplib::Response& res) {
+  const StaticFiles* files = static_files_.get();
+  auto deadline = config_.request_deadline;
+  auto admit = [](const httplib::Request& req, httplib::Response& res) -> bool {
+    api::NormalizeEmptyBody(const_cast<httplib::Request&>(req));  // see request_admission.h
+    api::Admission admission = api::AdmitRequest(req);
+    if (admission.status != 0) {
+      res.set_header("Connection", "close");
+      GuardedServer::CloseAfterResponse();  // its body, if any, is never read
+      api::WriteError(req, res, admission.error, admission.status);
+      return false;
+    }
+    GuardedServer::ExpectBody(admission.body_bytes);
+    return true;
+  };
+  s.set_expect_100_continue_handler([admit](const httplib::Request& req, httplib::Response& res) {
+    return admit(req, res) ? 100 : res.status;
+  });
+  s.set_pre_routing_handler([auth_reads, pool, files, deadline, admit](const httplib::Request& req,
+                                                                     httplib::Response& res) {
     request_start = std::chrono::steady_clock::now();
+    api::SetRequestDeadline(deadline);
     std::string id = req.get_header_value("X-Request-Id");
     res.set_header("X-Request-Id", IsSafeRequestId(id) ? id : NewRequestId());
-    if (auth_reads && req.method == "GET" && req.path.rfind("/api/v1/", 0) == 0 &&
-        !api::Authorize(*pool, req, res, "write")) {
+    if (!admit(req, res)) return httplib::Server::HandlerResponse::Handled;
+    bool api_path = req.path.rfind("/api/", 0) == 0;
+    // With --require-auth-for-reads every API request, whatever its method, needs a key:
+    // estimates and recommendations reveal catalog prices too.
+    if (auth_reads && api_path && !api::Authorize(*pool, req, res, "write")) {
+      res.set_header("Connection", "close");
+      GuardedServer::CloseAfterResponse();
       return httplib::Server::HandlerResponse::Handled;
+    }
+    if (!api_path && (req.method == "GET" || req.method == "HEAD")) {
+      if (const StaticFiles::File* file = files->Find(req.path)) {
+        res.set_content(file->content, file->mime_type);
+        return httplib::Server::HandlerResponse::Handled;
+      }
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   s.set_logger([](const httplib::Request& req, const httplib::Response& res) {
-    double ms = 0;
-    if (request_start) {
-      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                     *request_start)
-               .count();
-      request_start.reset();
+    try {
+      double ms = 0;
+      if (request_start) {
+        ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                       *request_start)
+                 .count();
+        request_start.reset();
+      }
+      spdlog::info("{} {} {} {:.2f}ms id={}", db::Printable(req.method, 16),
+                   db::Printable(req.path), res.status, ms, res.get_header_value("X-Request-Id"));
+    } catch (...) {
     }
-    spdlog::info("{} {} {} {:.2f}ms id={}", req.method, req.path, res.status, ms,
-                 res.get_header_value("X-Request-Id"));
   });
-  s.set_exception_handler(
-      [](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
-        std::string what = "unknown exception";
-        try {
-          std::rethrow_exception(ep);
-        } catch (const std::exception& e) {
-          what = e.what();
-        } catch (...) {
-        }
-        spdlog::error("{} {} id={} failed: {}", req.method, req.path,
-                      res.get_header_value("X-Request-Id"), what);
-        api::WriteError(req, res, Error::Internal(what));
-      });
+  s.set_exception_handler(AnswerException);
   api::InstallErrorHandler(s);
 
   api::ApiContext context{pool_.get(), kVersion};
@@ -146,10 +215,8 @@ void App::Configure() {
   api::RegisterEstimateRoutes(s, context);
   api::RegisterCatalogWriteRoutes(s, context);
 
-  if (std::filesystem::is_directory(config_.static_dir)) {
-    s.set_mount_point("/", config_.static_dir);
-  } else {
-    spdlog::warn("static dir {} not found: the dashboard is not served", config_.static_dir);
+  if (static_files_->size() == 0) {
+    spdlog::warn("static dir {} has no files: the dashboard is not served", config_.static_dir);
   }
 }
 
@@ -161,8 +228,10 @@ Result<int> App::Bind() {
   } else if (!server_->bind_to_port(config_.host, port)) {
     return Error::Unavailable("cannot bind " + config_.host + ":" + std::to_string(port));
   }
-  spdlog::info("gpuplan {} listening on http://{}:{} (database {}, {} threads)", kVersion,
-               config_.host, port, config_.db_path, config_.threads);
+  server_->RaiseBacklog();
+  spdlog::info("gpuplan {} listening on http://{}:{} (database {}, {} connections, {} database "
+               "connections)", kVersion, config_.host, port, config_.db_path,
+               config_.limits.max_connections, config_.db_connections);
   return port;
 }
 

@@ -9,15 +9,14 @@
 #include "model/result.h"
 #include "server/config.h"
 
-namespace httplib {
-class Server;
-}  // namespace httplib
-
 namespace gpuplan::db {
 class ConnectionPool;
 }  // namespace gpuplan::db
 
 namespace gpuplan::server {
+
+class GuardedServer;
+class StaticFiles;
 
 inline constexpr const char* kVersion = "0.1.0";
 
@@ -40,7 +39,8 @@ class App {
 
   ServeConfig config_;
   std::unique_ptr<db::ConnectionPool> pool_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<GuardedServer> server_;
+  std::unique_ptr<StaticFiles> static_files_;
 };
 
 // Opens `db_path`, applies migrations and seeds the catalog if it is new. Logs the

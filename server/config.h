@@ -2,21 +2,36 @@
 // environment variable (a flag wins over the variable, which wins over the default).
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <string>
 
 namespace gpuplan::server {
+
+// Connection handling (see server/guarded_server.h and docs/operations.md).
+struct ConnectionLimits {
+  int max_connections = 256;            // --max-connections: open at once, all clients
+  int max_connections_per_client = 64;  // --max-connections-per-client: per remote address
+  int max_requests_per_connection = 100;
+  std::chrono::milliseconds idle_timeout{5000};     // keep-alive wait for the next request
+  std::chrono::milliseconds header_timeout{10000};  // first byte to the end of the headers
+  std::chrono::milliseconds body_timeout{60000};    // the whole body
+  std::chrono::milliseconds io_timeout{10000};      // one read or write with no progress
+  size_t max_header_bytes = 64 * 1024;              // request line and headers together
+  int listen_backlog = 1024;
+};
 
 struct ServeConfig {
   std::string host = "127.0.0.1";        // --host, GPUPLAN_HOST
   int port = 8080;                       // --port, GPUPLAN_PORT; 0 = pick a free port
   std::string db_path = "./var/gpuplan.db";  // --db, GPUPLAN_DB
   std::string static_dir = "./static";   // --static-dir, GPUPLAN_STATIC_DIR
-  int threads = 32;                      // --threads, GPUPLAN_THREADS: worker threads (one per
-                                         // open connection; also the SQLite pool size)
+  int db_connections = 16;               // --db-connections, GPUPLAN_DB_CONNECTIONS: SQLite
+                                         // pool size (requests wait up to 5 s for one)
+  ConnectionLimits limits;               // one worker thread per open connection
   bool require_auth_for_reads = false;   // --require-auth-for-reads,
                                          // GPUPLAN_REQUIRE_AUTH_FOR_READS
-  size_t max_body_bytes = 20 << 20;      // largest body any endpoint takes (imports); each
-                                         // endpoint applies its own, smaller limit
+  std::chrono::milliseconds request_deadline{10000};  // work one request may do (planning)
 };
 
 }  // namespace gpuplan::server

@@ -65,10 +65,17 @@ int main(int argc, char** argv) {
       ->envname("GPUPLAN_DB")->capture_default_str();
   serve->add_option("--static-dir", config.static_dir, "dashboard files")
       ->envname("GPUPLAN_STATIC_DIR")->capture_default_str();
-  serve->add_option("--threads", config.threads, "worker threads")
-      ->envname("GPUPLAN_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
+  serve->add_option("--db-connections", config.db_connections, "SQLite connection pool size")
+      ->envname("GPUPLAN_DB_CONNECTIONS")->check(CLI::Range(1, 256))->capture_default_str();
+  serve->add_option("--max-connections", config.limits.max_connections,
+                    "open HTTP connections served at once (one worker thread each)")
+      ->envname("GPUPLAN_MAX_CONNECTIONS")->check(CLI::Range(1, 4096))->capture_default_str();
+  serve->add_option("--max-connections-per-client", config.limits.max_connections_per_client,
+                    "open HTTP connections per client address")
+      ->envname("GPUPLAN_MAX_CONNECTIONS_PER_CLIENT")->check(CLI::Range(1, 4096))
+      ->capture_default_str();
   serve->add_flag("--require-auth-for-reads", config.require_auth_for_reads,
-                  "GET /api/v1/* needs an API key too")
+                  "every /api/v1/* request, whatever its method, needs an API key")
       ->envname("GPUPLAN_REQUIRE_AUTH_FOR_READS");
 
   std::string migrate_db = config.db_path;

@@ -376,9 +376,12 @@ TEST_F(CatalogWriteApiTest, ReadsStayCorrectWhileImportsCommit) {
 }
 
 TEST_F(CatalogWriteApiTest, ImportBodyLimit) {
-  std::string huge((20 << 20) + 10, 'x');
-  auto reply = Import("format=skypilot&cloud=azure", huge);
-  EXPECT_EQ(reply.status, 413);
+  std::string key = CreateKey(*server_, "big", "write");
+  std::string answer = server_->Raw(
+      "POST /api/v1/catalog/import?format=skypilot&cloud=azure HTTP/1.1\r\nHost: x\r\n"
+      "Authorization: Bearer " + key + "\r\nContent-Type: text/csv\r\nContent-Length: " +
+      std::to_string((20 << 20) + 10) + "\r\n\r\nInstanceType");
+  EXPECT_EQ(testing::RawStatus(answer), 413) << answer;
 }
 
 TEST(ReadAuthTest, ReadsCanRequireAKey) {

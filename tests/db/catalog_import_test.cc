@@ -40,7 +40,11 @@ TEST_F(CatalogImportTest, AFailingRowRollsBackTheWholeImport) {
   int prices = Count("SELECT COUNT(*) FROM prices");
   auto result = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test"});
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().code, ErrorCode::kUnavailable);
+  // The foreign-key violation names the import and leaks no SQLite text.
+  EXPECT_EQ(result.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(result.error().message.find("refers to a record that does not exist"), std::string::npos)
+      << result.error().message;
+  EXPECT_EQ(result.error().message.find("constraint"), std::string::npos) << result.error().message;
   EXPECT_EQ(Count("SELECT COUNT(*) FROM instance_types WHERE cloud = 'test'"), 0);
   EXPECT_EQ(Count("SELECT COUNT(*) FROM prices"), prices);
   EXPECT_EQ(Count("SELECT COUNT(*) FROM clouds WHERE id = 'test'"), 0);

@@ -3,18 +3,29 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <stdexcept>
 
 namespace gpuplan::testing {
 
-TestServer::TestServer(bool require_auth_for_reads) : db_path_(dir_.File("gpuplan.db")) {
+TestServer::TestServer(bool require_auth_for_reads)
+    : TestServer(server::ConnectionLimits{}, require_auth_for_reads) {}
+
+TestServer::TestServer(const server::ConnectionLimits& limits, bool require_auth_for_reads)
+    : db_path_(dir_.File("gpuplan.db")) {
   spdlog::set_level(spdlog::level::warn);
   server::ServeConfig config;
   config.port = 0;
   config.db_path = db_path_;
   config.static_dir = STATIC_DIR;
-  config.threads = 4;
+  config.db_connections = 4;
   config.require_auth_for_reads = require_auth_for_reads;
+  config.limits = limits;
   auto app = server::App::Create(config);
   if (!app.ok()) throw std::runtime_error("App::Create: " + app.error().message);
   app_ = std::move(app).value();
@@ -102,6 +113,63 @@ TestServer::Reply TestServer::Get(const std::string& target) const {
   reply.body = nlohmann::json::parse(res->body, nullptr, false);
   if (reply.body.is_discarded()) ADD_FAILURE() << "GET " << target << ": body is not JSON";
   return reply;
+}
+
+int ConnectTo(int port, const std::string& from_ip) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  if (!from_ip.empty()) {
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    inet_pton(AF_INET, from_ip.c_str(), &local.sin_addr);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof(local)) != 0) {
+      ::close(fd);
+      return -1;
+    }
+  }
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+std::string TestServer::Raw(const std::string& bytes, std::chrono::milliseconds timeout,
+                            const std::string& from_ip) const {
+  int fd = ConnectTo(port_, from_ip);
+  if (fd < 0) {
+    ADD_FAILURE() << "cannot connect to the test server";
+    return "";
+  }
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;  // the server may close early (refusing the body): read its answer
+    sent += static_cast<size_t>(n);
+  }
+  std::string answer;
+  auto until = std::chrono::steady_clock::now() + timeout;
+  char buffer[65536];
+  while (true) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+    ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
+    if (n <= 0) break;
+    answer.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return answer;
+}
+
+int RawStatus(const std::string& answer) {
+  if (answer.rfind("HTTP/1.", 0) != 0 || answer.size() < 12) return 0;
+  return std::atoi(answer.c_str() + 9);
 }
 
 }  // namespace gpuplan::testing

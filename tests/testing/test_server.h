@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,6 +19,8 @@ namespace gpuplan::testing {
 class TestServer {
  public:
   explicit TestServer(bool require_auth_for_reads = false);
+  // A server with these connection limits (the rest as above).
+  explicit TestServer(const server::ConnectionLimits& limits, bool require_auth_for_reads = false);
   ~TestServer();
 
   int port() const { return port_; }
@@ -41,6 +44,13 @@ class TestServer {
   Reply PostRaw(const std::string& target, const std::string& body,
                 const std::string& content_type) const;
 
+  // Sends `bytes` as they are on a new TCP connection (from `from_ip`, a loopback
+  // address, when given) and returns everything the server sends back until it closes
+  // the connection or `timeout` passes. For requests no HTTP client would send.
+  std::string Raw(const std::string& bytes,
+                  std::chrono::milliseconds timeout = std::chrono::seconds(5),
+                  const std::string& from_ip = "") const;
+
  private:
   TempDir dir_;
   std::string db_path_;
@@ -48,5 +58,11 @@ class TestServer {
   std::thread thread_;
   int port_ = 0;
 };
+
+// The status code of a raw HTTP answer ("HTTP/1.1 413 ..."), 0 when there is none.
+int RawStatus(const std::string& answer);
+
+// A connected TCP socket to 127.0.0.1:`port` from `from_ip` ("" = any), or -1.
+int ConnectTo(int port, const std::string& from_ip = "");
 
 }  // namespace gpuplan::testing

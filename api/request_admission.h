@@ -1,0 +1,40 @@
+// What the pre-routing stage checks before any handler runs or any body byte is read:
+//  - the decoded path, query parameter names and values, and header values are
+//    well-formed UTF-8 (and the path and query have no control characters): else 400
+//    naming the path, parameter or header;
+//  - request body framing: no Content-Encoding other than identity (415), no
+//    Transfer-Encoding (411: send Content-Length), a Content-Length that is one decimal
+//    number (400) and within the endpoint's limit (413), no body on GET/HEAD/OPTIONS
+//    (400). A POST/PUT/PATCH/DELETE without Content-Length has an empty body (RFC 9112
+//    6.3), which NormalizeEmptyBody makes explicit so the body reader does not wait for
+//    the connection to close.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "model/result.h"
+
+namespace httplib {
+struct Request;
+}  // namespace httplib
+
+namespace gpuplan::api {
+
+// The largest body `method` `path` accepts (bytes): imports 20 MiB, batch estimates and
+// price posts 8 MiB, every other endpoint 1 MiB.
+size_t BodyLimit(const std::string& method, const std::string& path);
+
+struct Admission {
+  int status = 0;           // 0: admitted; else the 4xx to answer
+  Error error;              // what to say (fields name the path, parameter or header)
+  size_t body_bytes = 0;    // when admitted: the body's length
+};
+
+// Never throws for any request.
+Admission AdmitRequest(const httplib::Request& req);
+
+// Adds "Content-Length: 0" to a body-carrying method without one (see above).
+void NormalizeEmptyBody(httplib::Request& req);
+
+}  // namespace gpuplan::api

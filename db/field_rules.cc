@@ -1,0 +1,277 @@
+#include "db/field_rules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "db/text.h"
+
+namespace gpuplan::db::rules {
+
+namespace {
+
+bool IsAsciiAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+std::string Quoted(std::string_view value) { return "'" + Printable(value, 40) + "'"; }
+
+// Parses exactly `n` ASCII digits at s[pos]; advances pos.
+std::optional<int> Digits(std::string_view s, size_t& pos, size_t n) {
+  if (pos + n > s.size()) return std::nullopt;
+  int v = 0;
+  for (size_t i = 0; i < n; ++i) {
+    char c = s[pos + i];
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  pos += n;
+  return v;
+}
+
+bool Expect(std::string_view s, size_t& pos, char c) {
+  if (pos >= s.size() || s[pos] != c) return false;
+  ++pos;
+  return true;
+}
+
+int DaysInMonth(int year, int month) {
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+// Days from 1970-01-01 to y-m-d (proleptic Gregorian), H. Hinnant's algorithm.
+long long DaysFromCivil(long long y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+}  // namespace
+
+Reason CheckCatalogId(std::string_view value) {
+  if (value.empty()) return "must not be empty";
+  if (value.size() > kMaxIdBytes) {
+    return "must be at most " + std::to_string(kMaxIdBytes) + " bytes, got " +
+           std::to_string(value.size());
+  }
+  for (char c : value) {
+    if (!IsAsciiAlnum(c) && std::string_view("._-+:@()=").find(c) == std::string_view::npos) {
+      return "must use only ASCII letters, digits and . _ - + : @ ( ) =, got " + Quoted(value);
+    }
+  }
+  return std::nullopt;
+}
+
+Reason CheckName(std::string_view value) {
+  if (value.empty()) return "must not be empty";
+  if (value.size() > kMaxNameBytes) {
+    return "must be at most " + std::to_string(kMaxNameBytes) + " bytes, got " +
+           std::to_string(value.size());
+  }
+  if (!IsAsciiAlnum(value.front())) return "must start with a letter or digit, got " + Quoted(value);
+  for (char c : value) {
+    if (!IsAsciiAlnum(c) && c != '-' && c != '_' && c != '.') {
+      return "must use only ASCII letters, digits, '-', '_' and '.', got " + Quoted(value);
+    }
+  }
+  return std::nullopt;
+}
+
+Reason CheckZone(std::string_view value) {
+  if (value.empty()) return std::nullopt;
+  return CheckName(value);
+}
+
+Reason CheckText(std::string_view value, size_t max_bytes) {
+  if (value.size() > max_bytes) {
+    return "must be at most " + std::to_string(max_bytes) + " bytes, got " +
+           std::to_string(value.size());
+  }
+  if (!IsValidUtf8(value)) return "is not valid UTF-8: " + Quoted(value);
+  if (HasControlCharacter(value)) return "must not contain control characters: " + Quoted(value);
+  return std::nullopt;
+}
+
+Reason CheckCurrency(std::string_view value) {
+  if (value.size() == 3 && std::all_of(value.begin(), value.end(),
+                                       [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    return std::nullopt;
+  }
+  return "must be an ISO 4217 code such as USD, got " + Quoted(value);
+}
+
+Reason CheckGpuCount(long long value) {
+  if (value >= 1 && value <= kMaxGpuCount) return std::nullopt;
+  return "must be an integer from 1 to " + std::to_string(kMaxGpuCount) + ", got " +
+         std::to_string(value);
+}
+
+Reason CheckPrice(double value) {
+  if (std::isfinite(value) && value > 0 && value <= kMaxPricePerHour) return std::nullopt;
+  char text[64];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return std::string("must be a finite number above 0 and at most 1e7 per hour, got ") + text;
+}
+
+Reason CheckFxRate(double units_per_usd) {
+  if (std::isfinite(units_per_usd) && units_per_usd >= 1e-9 && units_per_usd <= kMaxFxUnitsPerUsd) {
+    return std::nullopt;
+  }
+  return "must be a finite number from 1e-9 to 1e9";
+}
+
+std::optional<std::time_t> ParseTimestamp(std::string_view s) {
+  if (s.size() < 10 || s.size() > 40) return std::nullopt;
+  size_t pos = 0;
+  auto year = Digits(s, pos, 4);
+  if (!year || !Expect(s, pos, '-')) return std::nullopt;
+  auto month = Digits(s, pos, 2);
+  if (!month || !Expect(s, pos, '-')) return std::nullopt;
+  auto day = Digits(s, pos, 2);
+  if (!day || *month < 1 || *month > 12 || *day < 1 || *day > DaysInMonth(*year, *month)) {
+    return std::nullopt;
+  }
+  long long seconds = DaysFromCivil(*year, static_cast<unsigned>(*month),
+                                    static_cast<unsigned>(*day)) * 86400;
+  if (pos == s.size()) return static_cast<std::time_t>(seconds);
+  if (!Expect(s, pos, 'T')) return std::nullopt;
+  auto hour = Digits(s, pos, 2);
+  if (!hour || !Expect(s, pos, ':')) return std::nullopt;
+  auto minute = Digits(s, pos, 2);
+  if (!minute || *hour > 23 || *minute > 59) return std::nullopt;
+  int second = 0;
+  if (pos < s.size() && s[pos] == ':') {
+    ++pos;
+    auto sec = Digits(s, pos, 2);
+    if (!sec || *sec > 60) return std::nullopt;  // 60: a leap second
+    second = *sec;
+    if (pos < s.size() && s[pos] == '.') {
+      ++pos;
+      size_t start = pos;
+      while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') ++pos;
+      if (pos == start) return std::nullopt;
+    }
+  }
+  seconds += *hour * 3600LL + *minute * 60LL + second;
+  if (pos == s.size()) return static_cast<std::time_t>(seconds);
+  if (s[pos] == 'Z') return pos + 1 == s.size() ? std::optional<std::time_t>(seconds) : std::nullopt;
+  if (s[pos] != '+' && s[pos] != '-') return std::nullopt;
+  int sign = s[pos] == '+' ? 1 : -1;
+  ++pos;
+  auto oh = Digits(s, pos, 2);
+  if (!oh) return std::nullopt;
+  if (pos < s.size() && s[pos] == ':') ++pos;
+  auto om = Digits(s, pos, 2);
+  if (!om || pos != s.size() || *oh > 23 || *om > 59) return std::nullopt;
+  seconds -= sign * (*oh * 3600LL + *om * 60LL);
+  return static_cast<std::time_t>(seconds);
+}
+
+Reason CheckTimestamp(std::string_view value, std::time_t now) {
+  auto t = ParseTimestamp(value);
+  if (!t) {
+    return "must be an ISO 8601 date (2026-11-01) or UTC date-time (2026-11-01T12:00:00Z) "
+           "of a real calendar day, got " + Quoted(value);
+  }
+  if (*t < DaysFromCivil(kMinYear, 1, 1) * 86400) {
+    return "must be in " + std::to_string(kMinYear) + " or later, got " + Quoted(value);
+  }
+  if (*t > now + kFutureSkewSeconds) return "must not be in the future, got " + Quoted(value);
+  return std::nullopt;
+}
+
+Status CheckBatch(const CatalogBatch& b, std::time_t now) {
+  std::vector<FieldError> errors;
+  auto check = [&](const std::string& table, size_t i, const char* field, const Reason& r) {
+    if (r && errors.size() < 100) {
+      errors.push_back({"/" + table + "/" + std::to_string(i) + "/" + field,
+                        std::string(field) + " " + *r});
+    }
+  };
+  for (size_t i = 0; i < b.gpus.size(); ++i) {
+    const auto& g = b.gpus[i];
+    check("gpus", i, "id", CheckCatalogId(g.id));
+    for (auto [field, text] : {std::pair{"name", &g.name}, {"vendor", &g.vendor},
+                               {"architecture", &g.architecture}, {"memory_type", &g.memory_type},
+                               {"form_factor", &g.form_factor}, {"source", &g.source}}) {
+      check("gpus", i, field, CheckText(*text));
+    }
+    Status spec = model::ValidateGpuSpec(g);
+    if (!spec.ok() && errors.size() < 100) {
+      errors.push_back({"/gpus/" + std::to_string(i), spec.error().message});
+    }
+  }
+  for (size_t i = 0; i < b.clouds.size(); ++i) {
+    check("clouds", i, "id", CheckName(b.clouds[i].id));
+    check("clouds", i, "name", CheckText(b.clouds[i].name, kMaxNameBytes));
+    check("clouds", i, "default_currency", CheckCurrency(b.clouds[i].default_currency));
+  }
+  for (size_t i = 0; i < b.regions.size(); ++i) {
+    const auto& r = b.regions[i];
+    check("regions", i, "cloud", CheckName(r.cloud));
+    check("regions", i, "id", CheckName(r.id));
+    check("regions", i, "display_name", CheckText(r.display_name, 200));
+    check("regions", i, "country", CheckText(r.country, 8));
+    check("regions", i, "continent", CheckText(r.continent, 64));
+  }
+  for (size_t i = 0; i < b.fx_rates.size(); ++i) {
+    const auto& f = b.fx_rates[i];
+    check("fx_rates", i, "currency", CheckCurrency(f.currency));
+    check("fx_rates", i, "units_per_usd", CheckFxRate(f.units_per_usd));
+    check("fx_rates", i, "as_of", CheckTimestamp(f.as_of, now));
+    check("fx_rates", i, "source", CheckText(f.source));
+  }
+  for (size_t i = 0; i < b.instance_types.size(); ++i) {
+    const auto& t = b.instance_types[i];
+    check("instance_types", i, "cloud", CheckName(t.cloud));
+    check("instance_types", i, "instance_type", CheckCatalogId(t.id));
+    check("instance_types", i, "gpu", CheckCatalogId(t.gpu_id));
+    check("instance_types", i, "gpu_count", CheckGpuCount(t.gpu_count));
+    auto positive = [](const std::optional<double>& v, double max) -> Reason {
+      if (!v || (std::isfinite(*v) && *v > 0 && *v <= max)) return std::nullopt;
+      return "must be a finite number above 0 and at most " + std::to_string(static_cast<long long>(max));
+    };
+    check("instance_types", i, "vcpus", positive(t.vcpus, 1e5));
+    check("instance_types", i, "memory_gib", positive(t.memory_gib, 1e6));
+    check("instance_types", i, "network_gbps", positive(t.network_gbps, 1e6));
+    if (!std::isfinite(t.interconnect_bw_gbps) || t.interconnect_bw_gbps < 0 ||
+        t.interconnect_bw_gbps > 1e5) {
+      check("instance_types", i, "interconnect_bw_gbps", "must be a finite number from 0 to 1e5");
+    }
+    for (auto [field, text] : {std::pair{"arch", &t.arch},
+                               {"accelerator_name", &t.accelerator_name}, {"source", &t.source}}) {
+      check("instance_types", i, field, CheckText(*text, field == std::string("source") ? kMaxTextBytes : kMaxIdBytes));
+    }
+    if (!t.host_instance_type.empty()) {
+      check("instance_types", i, "host_instance_type", CheckCatalogId(t.host_instance_type));
+    }
+  }
+  for (size_t i = 0; i < b.prices.size(); ++i) {
+    const auto& p = b.prices[i];
+    check("prices", i, "cloud", CheckName(p.cloud));
+    check("prices", i, "instance_type", CheckCatalogId(p.instance_type));
+    check("prices", i, "region", CheckName(p.region));
+    check("prices", i, "zone", CheckZone(p.zone));
+    if (p.kind != "ondemand" && p.kind != "spot" && p.kind != "reserved_1y" && p.kind != "reserved_3y") {
+      check("prices", i, "kind", "must be ondemand, spot, reserved_1y or reserved_3y, got " + Quoted(p.kind));
+    }
+    check("prices", i, "price_per_hour", CheckPrice(p.price_per_hour));
+    check("prices", i, "currency", CheckCurrency(p.currency));
+    check("prices", i, "observed_at", CheckTimestamp(p.observed_at, now));
+    check("prices", i, "source", CheckText(p.source));
+  }
+  if (errors.empty()) return OkStatus();
+  Error e{ErrorCode::kInvalidArgument,
+          std::to_string(errors.size()) + (errors.size() == 100 ? "+" : "") +
+              " invalid fields; nothing was written",
+          std::move(errors)};
+  return e;
+}
+
+}  // namespace gpuplan::db::rules

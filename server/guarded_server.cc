@@ -1,0 +1,310 @@
+#include "server/guarded_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace gpuplan::server {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string AddressOf(const sockaddr_storage& addr, int& port) {
+  char text[INET6_ADDRSTRLEN] = {0};
+  port = 0;
+  if (addr.ss_family == AF_INET) {
+    const auto* a = reinterpret_cast<const sockaddr_in*>(&addr);
+    inet_ntop(AF_INET, &a->sin_addr, text, sizeof(text));
+    port = ntohs(a->sin_port);
+  } else if (addr.ss_family == AF_INET6) {
+    const auto* a = reinterpret_cast<const sockaddr_in6*>(&addr);
+    inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof(text));
+    port = ntohs(a->sin6_port);
+  }
+  return text;
+}
+
+// Waits for `events` on `sock` for at most `timeout` (>= 0). True when ready.
+bool Wait(socket_t sock, short events, std::chrono::milliseconds timeout) {
+  pollfd p{sock, events, 0};
+  auto ms = static_cast<int>(std::clamp<long long>(timeout.count(), 0, 1 << 30));
+  while (true) {
+    int r = ::poll(&p, 1, ms);
+    if (r < 0 && errno == EINTR) continue;
+    return r > 0;
+  }
+}
+
+// The stream httplib parses from: buffered reads with a byte budget and a deadline per
+// request phase, writes with a stall timeout.
+class GuardedStream final : public httplib::Stream {
+ public:
+  GuardedStream(socket_t sock, const ConnectionLimits& limits) : sock_(sock), limits_(limits) {
+    sockaddr_storage addr{};
+    socklen_t len = sizeof(addr);
+    if (getpeername(sock, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      remote_ip_ = AddressOf(addr, remote_port_);
+    }
+    len = sizeof(addr);
+    if (getsockname(sock, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      local_ip_ = AddressOf(addr, local_port_);
+    }
+  }
+
+  // A new request starts: its line and headers get the header budget and deadline.
+  void BeginRequest() {
+    in_body_ = false;
+    delivered_ = 0;
+    budget_ = limits_.max_header_bytes;
+    deadline_ = Clock::now() + limits_.header_timeout;
+    close_after_response_ = false;
+    written_ = 0;
+  }
+  void ExpectBody(size_t bytes) {
+    in_body_ = true;
+    delivered_ = 0;
+    budget_ = bytes;
+    deadline_ = Clock::now() + limits_.body_timeout;
+  }
+  void CloseAfterResponse() { close_after_response_ = true; }
+
+  // Waits up to `timeout` for the next request's first byte (buffered or on the wire).
+  // Gives up early when `stopping` turns true.
+  bool WaitForRequest(std::chrono::milliseconds timeout, const std::atomic<socket_t>& listener) {
+    if (pos_ < len_) return true;
+    auto until = Clock::now() + timeout;
+    while (listener != INVALID_SOCKET) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+      if (left.count() <= 0) return false;
+      if (Wait(sock_, POLLIN, std::min(left, std::chrono::milliseconds(100)))) return true;
+    }
+    return false;
+  }
+
+  bool failed() const { return timed_out_ || over_budget_ || broken_; }
+  bool timed_out() const { return timed_out_; }
+  bool over_budget() const { return over_budget_; }
+  bool close_after_response() const { return close_after_response_; }
+  size_t written() const { return written_; }
+  const std::string& remote_ip() const { return remote_ip_; }
+
+  bool is_readable() const override {
+    return pos_ < len_ || Wait(sock_, POLLIN, std::chrono::milliseconds(0));
+  }
+  bool is_writable() const override { return Wait(sock_, POLLOUT, limits_.io_timeout); }
+
+  ssize_t read(char* ptr, size_t size) override {
+    if (failed()) return -1;
+    if (delivered_ >= budget_) {
+      // A body's reader never asks past its length; the header reader does when the
+      // headers do not end within the budget.
+      over_budget_ = true;
+      return -1;
+    }
+    size = std::min(size, budget_ - delivered_);
+    if (pos_ == len_) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
+      if (left.count() <= 0 || !Wait(sock_, POLLIN, std::min(left, limits_.io_timeout))) {
+        timed_out_ = true;
+        return -1;
+      }
+      ssize_t n;
+      do {
+        n = ::recv(sock_, buffer_, sizeof(buffer_), 0);
+      } while (n < 0 && errno == EINTR);
+      if (n < 0) {
+        broken_ = true;
+        return -1;
+      }
+      if (n == 0) return 0;
+      pos_ = 0;
+      len_ = static_cast<size_t>(n);
+    }
+    size_t n = std::min(size, len_ - pos_);
+    std::memcpy(ptr, buffer_ + pos_, n);
+    pos_ += n;
+    delivered_ += n;
+    return static_cast<ssize_t>(n);
+  }
+
+  ssize_t write(const char* ptr, size_t size) override {
+    if (broken_) return -1;
+    if (!Wait(sock_, POLLOUT, limits_.io_timeout)) {
+      timed_out_ = broken_ = true;
+      return -1;
+    }
+    ssize_t n;
+    do {
+      n = ::send(sock_, ptr, size, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) broken_ = true;
+    if (n > 0) written_ += static_cast<size_t>(n);
+    return n;
+  }
+
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    ip = remote_ip_;
+    port = remote_port_;
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    ip = local_ip_;
+    port = local_port_;
+  }
+  socket_t socket() const override { return sock_; }
+
+ private:
+  socket_t sock_;
+  const ConnectionLimits& limits_;
+  std::string remote_ip_, local_ip_;
+  int remote_port_ = 0, local_port_ = 0;
+  char buffer_[4096];
+  size_t pos_ = 0, len_ = 0;
+  bool in_body_ = false;
+  size_t delivered_ = 0, budget_ = 0;
+  Clock::time_point deadline_{};
+  bool timed_out_ = false, over_budget_ = false, broken_ = false;
+  bool close_after_response_ = false;
+  size_t written_ = 0;
+};
+
+thread_local GuardedStream* current_stream = nullptr;
+
+// Ends our side, then drains (briefly, boundedly) what the client is still sending, so
+// that closing with unread data does not reset the connection before the client has read
+// our answer.
+void Linger(socket_t sock) {
+  ::shutdown(sock, SHUT_WR);
+  char sink[4096];
+  auto until = Clock::now() + std::chrono::milliseconds(500);
+  size_t drained = 0;
+  while (drained < (1u << 20) && Clock::now() < until &&
+         Wait(sock, POLLIN, std::chrono::milliseconds(50))) {
+    ssize_t n = ::recv(sock, sink, sizeof(sink), 0);
+    if (n <= 0) break;
+    drained += static_cast<size_t>(n);
+  }
+}
+
+// Writes a whole problem answer straight to the socket (for answers httplib does not
+// give: a connection over a cap, headers over their budget), then lets the client read it
+// before the socket closes. `detail` is fixed ASCII text.
+void RawProblem(socket_t sock, int status, const char* title, const char* type,
+                const std::string& detail) {
+  std::string body = std::string(R"({"type":")") + type + R"(","title":")" + title +
+                     R"(","status":)" + std::to_string(status) + R"(,"detail":")" + detail + "\"}";
+  std::string head = "HTTP/1.1 " + std::to_string(status) + " " + title +
+                     "\r\nContent-Type: application/problem+json\r\n" +
+                     (status == 503 ? "Retry-After: 1\r\n" : "") +
+                     "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  std::string all = head + body;
+  if (Wait(sock, POLLOUT, std::chrono::milliseconds(1000))) {
+    (void)::send(sock, all.data(), all.size(), MSG_NOSIGNAL);
+  }
+  Linger(sock);
+}
+
+}  // namespace
+
+GuardedServer::GuardedServer(ConnectionLimits limits) : limits_(limits) {
+  int workers = std::max(1, limits_.max_connections) + kSpareWorkers;
+  new_task_queue = [workers] { return new httplib::ThreadPool(static_cast<size_t>(workers)); };
+  set_keep_alive_max_count(static_cast<size_t>(std::max(1, limits_.max_requests_per_connection)));
+}
+
+void GuardedServer::RaiseBacklog() {
+  socket_t sock = svr_sock_;
+  if (sock != INVALID_SOCKET) ::listen(sock, limits_.listen_backlog);  // Linux: updates it
+}
+
+void GuardedServer::ExpectBody(size_t bytes) {
+  if (current_stream) current_stream->ExpectBody(bytes);
+}
+
+void GuardedServer::CloseAfterResponse() {
+  if (current_stream) current_stream->CloseAfterResponse();
+}
+
+GuardedServer::Counters GuardedServer::counters() const {
+  std::lock_guard lock(mutex_);
+  return counters_;
+}
+
+bool GuardedServer::Admit(const std::string& client, bool& per_client_refusal) {
+  std::lock_guard lock(mutex_);
+  per_client_refusal = false;
+  if (counters_.open >= limits_.max_connections) {
+    ++counters_.refused_total;
+    return false;
+  }
+  int& mine = per_client_[client];
+  if (mine >= limits_.max_connections_per_client) {
+    per_client_refusal = true;
+    ++counters_.refused_per_client;
+    if (mine == 0) per_client_.erase(client);
+    return false;
+  }
+  ++mine;
+  ++counters_.open;
+  ++counters_.accepted;
+  return true;
+}
+
+void GuardedServer::Release(const std::string& client) {
+  std::lock_guard lock(mutex_);
+  --counters_.open;
+  auto it = per_client_.find(client);
+  if (it != per_client_.end() && --it->second <= 0) per_client_.erase(it);
+}
+
+bool GuardedServer::process_and_close_socket(socket_t sock) {
+  GuardedStream stream(sock, limits_);
+  bool per_client = false;
+  if (!Admit(stream.remote_ip(), per_client)) {
+    RawProblem(sock, 503, "Service Unavailable", "urn:gpuplan:problem:unavailable",
+               per_client ? "too many open connections from this address; retry shortly"
+                          : "too many open connections; retry shortly");
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+    return false;
+  }
+  current_stream = &stream;
+  bool ok = true;
+  for (int served = 0; served < limits_.max_requests_per_connection; ++served) {
+    if (!stream.WaitForRequest(limits_.idle_timeout, svr_sock_)) break;
+    stream.BeginRequest();
+    bool last = served + 1 == limits_.max_requests_per_connection;
+    bool connection_closed = false;
+    try {
+      ok = process_request(stream, last, connection_closed, nullptr);
+    } catch (...) {
+      ok = false;  // a throwing error handler or logger: drop this connection, keep the server
+    }
+    if (stream.over_budget() && stream.written() == 0) {
+      RawProblem(sock, 431, "Request Header Fields Too Large", "urn:gpuplan:problem:headers-too-large",
+                 "the request line and headers are over the server's limit of " +
+                     std::to_string(limits_.max_header_bytes) + " bytes");
+      break;
+    }
+    if (!ok || connection_closed || stream.failed() || stream.close_after_response()) break;
+  }
+  current_stream = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (stream.timed_out()) ++counters_.timed_out;
+    if (stream.over_budget()) ++counters_.over_budget;
+  }
+  Release(stream.remote_ip());
+  if (stream.close_after_response() || stream.over_budget()) Linger(sock);
+  ::shutdown(sock, SHUT_RDWR);
+  ::close(sock);
+  return ok;
+}
+
+}  // namespace gpuplan::server
