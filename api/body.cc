@@ -1,5 +1,6 @@
 #include "api/body.h"
 
+#include "api/json_limits.h"
 #include "api/problem.h"
 
 namespace gpuplan::api {
@@ -17,16 +18,17 @@ std::optional<nlohmann::json> ReadJsonBody(const httplib::Request& req, httplib:
     WriteProblem(req, res, 415, "Content-Type must be application/json, got '" + type + "'");
     return std::nullopt;
   }
-  nlohmann::json body = nlohmann::json::parse(req.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) {
-    WriteProblem(req, res, 400, "request body is not valid JSON");
+  ParsedJson parsed = ParseBoundedJson(req.body, LimitsForBody(limit));
+  if (!parsed.value) {
+    WriteProblem(req, res, 400, parsed.error);
     return std::nullopt;
   }
+  nlohmann::json& body = *parsed.value;
   if (!body.is_object()) {
     WriteProblem(req, res, 400, "request body must be a JSON object");
     return std::nullopt;
   }
-  return body;
+  return std::move(body);
 }
 
 }  // namespace gpuplan::api

@@ -5,7 +5,9 @@
 #include <set>
 #include <sstream>
 
+#include "api/json_limits.h"
 #include "api/json_reader.h"
+#include "api/request_admission.h"
 #include "db/csv.h"
 #include "db/field_rules.h"
 #include "db/text.h"
@@ -15,35 +17,6 @@
 namespace gpuplan::api {
 
 namespace {
-
-nlohmann::json Opt(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-nlohmann::json GpuExport(const model::GpuSpec& g) {
-  nlohmann::json j = {{"id", g.id}, {"name", g.name}, {"vendor", g.vendor},
-                      {"architecture", g.architecture}, {"release_year", g.release_year},
-                      {"memory_gb", g.memory_gb}, {"memory_type", g.memory_type},
-                      {"pcie_gen", g.pcie_gen}, {"form_factor", g.form_factor},
-                      {"source", g.source}};
-  for (const model::GpuRateField& rate : model::kGpuRateFields) j[rate.name] = g.*rate.field;
-  return j;
-}
-
-nlohmann::json TypeExport(const db::InstanceType& t) {
-  return {{"cloud", t.cloud}, {"instance_type", t.id}, {"gpu", t.gpu_id},
-          {"gpu_count", t.gpu_count}, {"vcpus", Opt(t.vcpus)}, {"memory_gib", Opt(t.memory_gib)},
-          {"interconnect", t.interconnect}, {"interconnect_bw_gbps", t.interconnect_bw_gbps},
-          {"network_gbps", Opt(t.network_gbps)}, {"arch", t.arch},
-          {"host_instance_type", t.host_instance_type}, {"accelerator_name", t.accelerator_name},
-          {"source", t.source}};
-}
-
-nlohmann::json PriceExport(const db::PriceObservation& p) {
-  return {{"cloud", p.cloud}, {"instance_type", p.instance_type}, {"region", p.region},
-          {"zone", p.zone}, {"kind", p.kind}, {"price_per_hour", p.price_per_hour},
-          {"currency", p.currency}, {"observed_at", p.observed_at}, {"source", p.source}};
-}
 
 namespace rules = db::rules;
 
@@ -166,8 +139,10 @@ void ReadItems(const nlohmann::json& doc, const char* key, db::ImportReport& rep
 }
 
 Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string& now) {
-  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
+  ParsedJson parsed = ParseBoundedJson(body, LimitsForBody(kImportBodyLimit));
+  if (!parsed.value) return Error::Invalid("body", parsed.error);
+  nlohmann::json& doc = *parsed.value;
+  if (!doc.is_object()) {
     return Error::Invalid("body", "the gpuplan format is a JSON object (see GET /api/v1/catalog/export)");
   }
   if (!doc.contains("format") || !doc["format"].is_string() || doc["format"] != "gpuplan") {
@@ -254,8 +229,10 @@ std::string RegionOfZone(const std::string& zone) {
 
 Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string& cloud,
                                       const std::string& source, db::CatalogStore& store) {
-  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("SpotPriceHistory") ||
+  ParsedJson parsed = ParseBoundedJson(body, LimitsForBody(kImportBodyLimit));
+  if (!parsed.value) return Error::Invalid("body", parsed.error);
+  nlohmann::json& doc = *parsed.value;
+  if (!doc.is_object() || !doc.contains("SpotPriceHistory") ||
       !doc["SpotPriceHistory"].is_array()) {
     return Error::Invalid("/SpotPriceHistory",
                           "expected the JSON of `aws ec2 describe-spot-price-history`: "
@@ -371,62 +348,6 @@ Status CheckCurrenciesKnown(db::CatalogBatch& b, db::CatalogStore& store) {
 }
 
 }  // namespace
-
-nlohmann::json ExportJson(const db::CatalogBatch& c, const std::string& exported_at) {
-  nlohmann::json j = {{"format", "gpuplan"}, {"version", 1}, {"exported_at", exported_at}};
-  j["gpus"] = nlohmann::json::array();
-  for (const auto& g : c.gpus) j["gpus"].push_back(GpuExport(g));
-  j["clouds"] = nlohmann::json::array();
-  for (const auto& cl : c.clouds) {
-    j["clouds"].push_back({{"id", cl.id}, {"name", cl.name}, {"default_currency", cl.default_currency}});
-  }
-  j["regions"] = nlohmann::json::array();
-  for (const auto& r : c.regions) {
-    j["regions"].push_back({{"cloud", r.cloud}, {"id", r.id}, {"display_name", r.display_name},
-                            {"country", r.country}, {"continent", r.continent}});
-  }
-  j["fx_rates"] = nlohmann::json::array();
-  for (const auto& f : c.fx_rates) {
-    j["fx_rates"].push_back({{"currency", f.currency}, {"units_per_usd", f.units_per_usd},
-                             {"as_of", f.as_of}, {"source", f.source}});
-  }
-  j["instance_types"] = nlohmann::json::array();
-  for (const auto& t : c.instance_types) j["instance_types"].push_back(TypeExport(t));
-  j["prices"] = nlohmann::json::array();
-  for (const auto& p : c.prices) j["prices"].push_back(PriceExport(p));
-  return j;
-}
-
-std::string ExportCsv(const db::CatalogBatch& c) {
-  std::map<std::pair<std::string, std::string>, const db::InstanceType*> types;
-  for (const auto& t : c.instance_types) types[{t.cloud, t.id}] = &t;
-  auto quote = [](const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-  };
-  auto num = [](double v) {
-    std::ostringstream os;
-    os.precision(17);
-    os << v;
-    return os.str();
-  };
-  std::string out =
-      "cloud,region,zone,instance_type,gpu,gpu_count,vcpus,memory_gib,kind,price_per_hour,"
-      "currency,observed_at,source\n";
-  for (const auto& p : c.prices) {
-    const db::InstanceType* t = types[{p.cloud, p.instance_type}];
-    out += quote(p.cloud) + "," + quote(p.region) + "," + quote(p.zone) + "," +
-           quote(p.instance_type) + "," + (t ? quote(t->gpu_id) : "") + "," +
-           (t ? std::to_string(t->gpu_count) : "") + "," +
-           (t && t->vcpus ? num(*t->vcpus) : "") + "," +
-           (t && t->memory_gib ? num(*t->memory_gib) : "") + "," + p.kind + "," +
-           num(p.price_per_hour) + "," + p.currency + "," + quote(p.observed_at) + "," +
-           quote(p.source) + "\n";
-  }
-  return out;
-}
 
 Result<model::GpuSpec> DecodeGpu(const nlohmann::json& body, const std::string& path_id) {
   std::vector<FieldError> errors;

@@ -1,6 +1,6 @@
-// The catalog's exchange formats: the native gpuplan JSON (export and import, lossless),
-// CSV export, AWS `describe-spot-price-history` JSON and SkyPilot CSV import, and the
-// bodies of single-resource writes. JSON lives here, not in db/.
+// The catalog's import formats: the native gpuplan JSON (lossless; exported by
+// api/catalog_export_writer.h), AWS `describe-spot-price-history` JSON and SkyPilot CSV,
+// and the bodies of single-resource writes. JSON lives here, not in db/.
 #pragma once
 
 #include <string>
@@ -13,9 +13,6 @@
 #include "model/result.h"
 
 namespace gpuplan::api {
-
-nlohmann::json ExportJson(const db::CatalogBatch& catalog, const std::string& exported_at);
-std::string ExportCsv(const db::CatalogBatch& catalog);
 
 // Writes' bodies. `path_id` (from the URL) wins; a different id in the body is an error.
 Result<model::GpuSpec> DecodeGpu(const nlohmann::json& body, const std::string& path_id);

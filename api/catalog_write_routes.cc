@@ -6,6 +6,7 @@
 
 #include "api/auth.h"
 #include "api/body.h"
+#include "api/catalog_export_writer.h"
 #include "api/catalog_io.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
@@ -24,7 +25,6 @@ namespace gpuplan::api {
 
 namespace {
 
-inline constexpr size_t kImportBodyLimit = 20 << 20;  // 20 MiB
 inline constexpr size_t kMaxPricesPerRequest = 10000;
 
 std::string EncodePathSegment(const std::string& s) {
@@ -122,7 +122,7 @@ void DeleteInstance(const ApiContext& ctx, const httplib::Request& req, httplib:
 
 void PostPrices(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
   if (!Authorize(*ctx.pool, req, res, "write")) return;
-  auto body = ReadJsonBody(req, res, 8 << 20);
+  auto body = ReadJsonBody(req, res, kLargeBodyLimit);
   if (!body) return;
   auto prices = DecodePrices(*body, db::UtcNow(), kMaxPricesPerRequest);
   if (!prices.ok()) return WriteError(req, res, prices.error());
@@ -201,15 +201,50 @@ void GetExport(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   QueryParams q(req.params, {"format"});
   std::string format = q.Choice("format", {"json", "csv"}, "json");
   if (!q.ok()) return WriteError(req, res, q.error());
-  auto lease = ctx.pool->Acquire();
-  auto catalog = db::ExportCatalog(*lease);
-  if (!catalog.ok()) return WriteError(req, res, catalog.error());
-  if (format == "csv") {
-    res.set_header("Content-Disposition", "attachment; filename=\"gpuplan-prices.csv\"");
-    res.set_content(ExportCsv(*catalog), "text/csv; charset=utf-8");
-    return;
+  // One slot of the export limit, given back when the transfer ends (or never starts).
+  struct Slot {
+    std::shared_ptr<std::atomic<int>> counter;
+    ~Slot() {
+      if (counter) --*counter;
+    }
+  };
+  Slot slot;
+  if (++*ctx.exports_in_flight > ctx.max_concurrent_exports) {
+    --*ctx.exports_in_flight;
+    return WriteError(req, res,
+                      Error::Unavailable("too many exports are running; try again shortly"));
   }
-  WriteJson(res, ExportJson(*catalog, db::UtcNow()));
+  slot.counter = ctx.exports_in_flight;
+  // The stream owns the connection and the snapshot until the response is destroyed.
+  struct Stream {
+    explicit Stream(db::ConnectionPool::Lease l) : lease(std::move(l)) {}
+    Slot slot;
+    db::ConnectionPool::Lease lease;
+    std::unique_ptr<ExportWriter> writer;  // destroyed first: it reads through `lease`
+  };
+  auto stream = std::make_shared<Stream>(ctx.pool->Acquire());
+  std::swap(stream->slot.counter, slot.counter);
+  auto snapshot = db::CatalogSnapshot::Open(*stream->lease);
+  if (!snapshot.ok()) return WriteError(req, res, snapshot.error());
+  bool csv = format == "csv";
+  auto writer = ExportWriter::Start(std::move(snapshot).value(),
+                                    csv ? ExportFormat::kCsv : ExportFormat::kJson, db::UtcNow());
+  if (!writer.ok()) return WriteError(req, res, writer.error());
+  stream->writer = std::move(writer).value();
+  if (csv) res.set_header("Content-Disposition", "attachment; filename=\"gpuplan-prices.csv\"");
+  res.set_chunked_content_provider(
+      csv ? "text/csv; charset=utf-8" : "application/json",
+      [stream](size_t, httplib::DataSink& sink) {
+        try {
+          std::string piece;
+          if (stream->writer->Next(piece)) return sink.write(piece.data(), piece.size());
+          sink.done();
+          return true;
+        } catch (...) {
+          return false;  // the transfer is cut short; the client sees an incomplete body
+        }
+      },
+      [stream](bool) mutable { stream.reset(); });
 }
 
 void ListFxRates(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {

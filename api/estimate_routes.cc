@@ -1,6 +1,7 @@
 #include <httplib.h>
 
 #include "api/body.h"
+#include "api/deadline.h"
 #include "api/http_util.h"
 #include "api/model_json.h"
 #include "api/plan_service.h"
@@ -47,7 +48,7 @@ void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::R
 }
 
 void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
-  auto body = ReadJsonBody(req, res, kBatchBodyLimit);
+  auto body = ReadJsonBody(req, res, kLargeBodyLimit);
   if (!body) return;
   std::vector<FieldError> errors;
   JsonReader r(*body, "", &errors);
@@ -65,6 +66,7 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
   nlohmann::json items = nlohmann::json::array();
   int failed = 0;
   for (size_t i = 0; i < scenarios->size(); ++i) {
+    CheckDeadline();
     const nlohmann::json& s = (*scenarios)[i];
     Result<nlohmann::json> answer =
         s.is_object() ? TrainingAnswer(store, s)

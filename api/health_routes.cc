@@ -5,6 +5,7 @@
 #include "db/catalog_store.h"
 #include "db/database.h"
 #include "db/migrations.h"
+#include "db/text.h"
 
 namespace gpuplan::api {
 
@@ -24,17 +25,22 @@ void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context) {
 }
 
 void InstallErrorHandler(httplib::Server& server) {
+  // Runs outside httplib's try block: it must not throw, whatever the request holds.
   httplib::Server::HandlerWithResponse handler = [](const httplib::Request& req,
-                                                    httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    std::string detail;
-    switch (res.status) {
-      case 404: detail = "no resource at " + req.method + " " + req.path; break;
-      case 413: detail = "request body is larger than this endpoint accepts"; break;
-      case 400: detail = "malformed HTTP request"; break;
-      default: detail = "request failed";
+                                                    httplib::Response& res) noexcept {
+    try {
+      if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+      std::string detail;
+      switch (res.status) {
+        case 404: detail = "no resource at " + req.method + " " + db::Printable(req.path, 200); break;
+        case 413: detail = "request body is larger than this endpoint accepts"; break;
+        case 400: detail = "malformed HTTP request"; break;
+        default: detail = "request failed";
+      }
+      WriteProblem(req, res, res.status, detail);
+    } catch (...) {
+      res.body.clear();  // httplib answers with its own empty body
     }
-    WriteProblem(req, res, res.status, detail);
     return httplib::Server::HandlerResponse::Handled;
   };
   server.set_error_handler(std::move(handler));

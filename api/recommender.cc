@@ -6,6 +6,7 @@
 #include <set>
 
 #include "api/catalog_json.h"
+#include "api/deadline.h"
 #include "api/model_json.h"
 #include "api/plan_service.h"
 #include "model/inference.h"
@@ -158,7 +159,13 @@ std::optional<double> OptionPrice(bool spot, const PriceQuote& quote, const Cons
   return price;
 }
 
-Result<std::vector<db::Offer>> CandidateOffers(db::CatalogStore& store, const Constraints& c) {
+struct CandidateStats {
+  int matched = 0;      // offers that match the constraints
+  int unsupported = 0;  // of those, skipped: more GPUs per node than the model covers
+};
+
+Result<std::vector<db::Offer>> CandidateOffers(db::CatalogStore& store, const Constraints& c,
+                                               CandidateStats& stats) {
   db::OfferFilter filter;
   filter.min_gpu_memory_gb = c.min_gpu_memory_gb > 0 ? std::optional(c.min_gpu_memory_gb)
                                                      : std::nullopt;
@@ -169,6 +176,12 @@ Result<std::vector<db::Offer>> CandidateOffers(db::CatalogStore& store, const Co
     if (!c.clouds.empty() && !c.clouds.count(o.instance.cloud)) continue;
     if (!c.regions.empty() && !c.regions.count(o.region)) continue;
     if (!GpuMatches(c.gpus, o.instance.gpu_id)) continue;
+    ++stats.matched;
+    // Nodes larger than the model covers (catalog counts go to 1024) are skipped, not errors.
+    if (o.instance.gpu_count < 1 || o.instance.gpu_count > model::kMaxGpusPerNode) {
+      ++stats.unsupported;
+      continue;
+    }
     out.push_back(std::move(o));
   }
   return out;
@@ -177,19 +190,22 @@ Result<std::vector<db::Offer>> CandidateOffers(db::CatalogStore& store, const Co
 Result<nlohmann::json> RecommendTraining(db::CatalogStore& store, PlanService& plan,
                                          const TrainingRequest& request, const Constraints& cons,
                                          const std::string& objective, int limit) {
-  auto offers = CandidateOffers(store, cons);
+  CandidateStats stats;
+  auto offers = CandidateOffers(store, cons, stats);
   if (!offers.ok()) return offers.error();
   std::map<std::string, model::GpuSpec> gpus;
   std::map<std::pair<std::string, int>, Result<model::TrainingEstimate>> cache;
   std::map<std::string, int> rejected = {{"does_not_fit", 0},
                                          {"precision_unsupported", 0},
                                          {"batch_too_small", 0},
+                                         {"node_too_large", stats.unsupported},
                                          {"over_deadline", 0},
                                          {"over_budget", 0},
                                          {"no_price", 0}};
   std::vector<Candidate> feasible;
   int considered = 0;
   for (const db::Offer& offer : *offers) {
+    CheckDeadline();
     if (!gpus.count(offer.instance.gpu_id)) {
       auto g = store.GetGpu(offer.instance.gpu_id);
       if (!g.ok()) return g.error();
@@ -284,10 +300,12 @@ Result<nlohmann::json> RecommendInference(db::CatalogStore& store, PlanService& 
                                           const InferenceRequest& request,
                                           const Constraints& cons, const std::string& objective,
                                           int limit) {
-  auto offers = CandidateOffers(store, cons);
+  CandidateStats stats;
+  auto offers = CandidateOffers(store, cons, stats);
   if (!offers.ok()) return offers.error();
   std::map<std::string, int> rejected = {{"does_not_fit", 0},
                                          {"precision_unsupported", 0},
+                                         {"node_too_large", stats.unsupported},
                                          {"slo_not_met", 0},
                                          {"over_budget", 0},
                                          {"no_price", 0}};
@@ -295,6 +313,7 @@ Result<nlohmann::json> RecommendInference(db::CatalogStore& store, PlanService& 
   std::vector<Candidate> feasible;
   int considered = 0;
   for (const db::Offer& offer : *offers) {
+    CheckDeadline();
     std::string key = offer.instance.cloud + "/" + offer.instance.id;
     auto it = cache.find(key);
     if (it == cache.end()) {

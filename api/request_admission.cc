@@ -12,10 +12,6 @@ namespace gpuplan::api {
 
 namespace {
 
-inline constexpr size_t kImportLimit = 20 << 20;
-inline constexpr size_t kLargeLimit = 8 << 20;
-inline constexpr size_t kDefaultLimit = 1 << 20;
-
 bool CarriesBody(const std::string& method) {
   return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
 }
@@ -39,11 +35,11 @@ bool CaseInsensitiveEquals(const std::string& a, const char* b) {
 }  // namespace
 
 size_t BodyLimit(const std::string& method, const std::string& path) {
-  if (method == "POST" && path == "/api/v1/catalog/import") return kImportLimit;
+  if (method == "POST" && path == "/api/v1/catalog/import") return kImportBodyLimit;
   if (method == "POST" && (path == "/api/v1/estimates/training:batch" || path == "/api/v1/prices")) {
-    return kLargeLimit;
+    return kLargeBodyLimit;
   }
-  return kDefaultLimit;
+  return kDefaultBodyLimit;
 }
 
 Admission AdmitRequest(const httplib::Request& req) {

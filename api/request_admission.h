@@ -21,8 +21,11 @@ struct Request;
 
 namespace gpuplan::api {
 
-// The largest body `method` `path` accepts (bytes): imports 20 MiB, batch estimates and
-// price posts 8 MiB, every other endpoint 1 MiB.
+inline constexpr size_t kDefaultBodyLimit = 1 << 20;  // 1 MiB: most endpoints
+inline constexpr size_t kLargeBodyLimit = 8 << 20;    // 8 MiB: training:batch, POST /prices
+inline constexpr size_t kImportBodyLimit = 20 << 20;  // 20 MiB: POST /catalog/import
+
+// The largest body `method` `path` accepts (bytes): the limits above.
 size_t BodyLimit(const std::string& method, const std::string& path);
 
 struct Admission {

@@ -2,6 +2,8 @@
 // store or model, render JSON. Every error answer is problem+json.
 #pragma once
 
+#include <atomic>
+#include <memory>
 #include <string>
 
 namespace httplib {
@@ -17,6 +19,10 @@ namespace gpuplan::api {
 struct ApiContext {
   db::ConnectionPool* pool = nullptr;  // required; outlives the server
   std::string version;                 // service version reported by /healthz
+  // Exports stream from a pooled connection for as long as the client reads; at most this
+  // many at once (more answer 503 with Retry-After), so slow readers cannot take the pool.
+  int max_concurrent_exports = 4;
+  std::shared_ptr<std::atomic<int>> exports_in_flight = std::make_shared<std::atomic<int>>(0);
 };
 
 // Limits of list endpoints (documented in docs/api.md).

@@ -1,15 +1,53 @@
-// Reading the whole catalog (GPUs, clouds, regions, exchange rates, instance types and
-// every price observation) for export; importing it back reproduces it exactly.
+// Reading the whole catalog for export (GPUs, clouds, regions, exchange rates, instance
+// types and every price observation) as one consistent snapshot, a row at a time, so an
+// export of any size is streamed in bounded memory. Importing an export reproduces it.
 #pragma once
 
 #include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 
-#include "db/catalog_batch.h"
+#include <memory>
+#include <vector>
+
+#include "db/catalog_types.h"
+#include "model/gpu_spec.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
 
-// Everything in a stable order (ids, then keys). kUnavailable on database errors.
-Result<CatalogBatch> ExportCatalog(SQLite::Database& db);
+// The small reference tables, read whole.
+struct ReferenceData {
+  std::vector<model::GpuSpec> gpus;     // by id
+  std::vector<Cloud> clouds;            // by id
+  std::vector<Region> regions;          // by cloud, id
+  std::vector<FxRate> fx_rates;         // by currency
+};
+
+// Holds a read transaction on `db` from construction to destruction, so every read sees
+// the same catalog while writers go on (WAL). Not thread-safe; `db` must outlive it and
+// must not be used for anything else meanwhile. The Next* calls step in key order and
+// throw SQLite::Exception on database errors.
+class CatalogSnapshot {
+ public:
+  // Begins the transaction; kUnavailable when the database cannot be read.
+  static Result<std::unique_ptr<CatalogSnapshot>> Open(SQLite::Database& db);
+  ~CatalogSnapshot();  // ends the transaction; never throws
+  CatalogSnapshot(const CatalogSnapshot&) = delete;
+  CatalogSnapshot& operator=(const CatalogSnapshot&) = delete;
+
+  Result<ReferenceData> Reference();
+  // The next instance type by (cloud, id); false after the last.
+  bool NextInstanceType(InstanceType& out);
+  // The next price by (cloud, instance_type, region, zone, kind, observed_at); false after
+  // the last.
+  bool NextPrice(PriceObservation& out);
+
+ private:
+  explicit CatalogSnapshot(SQLite::Database& db);
+
+  SQLite::Database& db_;
+  std::unique_ptr<SQLite::Statement> types_;
+  std::unique_ptr<SQLite::Statement> prices_;
+};
 
 }  // namespace gpuplan::db

@@ -15,6 +15,12 @@ enum class Interconnect { kNone, kPcie, kNvlink, kNvswitch };
 std::optional<Interconnect> ParseInterconnect(std::string_view text);  // none|pcie|nvlink|nvswitch
 std::string_view InterconnectName(Interconnect interconnect);
 
+// The most GPUs one node may hold in a model estimate (the largest cloud node has 16;
+// NVL72 racks are modelled as nodes of 8 joined by NVLink).
+inline constexpr int kMaxGpusPerNode = 64;
+// The most nodes one estimate may span.
+inline constexpr int kMaxNodes = 4096;
+
 struct NodeSpec {
   GpuSpec gpu;
   int gpus_per_node = 1;

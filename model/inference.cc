@@ -52,6 +52,10 @@ double PrefillTime(const Workload& w, const NodeSpec& node, Precision p, int tp,
 }
 
 Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingRequest& r) {
+  if (node.gpus_per_node < 1 || node.gpus_per_node > kMaxGpusPerNode) {
+    return Error::Invalid("/hardware/gpus_per_node", "gpus_per_node must be from 1 to " +
+                                                         std::to_string(kMaxGpusPerNode));
+  }
   if (PeakTflops(node.gpu, r.precision) <= 0) {
     return Error::Invalid("/precision", std::string(PrecisionName(r.precision)) +
                                             " is not supported by " + node.gpu.id);
@@ -197,7 +201,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     if (r.tensor_parallel > 0) {
       tps.push_back(r.tensor_parallel);
     } else {
-      for (int tp = 1; tp <= node.gpus_per_node; tp *= 2) tps.push_back(tp);
+      for (long long tp = 1; tp <= node.gpus_per_node; tp *= 2) tps.push_back(static_cast<int>(tp));
     }
     bool found = false;
     for (int tp : tps) {

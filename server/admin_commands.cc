@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "api/catalog_export_writer.h"
 #include "api/catalog_io.h"
 #include "db/api_keys.h"
 #include "db/catalog_export.h"
@@ -114,13 +115,23 @@ int RunExport(const std::string& path, const std::string& format, std::ostream& 
               std::ostream& err) {
   auto db = Open(path, err);
   if (!db) return 1;
-  auto catalog = db::ExportCatalog(*db);
-  if (!catalog.ok()) return Fail(catalog.error(), err);
-  if (format == "csv") {
-    out << api::ExportCsv(*catalog);
-  } else {
-    out << api::ExportJson(*catalog, db::UtcNow()).dump(1) << "\n";
+  auto snapshot = db::CatalogSnapshot::Open(*db);
+  if (!snapshot.ok()) return Fail(snapshot.error(), err);
+  auto writer = api::ExportWriter::Start(std::move(snapshot).value(),
+                                         format == "csv" ? api::ExportFormat::kCsv
+                                                         : api::ExportFormat::kJson,
+                                         db::UtcNow());
+  if (!writer.ok()) return Fail(writer.error(), err);
+  try {
+    std::string piece;
+    while ((*writer)->Next(piece)) {
+      out << piece;
+      piece.clear();
+    }
+  } catch (const std::exception&) {
+    return Fail(Error::Unavailable("the catalog could not be read"), err);
   }
+  if (format != "csv") out << "\n";
   return 0;
 }
 
