@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace gpuplan::testing {
@@ -138,6 +140,20 @@ int ConnectTo(int port, const std::string& from_ip) {
   return fd;
 }
 
+namespace {
+// Whether `answer` holds a whole response with a Content-Length body.
+bool ResponseComplete(const std::string& answer) {
+  size_t end = answer.find("\r\n\r\n");
+  if (end == std::string::npos) return false;
+  std::string head = answer.substr(0, end);
+  for (char& ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  size_t at = head.find("\r\ncontent-length:");
+  if (at == std::string::npos) return false;
+  size_t length = std::strtoul(head.c_str() + at + 17, nullptr, 10);
+  return answer.size() >= end + 4 + length;
+}
+}  // namespace
+
 std::string TestServer::Raw(const std::string& bytes, std::chrono::milliseconds timeout,
                             const std::string& from_ip) const {
   int fd = ConnectTo(port_, from_ip);
@@ -162,6 +178,7 @@ std::string TestServer::Raw(const std::string& bytes, std::chrono::milliseconds 
     ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
     if (n <= 0) break;
     answer.append(buffer, static_cast<size_t>(n));
+    if (ResponseComplete(answer)) break;  // a kept-alive connection: the answer is whole
   }
   ::close(fd);
   return answer;

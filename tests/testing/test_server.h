@@ -46,7 +46,7 @@ class TestServer {
 
   // Sends `bytes` as they are on a new TCP connection (from `from_ip`, a loopback
   // address, when given) and returns everything the server sends back until it closes
-  // the connection or `timeout` passes. For requests no HTTP client would send.
+  // the connection, a whole answer with Content-Length has arrived, or `timeout` passes. For requests no HTTP client would send.
   std::string Raw(const std::string& bytes,
                   std::chrono::milliseconds timeout = std::chrono::seconds(5),
                   const std::string& from_ip = "") const;
