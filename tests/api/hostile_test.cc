@@ -71,7 +71,7 @@ json Gpu(const std::string& id) {
 }
 
 json Instance() {
-  return {{"cloud", "aws"}, {"instance_type", "hostile.1"}, {"gpu", "H100-80GB"},
+  return {{"cloud", "aws"}, {"instance_type", "hostile.1"}, {"gpu", "H100-80GB-SXM5"},
           {"gpu_count", 8}, {"vcpus", 96}, {"memory_gib", 1024}, {"source", "test"}};
 }
 

@@ -9,7 +9,7 @@ static_dir=$2
 work=$(mktemp -d)
 trap 'kill "${GPUPLAN_PID:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-export GPUPLAN_DB="$work/sub/dir/gpuplan.db" GPUPLAN_STATIC_DIR="$static_dir" GPUPLAN_THREADS=2
+export GPUPLAN_DB="$work/sub/dir/gpuplan.db" GPUPLAN_STATIC_DIR="$static_dir"
 start_gpuplan "$binary" "$work/log" || { echo "FAIL: no port logged"; exit 1; }
 pid=$GPUPLAN_PID
 port=$GPUPLAN_PORT

@@ -1,0 +1,96 @@
+// kill -9 in the middle of imports: after every kill the database passes SQLite's
+// integrity check, and each import is wholly present with its audit row or wholly absent.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "db/api_keys.h"
+#include "db/database.h"
+#include "server/app.h"
+#include "tests/testing/server_process.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::ServerProcess;
+using testing::TempDir;
+
+// A SkyPilot catalog of `rows` distinct 8x A100 instance types in one region.
+std::string BigCatalog(int rows) {
+  std::string csv =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+      "Region,AvailabilityZone\n";
+  for (int i = 0; i < rows; ++i) {
+    csv += "crash" + std::to_string(i) + ".x,A100,8,96,1152,," +
+           std::to_string(20 + (i % 100) * 0.01) + ",9.5,r1,\n";
+  }
+  return csv;
+}
+
+TEST(CrashTest, KillNineMidImportLeavesEachImportWholeOrAbsent) {
+  TempDir dir;
+  std::string db_path = dir.File("gpuplan.db");
+  ASSERT_TRUE(server::PrepareDatabase(db_path).ok());
+  std::string key;
+  {
+    auto db = db::OpenDatabase(db_path);
+    ASSERT_TRUE(db.ok());
+    key = db::ApiKeyStore(**db).Create("crash", "write")->key;
+  }
+  const int rows = 40000;
+  const std::string csv = BigCatalog(rows);
+  // Kill at increasing delays so that some kills land before, some during and some after
+  // the transaction.
+  const int delays_ms[] = {30, 120, 300, 600, 1000, 1800, 3000};
+  int present = 0, absent = 0;
+  for (int round = 0; round < static_cast<int>(std::size(delays_ms)); ++round) {
+    std::string cloud = "crash" + std::to_string(round);
+    ServerProcess server(db_path, dir.File("log" + std::to_string(round)));
+    std::thread import([&] {
+      httplib::Client client("127.0.0.1", server.port());
+      client.set_read_timeout(30, 0);
+      client.Post("/api/v1/catalog/import?format=skypilot&cloud=" + cloud,
+                  {{"Authorization", "Bearer " + key}}, csv, "text/csv");
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(delays_ms[round]));
+    server.Stop(SIGKILL);
+    import.join();
+
+    SQLite::Database db(db_path, SQLite::OPEN_READONLY);
+    EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok") << "round " << round;
+    int audits = db.execAndGet("SELECT count(*) FROM imports WHERE cloud = '" + cloud + "'").getInt();
+    int types = db.execAndGet("SELECT count(*) FROM instance_types WHERE cloud = '" + cloud + "'").getInt();
+    int prices = db.execAndGet("SELECT count(*) FROM prices WHERE cloud = '" + cloud + "'").getInt();
+    EXPECT_LE(audits, 1);
+    std::printf("round %d: killed after %d ms: %s\n", round, delays_ms[round],
+                audits ? "import present with its audit row" : "import absent");
+    if (audits == 1) {
+      ++present;
+      EXPECT_EQ(types, rows) << "round " << round;
+      EXPECT_EQ(prices, 2 * rows) << "round " << round;
+    } else {
+      ++absent;
+      EXPECT_EQ(types, 0) << "round " << round << ": data without its audit row";
+      EXPECT_EQ(prices, 0) << "round " << round;
+    }
+  }
+  // The rounds must have covered both outcomes, or the test proved nothing.
+  EXPECT_GT(absent, 0);
+  EXPECT_GT(present, 0) << "no import finished within 3 s; raise the last delay";
+  // And the database still serves.
+  ServerProcess server(db_path, dir.File("log-final"));
+  httplib::Client client("127.0.0.1", server.port());
+  auto res = client.Get("/api/v1/instances?limit=1");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+}
+
+}  // namespace
+}  // namespace gpuplan
