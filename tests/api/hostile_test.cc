@@ -464,3 +464,31 @@ TEST(HostileAuthTest, AuthForReadsCoversEveryMethodAndTheSchemeIsCaseInsensitive
 
 }  // namespace
 }  // namespace gpuplan::api
+
+namespace gpuplan::api {
+namespace {
+
+// A catalog node larger than the model covers (here 128 GPUs, allowed up to 1 024) used
+// to make every training recommendation answer 422; it is now skipped and counted.
+TEST(HostileCatalogTest, AHugeNodeInTheCatalogIsSkippedNotFatal) {
+  TestServer server;
+  std::string key = Key(server, "platform", "write");
+  std::string csv = std::string(kSkyHeader) + SkyRow("huge.128", "128", "300", "", "eastus");
+  auto imported = server.Send("POST", "/api/v1/catalog/import?format=skypilot&cloud=azure", csv,
+                              "text/csv", {{"Authorization", "Bearer " + key}});
+  ASSERT_EQ(imported.status, 201) << imported.body.dump();
+  json training = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e10}}},
+                   {"global_batch_size", 512}, {"constraints", {{"clouds", {"azure"}}}}};
+  auto t = server.Post("/api/v1/recommendations", training);
+  ASSERT_EQ(t.status, 200) << t.body.dump();
+  EXPECT_GE(t.body["rejected"]["node_too_large"].get<int>(), 1);
+  json inference = {{"task", "inference"}, {"workload", "llama-2-7b"},
+                    {"constraints", {{"clouds", {"azure"}}}}};
+  auto i = server.Post("/api/v1/recommendations", inference);
+  ASSERT_EQ(i.status, 200) << i.body.dump();
+  EXPECT_GE(i.body["rejected"]["node_too_large"].get<int>(), 1);
+  for (const auto& item : i.body["items"]) EXPECT_NE(item["instance_type"], "huge.128");
+}
+
+}  // namespace
+}  // namespace gpuplan::api

@@ -22,6 +22,20 @@ ServingRequest Chat(double rps, double slo_s) {
   return r;
 }
 
+TEST(InferenceTest, NodesOutsideTheModelsRangeAreErrorsNotEndlessLoops) {
+  // 2^30 GPUs per node once overflowed the tensor-parallel loop and grew memory forever.
+  for (int gpus : {0, 65, 1 << 30, 2147483647}) {
+    NodeSpec node = Node(A100_80(), 1).node;
+    node.gpus_per_node = gpus;
+    auto e = EstimateServing(*FindPreset("llama-2-7b"), node, Chat(50, 20));
+    ASSERT_FALSE(e.ok()) << gpus;
+    EXPECT_EQ(e.error().fields.at(0).field, "/hardware/gpus_per_node");
+  }
+  NodeSpec largest = Node(A100_80(), 1).node;
+  largest.gpus_per_node = kMaxGpusPerNode;
+  EXPECT_TRUE(EstimateServing(*FindPreset("llama-2-7b"), largest, Chat(50, 20)).ok());
+}
+
 TEST(InferenceTest, SevenBOnA100MeetsAChatSlo) {
   auto e = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 8).node, Chat(50, 20));
   ASSERT_TRUE(e.ok()) << e.error().message;
