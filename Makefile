@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= 2
 
-.PHONY: deps build run test clean
+.PHONY: deps build run test clean test-sanitize fuzz-build fuzz fuzz-smoke
 
 deps:
 	./scripts/install-deps.sh
@@ -21,3 +21,35 @@ test: build
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (docs/fuzzing.md).
+# Own build directory; any UB or leak fails the run.
+ASAN_DIR ?= build-asan
+SANITIZE_CXX ?= c++
+SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+                UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+test-sanitize: deps
+	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(SANITIZE_CXX) \
+	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+	  -DGPUPLAN_BUILD_BENCH=OFF
+	$(SANITIZE_ENV) cmake --build $(ASAN_DIR) -j$(JOBS)
+	$(SANITIZE_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS)
+
+# libFuzzer targets (fuzz/, clang only). fuzz-smoke: the CI run (regressions, seeds, then
+# FUZZ_SMOKE_SECONDS of fuzzing per target); fuzz: a long run, e.g. make fuzz FUZZ_SECONDS=600.
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_TARGETS ?=
+
+fuzz-build: deps
+	./fuzz/run.sh --build-only
+
+fuzz-smoke: deps
+	./fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+fuzz: deps
+	./fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

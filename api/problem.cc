@@ -102,25 +102,25 @@ void WriteError(const httplib::Request& req, httplib::Response& res, const Error
                 int status_override) noexcept {
   int status = status_override != 0 ? status_override : HttpStatus(error.code);
   try {
-  // Internal details are for the log, not the client.
-  std::string detail = status == 500 ? "internal error" : error.message;
-  nlohmann::json body = Base(req, res, status, detail);
-  if (!error.fields.empty()) {
-    nlohmann::json errors = nlohmann::json::array();
-    for (const FieldError& f : error.fields) {
-      nlohmann::json item = {{"detail", f.detail}};
-      if (!f.field.empty() && f.field.front() == '/') {
-        item["pointer"] = f.field;
-      } else if (f.field.rfind("line ", 0) == 0) {
-        item["line"] = std::atoi(f.field.c_str() + 5);
-      } else {
-        item["parameter"] = f.field;
+    // Internal details are for the log, not the client.
+    std::string detail = status == 500 ? "internal error" : error.message;
+    nlohmann::json body = Base(req, res, status, detail);
+    if (!error.fields.empty()) {
+      nlohmann::json errors = nlohmann::json::array();
+      for (const FieldError& f : error.fields) {
+        nlohmann::json item = {{"detail", f.detail}};
+        if (!f.field.empty() && f.field.front() == '/') {
+          item["pointer"] = f.field;
+        } else if (f.field.rfind("line ", 0) == 0) {
+          item["line"] = std::atoi(f.field.c_str() + 5);
+        } else {
+          item["parameter"] = f.field;
+        }
+        errors.push_back(std::move(item));
       }
-      errors.push_back(std::move(item));
+      body["errors"] = std::move(errors);
     }
-    body["errors"] = std::move(errors);
-  }
-  Send(res, status, body);
+    Send(res, status, body);
   } catch (...) {
     SendFallback(res, status);
   }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpuplan needs. Idempotent: it only calls apt-get when a
 # package is missing. Run as root (or with sudo available).
-#   install-deps.sh          build, run and test (the README commands and CI)
+#   install-deps.sh          build, run and test (the README commands and CI), including
+#                            clang, its sanitizer/libFuzzer runtimes and llvm-symbolizer
+#                            for `make fuzz-smoke` and `make test-sanitize` (docs/fuzzing.md)
 #   install-deps.sh runtime  only what the built binary needs (the Docker runtime stage)
 set -euo pipefail
 
@@ -13,6 +15,7 @@ packages=(
   libcpp-httplib-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev sqlite3
   libspdlog-dev libcli11-dev libcsv-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev llvm
 )
 
 if [ "${1:-}" = "runtime" ]; then
