@@ -29,6 +29,8 @@ SANITIZE_CXX ?= c++
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Extra ctest arguments, e.g. SANITIZE_CTEST_ARGS='-R Hostile' to run a subset.
+SANITIZE_CTEST_ARGS ?=
 
 test-sanitize: deps
 	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(SANITIZE_CXX) \
@@ -37,7 +39,7 @@ test-sanitize: deps
 	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DGPUPLAN_BUILD_BENCH=OFF
 	$(SANITIZE_ENV) cmake --build $(ASAN_DIR) -j$(JOBS)
-	$(SANITIZE_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS)
+	$(SANITIZE_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) $(SANITIZE_CTEST_ARGS)
 
 # libFuzzer targets (fuzz/, clang only). fuzz-smoke: the CI run (regressions, seeds, then
 # FUZZ_SMOKE_SECONDS of fuzzing per target); fuzz: a long run, e.g. make fuzz FUZZ_SECONDS=600.

@@ -71,7 +71,7 @@ std::optional<db::InstanceType> ReadType(JsonReader& r, const std::string& path_
   t.interconnect = r.Choice("interconnect", {"none", "pcie", "nvlink", "nvswitch"})
                        .value_or(t.gpu_count > 1 ? "pcie" : "none");
   t.interconnect_bw_gbps = r.Number("interconnect_bw_gbps", 0, 1e5).value_or(0);
-  t.network_gbps = r.Number("network_gbps", 0, 1e6);
+  t.network_gbps = r.Number("network_gbps", 0.001, 1e6);
   t.arch = r.String("arch").value_or("x86_64");
   t.host_instance_type = r.String("host_instance_type").value_or("");
   t.accelerator_name = r.String("accelerator_name").value_or("");

@@ -44,7 +44,9 @@ Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
                            : db::PriceKind::kOndemand;
   std::string currency = q.String("currency");
   if (!currency.empty() && (currency.size() != 3 || !std::all_of(currency.begin(), currency.end(),
-                                                                 ::isupper))) {
+                                                                 [](unsigned char c) {
+                                                                   return c >= 'A' && c <= 'Z';
+                                                                 }))) {
     q.Fail("currency", "currency must be an ISO 4217 code such as USD, got '" + currency + "'");
   }
   r.query.currency = currency;

@@ -8,6 +8,7 @@
 #include "api/body.h"
 #include "api/catalog_export_writer.h"
 #include "api/catalog_io.h"
+#include "api/catalog_requests.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
 #include "api/json_reader.h"
@@ -133,29 +134,6 @@ void PostPrices(const ApiContext& ctx, const httplib::Request& req, httplib::Res
             201);
 }
 
-nlohmann::json ReportJson(const db::ImportOutcome& out, const db::ImportOptions& o) {
-  nlohmann::json rejected = nlohmann::json::array();
-  for (const auto& r : out.report.rejected) rejected.push_back({{"line", r.line}, {"reason", r.reason}});
-  const db::BatchCounts& c = out.counts;
-  return {{"format", o.format},
-          {"cloud", o.cloud},
-          {"dry_run", o.dry_run},
-          {"partial", o.partial},
-          {"written", out.written},
-          {"rows",
-           {{"read", out.report.rows_read},
-            {"accepted", out.report.rows_used},
-            {"skipped", out.report.rows_skipped},
-            {"rejected", out.report.rows_rejected}}},
-          {"skipped_by_reason", out.report.skipped_by_reason},
-          {"rejected", rejected},
-          {"spot_above_ondemand", out.report.spot_above_ondemand},
-          {"instance_types", {{"inserted", c.instance_types.inserted}, {"updated", c.instance_types.updated}}},
-          {"prices", {{"inserted", c.prices.inserted}, {"updated", c.prices.updated}}},
-          {"gpus", c.gpus},
-          {"regions", c.regions}};
-}
-
 void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
   // Who asks comes before what is asked: anonymous callers learn nothing of the rules.
   auto key = Authorize(*ctx.pool, req, res, "write");
@@ -190,7 +168,7 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   // The answer is rendered before the commit, so nothing that runs after it can fail.
   std::string answer;
   auto outcome = db::ImportCatalog(*lease, *batch, options, [&](const db::ImportOutcome& o) {
-    answer = EncodeJson(ReportJson(o, options));
+    answer = EncodeJson(ImportReportJson(o, options));
   });
   if (!outcome.ok()) return WriteError(req, res, outcome.error());
   res.status = outcome->written ? 201 : 200;
@@ -296,26 +274,9 @@ void PutFxRate(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
 
 void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
   QueryParams q(req.params, {"cloud", "instance_type", "region", "zone", "since", "until", "limit", "cursor"});
-  db::CatalogStore::SpotQuery query;
-  query.cloud = q.String("cloud");
-  query.instance_type = q.String("instance_type");
-  if (query.cloud.empty()) q.Fail("cloud", "cloud is required");
-  if (query.instance_type.empty()) q.Fail("instance_type", "instance_type is required");
-  query.region = q.String("region");
-  query.zone = q.String("zone");
-  query.since = q.String("since");
-  query.until = q.String("until");
-  query.limit = static_cast<int>(q.Integer("limit", 1, 10000).value_or(1000));
-  std::string cursor = q.String("cursor");
-  if (!q.ok()) return WriteError(req, res, q.error());
-  std::string canonical = query.cloud + "|" + query.instance_type + "|" + query.region + "|" +
-                          query.zone + "|" + query.since + "|" + query.until;
-  std::string fingerprint = Fingerprint(canonical);
-  if (!cursor.empty()) {
-    auto position = DecodePosition(cursor, fingerprint, 3);  // observed_at, zone, region
-    if (!position.ok()) return WriteError(req, res, position.error());
-    query.after = std::make_tuple(position->keys[0], position->keys[1], position->keys[2]);
-  }
+  auto read = ReadSpotHistoryQuery(q);
+  if (!read.ok()) return WriteError(req, res, read.error());
+  db::CatalogStore::SpotQuery& query = read->query;
   auto lease = ctx.pool->Acquire();
   db::CatalogStore store(*lease);
   ++query.limit;  // one more tells whether a next page exists
@@ -332,7 +293,8 @@ void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib:
   nlohmann::json next = nullptr;
   if (more && !rows->empty()) {
     const auto& last = rows->back();
-    next = EncodePosition({std::nullopt, {last.observed_at, last.zone, last.region}}, fingerprint);
+    next = EncodePosition({std::nullopt, {last.observed_at, last.zone, last.region}},
+                          read->fingerprint);
   }
   WriteJson(res, {{"cloud", query.cloud}, {"instance_type", query.instance_type},
                   {"items", std::move(items)}, {"next_cursor", next}});

@@ -24,7 +24,7 @@ class CsvTable {
   const std::vector<std::string>& header() const { return header_; }
   const std::vector<CsvRow>& rows() const { return rows_; }
 
-  // Index of the column named `name` (exact match after trimming), or nullopt.
+  // Index of the column named `name` (exact, case-sensitive match), or nullopt.
   std::optional<size_t> Column(std::string_view name) const;
 
   // The field of `row` in column `column`, or "" when the row is short or column is unset.

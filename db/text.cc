@@ -16,7 +16,10 @@ std::string_view Trim(std::string_view text) {
 std::optional<double> ParseDouble(std::string_view text) {
   text = Trim(text);
   if (text.empty()) return std::nullopt;
-  if (text.front() == '+') text.remove_prefix(1);
+  if (text.front() == '+') {
+    text.remove_prefix(1);
+    if (text.empty() || text.front() == '-' || text.front() == '+') return std::nullopt;
+  }
   double value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value)) {

@@ -1,0 +1,38 @@
+// POST /api/v1/estimates/inference: body bytes -> the server's body reader ->
+// api::DecodeInferenceRequest -> the plan service (serving model and pricing against the
+// seeded catalog) -> the JSON answer or the problem answer.
+#include <cstddef>
+#include <cstdint>
+
+#include "api/plan_request.h"
+#include "api/plan_service.h"
+#include "fuzz/fuzz_common.h"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  gpuplan::fuzz::SeededStore();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace gpuplan;
+  using namespace gpuplan::fuzz;
+  auto req = PostRequest("/api/v1/estimates/inference", Text(data, size));
+  auto body = ReadBody(req);
+  if (!body) return 0;
+  auto request = api::DecodeInferenceRequest(*body);
+  if (!request.ok()) {
+    Require(request.error().code == ErrorCode::kInvalidArgument,
+            "DecodeInferenceRequest failed with a code other than kInvalidArgument",
+            request.error().message);
+    CheckErrorAnswer(req, request.error());
+    return 0;
+  }
+  api::PlanService plan(SeededStore());
+  auto answer = plan.Inference(*request);
+  if (!answer.ok()) {
+    CheckErrorAnswer(req, answer.error());
+    return 0;
+  }
+  CheckEncodes(*answer);
+  return 0;
+}
