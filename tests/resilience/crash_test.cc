@@ -104,6 +104,7 @@ TEST(CrashTest, KillNineMidImportLeavesEachImportWholeOrAbsent) {
   // And the database still serves.
   ServerProcess server(db_path, dir.File("log-final"));
   httplib::Client client("127.0.0.1", server.port());
+  client.set_read_timeout(120, 0);  // the first listing builds the offers of ~300k types
   auto res = client.Get("/api/v1/instances?limit=1");
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200);
