@@ -1,10 +1,11 @@
 #include "model/workload.h"
 
-#include "model/enum_names.h"
-
 #include <array>
+#include <cstdio>
 #include <cmath>
 #include <utility>
+
+#include "model/enum_names.h"
 
 namespace gpuplan::model {
 
@@ -53,6 +54,29 @@ bool IsTransformer(Family f) {
 
 bool IsImage(Family f) { return f == Family::kCnn || f == Family::kVit; }
 
+namespace {
+
+// A stated parameter count must agree with the shape (within 2x either way): a 64.7 B
+// shape labelled 7 B would otherwise "fit" where it cannot.
+Status CheckParamsAgainstShape(const Workload& w) {
+  if (!(w.params > 0) || !IsTransformer(w.family)) return OkStatus();
+  Workload shape = w;
+  shape.params = 0;
+  double derived = ParamsTotal(shape);
+  if (derived > 0 && (w.params < derived / kParamsShapeTolerance ||
+                      w.params > derived * kParamsShapeTolerance)) {
+    char detail[200];
+    std::snprintf(detail, sizeof(detail),
+                  "params %.4g disagrees with the shape (layers x hidden x ... gives %.4g); "
+                  "fix the shape or leave params out",
+                  w.params, derived);
+    return Error::Invalid("/workload/params", detail);
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status ValidateWorkload(const Workload& w) {
   for (auto [value, field] : {std::pair<double, const char*>{w.params, "params"},
                               {static_cast<double>(w.layers), "layers"},
@@ -75,6 +99,13 @@ Status ValidateWorkload(const Workload& w) {
     if (w.macs_per_sample <= 0 && w.flops_per_sample <= 0) {
       return Error::Invalid("/workload/macs_per_sample",
                             "a cnn workload needs macs_per_sample or flops_per_sample");
+    }
+    // Without it a CNN would have no activation traffic or memory: 4-12x too fast and
+    // any batch "fits". Model zoos publish it next to params and MACs.
+    if (!(w.activation_elements_per_sample > 0)) {
+      return Error::Invalid("/workload/activation_elements_per_sample",
+                            "a cnn workload needs activation_elements_per_sample (outputs of "
+                            "its conv, norm and activation layers per sample)");
     }
     return Positive(w.params, "params", what);
   }
@@ -118,7 +149,7 @@ Status ValidateWorkload(const Workload& w) {
       return Error::Invalid("/workload/active_experts", "active_experts must not exceed experts");
     }
   }
-  return OkStatus();
+  return CheckParamsAgainstShape(w);
 }
 
 int KvHeads(const Workload& w) { return w.kv_heads > 0 ? w.kv_heads : w.heads; }

@@ -54,7 +54,11 @@ struct Workload {
   std::string source;  // where the shape comes from
 };
 
-// Checks the fields the family needs. Errors name the field as a JSON pointer under
+// How far a stated `params` may be from what a transformer's shape gives (either way).
+inline constexpr double kParamsShapeTolerance = 2.0;
+
+// Checks the fields the family needs; a CNN needs its activation count, and a
+// transformer's stated params must agree with its shape within kParamsShapeTolerance. Errors name the field as a JSON pointer under
 // "/workload" (e.g. "/workload/layers").
 Status ValidateWorkload(const Workload& w);
 

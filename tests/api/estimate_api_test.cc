@@ -355,6 +355,14 @@ TEST_F(EstimateApiTest, EveryValidationPath) {
       {Training({{"colour", "blue"}}), "/colour"},
       {Training({{"optimizer", "adagrad"}}), "/optimizer"},
       {Training({{"zero_stage", 5}}), "/zero_stage"},
+      // A CNN without its activation count, and a 7 B label on a ~65 B shape.
+      {Training({{"workload", {{"family", "cnn"}, {"params", 25.6e6}, {"macs_per_sample", 4.1e9},
+                               {"image_size", 224}}}}),
+       "/workload/activation_elements_per_sample"},
+      {Training({{"workload", {{"family", "decoder"}, {"params", 7e9}, {"layers", 96},
+                               {"hidden", 8192}, {"heads", 64}, {"vocab", 32000},
+                               {"seq_len", 2048}}}}),
+       "/workload/params"},
   };
   for (const Case& c : cases) {
     auto reply = Post("/api/v1/estimates/training", c.body);
