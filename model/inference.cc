@@ -226,6 +226,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     best = BatchServing(w, node, r, c, s);
     best.assumptions.push_back("dynamic batching; latency = batch fill + batch time");
   }
+  for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   if (best.verdict == FitVerdict::kDoesNotFit) {
     best.warnings.push_back("the weights (and one request's KV cache) do not fit in " +
                             std::to_string(static_cast<int>(node.gpu.memory_gb)) +

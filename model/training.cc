@@ -287,6 +287,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   best.assumptions.push_back("efficiency constants fitted on NVIDIA DeepLearningExamples "
                              "training throughputs (V100, A100; PyTorch and TensorFlow)");
   best.assumptions.push_back("framework: " + std::string(FrameworkName(job.framework)));
+  for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   if (cluster.nodes > 1 && cluster.node.network_gbps <= 0) {
     best.assumptions.push_back("network bandwidth not stated: " + Fmt(c.default_network_gbps) +
                                " Gbit/s per node assumed");

@@ -52,6 +52,34 @@ bool IsTransformer(Family f) {
   return f == Family::kEncoder || f == Family::kVit || f == Family::kDecoder || f == Family::kMoe;
 }
 
+std::vector<std::string> ShapeDefaults(const Workload& w) {
+  std::vector<std::string> out;
+  if (w.id != "custom") return out;
+  auto number = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof(b), "%.3g", v);
+    return std::string(b);
+  };
+  if (w.family == Family::kCnn) {
+    if (w.image_size <= 0) {
+      out.push_back("image_size not given: macs and activations taken as stated, per sample");
+    } else if (w.reference_image_size <= 0) {
+      out.push_back("reference_image_size not given: macs and activations taken as measured at "
+                    "image_size " + std::to_string(w.image_size) + " px");
+    }
+    return out;
+  }
+  if (w.params <= 0) out.push_back("params not given: " + number(ParamsTotal(w)) + " from the shape");
+  if (IsTransformer(w.family)) {
+    if (w.kv_heads <= 0) {
+      out.push_back("kv_heads not given: multi-head attention assumed (a key/value head per "
+                    "query head, no grouped-query attention)");
+    }
+    if (w.ffn <= 0) out.push_back("ffn not given: 4 x hidden = " + std::to_string(FfnSize(w)));
+  }
+  return out;
+}
+
 bool IsImage(Family f) { return f == Family::kCnn || f == Family::kVit; }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/result.h"
 
@@ -61,6 +62,11 @@ inline constexpr double kParamsShapeTolerance = 2.0;
 // transformer's stated params must agree with its shape within kParamsShapeTolerance. Errors name the field as a JSON pointer under
 // "/workload" (e.g. "/workload/layers").
 Status ValidateWorkload(const Workload& w);
+
+// The defaults an inline shape (id "custom") relies on, one readable line each (kv_heads
+// taken as heads, ffn as 4 x hidden, params derived, CNN counts taken at image_size...),
+// for an answer's warnings. Presets define their fields, so they get none.
+std::vector<std::string> ShapeDefaults(const Workload& w);
 
 bool IsTransformer(Family family);
 bool IsImage(Family family);

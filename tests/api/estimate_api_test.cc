@@ -295,6 +295,40 @@ TEST_F(EstimateApiTest, InlineWorkloadShapesAreAccepted) {
   EXPECT_EQ(p.body["workload"]["seq_len"], 2048);
 }
 
+TEST_F(EstimateApiTest, EveryDefaultAnInlineShapeReliesOnIsAWarning) {
+  auto mentions = [](const json& warnings, const std::string& word) {
+    for (const auto& w : warnings) {
+      if (w.get<std::string>().find(word) != std::string::npos) return true;
+    }
+    return false;
+  };
+  json shape = {{"family", "decoder"}, {"layers", 32}, {"hidden", 4096}, {"heads", 32},
+                {"vocab", 32000}, {"seq_len", 2048}};
+  auto bare = Post("/api/v1/estimates/training",
+                   Training({{"workload", shape}, {"dataset", {{"tokens", 1e9}}}}));
+  ASSERT_EQ(bare.status, 200) << bare.body.dump();
+  EXPECT_TRUE(mentions(bare.body["warnings"], "kv_heads")) << bare.body["warnings"].dump();
+  EXPECT_TRUE(mentions(bare.body["warnings"], "ffn")) << bare.body["warnings"].dump();
+  EXPECT_TRUE(mentions(bare.body["warnings"], "params")) << bare.body["warnings"].dump();
+  json serving = {{"workload", shape}, {"input_tokens", 200}, {"output_tokens", 200},
+                  {"hardware", {{"gpu", "A100-80GB-SXM4"}}}};
+  auto s = Post("/api/v1/estimates/inference", serving);
+  ASSERT_EQ(s.status, 200) << s.body.dump();
+  EXPECT_TRUE(mentions(s.body["warnings"], "kv_heads")) << s.body["warnings"].dump();
+  // Stated, they are not defaults; presets define theirs.
+  shape["kv_heads"] = 8;
+  shape["ffn"] = 14336;
+  shape["params"] = 7.2e9;
+  auto full = Post("/api/v1/estimates/training",
+                   Training({{"workload", shape}, {"dataset", {{"tokens", 1e9}}}}));
+  ASSERT_EQ(full.status, 200) << full.body.dump();
+  EXPECT_FALSE(mentions(full.body["warnings"], "kv_heads"));
+  EXPECT_FALSE(mentions(full.body["warnings"], "not given"));
+  auto preset = Post("/api/v1/estimates/training", Training({{"dataset", {{"tokens", 1e9}}}}));
+  ASSERT_EQ(preset.status, 200);
+  EXPECT_FALSE(mentions(preset.body["warnings"], "not given"));
+}
+
 TEST_F(EstimateApiTest, BatchAnswersEveryScenarioInOrder) {
   json good = Training();
   json bad = Training({{"global_batch_size", 0}});
