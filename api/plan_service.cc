@@ -358,6 +358,15 @@ Result<nlohmann::json> PlanService::Inference(const InferenceRequest& request) {
       {"model_version", kModelVersion},
   };
   AppendAll(out["warnings"], hw->warnings);
+  if (e->verdict == model::FitVerdict::kDoesNotFit) {
+    // Hardware that cannot serve the model: say so, never "0 replicas, SLO met".
+    for (const char* key : {"replicas", "instances", "total_gpus", "batch", "latency_s",
+                            "ttft_s", "tpot_s", "capacity_requests_per_s"}) {
+      out[key] = nullptr;
+    }
+    out["throughput_per_replica"] = nullptr;
+    out["does_not_fit_reason"] = e->warnings.empty() ? "does not fit" : e->warnings.back();
+  }
   return out;
 }
 

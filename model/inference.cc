@@ -228,6 +228,12 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
   }
   for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   if (best.verdict == FitVerdict::kDoesNotFit) {
+    // Nothing is served: no replicas, no latency, and no SLO met.
+    best.slo_met = false;
+    best.replicas = 0;
+    best.total_gpus = 0;
+    best.chosen = ServingPoint{};
+    best.curve.clear();
     best.warnings.push_back("the weights (and one request's KV cache) do not fit in " +
                             std::to_string(static_cast<int>(node.gpu.memory_gb)) +
                             " GB per GPU with up to " + std::to_string(node.gpus_per_node) +

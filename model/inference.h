@@ -56,8 +56,8 @@ struct ServingEstimate {
   int max_batch = 0;                // limited by memory (KV cache for decoders)
   std::vector<ServingPoint> curve;  // batch 1, 2, 4, ... max_batch
   ServingPoint chosen;
-  bool slo_met = true;
-  int replicas = 0;
+  bool slo_met = true;              // false whenever verdict is kDoesNotFit
+  int replicas = 0;                 // 0 (and chosen empty) whenever verdict is kDoesNotFit
   int total_gpus = 0;
   std::vector<std::string> assumptions, warnings;
 };

@@ -107,6 +107,20 @@ TEST_F(EstimateApiTest, Q2SevenBillionDecoderAcrossGpus) {
 }
 
 // Q3: serve a 7 B model at 50 requests/s, 200 in / 300 out, p95 under 2 s.
+TEST_F(EstimateApiTest, HardwareThatCannotServeTheModelSaysSo) {
+  json body = {{"workload", "llama-2-70b"}, {"precision", "fp16"}, {"input_tokens", 200},
+               {"output_tokens", 200}, {"target_requests_per_s", 5}, {"latency_slo_ms", 5000},
+               {"hardware", {{"gpu", "T4"}}}};
+  auto reply = Post("/api/v1/estimates/inference", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  EXPECT_EQ(reply.body["memory"]["verdict"], "does_not_fit");
+  EXPECT_EQ(reply.body["slo_met"], false);
+  EXPECT_TRUE(reply.body["replicas"].is_null()) << reply.body["replicas"];
+  EXPECT_TRUE(reply.body["latency_s"].is_null());
+  EXPECT_NE(reply.body["does_not_fit_reason"].get<std::string>().find("do not fit"),
+            std::string::npos);
+}
+
 TEST_F(EstimateApiTest, Q3ServingA7BModelUnderALatencySlo) {
   json body = {{"task", "inference"}, {"workload", "llama-2-7b"}, {"precision", "bf16"},
                {"input_tokens", 200}, {"output_tokens", 300}, {"target_requests_per_s", 50},

@@ -80,6 +80,10 @@ TEST(InferenceTest, SeventyBDoesNotFitOnT4s) {
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->verdict, FitVerdict::kDoesNotFit);
   EXPECT_FALSE(e->warnings.empty());
+  // Nothing served: never "0 replicas, SLO met".
+  EXPECT_FALSE(e->slo_met);
+  EXPECT_EQ(e->replicas, 0);
+  EXPECT_TRUE(e->curve.empty());
 }
 
 TEST(InferenceTest, BadRequestsNameTheField) {
