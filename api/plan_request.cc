@@ -1,5 +1,8 @@
 #include "api/plan_request.h"
 
+#include <string>
+#include <vector>
+
 #include "model/workload_presets.h"
 
 namespace gpuplan::api {
@@ -36,6 +39,47 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   }
   if (auto v = r.Number("matmul_params_per_token", 1, 1e15)) w.matmul_params_per_token = *v;
   if (auto v = r.String("name")) w.name = *v;
+}
+
+// Shape fields that mean nothing for `family`: sending one is an error, not silently
+// ignored (an image_size on a decoder, experts on a dense model, MACs on a transformer).
+std::vector<const char*> FieldsNotFor(model::Family family) {
+  using F = model::Family;
+  const std::vector<const char*> image_counts = {"macs_per_sample", "flops_per_sample",
+                                                 "activation_elements_per_sample",
+                                                 "reference_image_size", "conv_layers"};
+  const std::vector<const char*> moe = {"experts", "active_experts"};
+  std::vector<const char*> out;
+  auto add = [&](const std::vector<const char*>& keys) { out.insert(out.end(), keys.begin(), keys.end()); };
+  switch (family) {
+    case F::kCnn:
+      add({"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq_len",
+           "attention_context", "patch_size", "gated_mlp", "tied_embeddings"});
+      add(moe);
+      break;
+    case F::kRnn:
+      add({"heads", "kv_heads", "ffn", "attention_context", "image_size", "patch_size",
+           "gated_mlp"});
+      add(image_counts);
+      add(moe);
+      break;
+    case F::kVit:
+      add({"vocab", "seq_len", "tied_embeddings"});
+      add(image_counts);
+      add(moe);
+      break;
+    case F::kEncoder:
+    case F::kDecoder:
+      add({"image_size", "patch_size"});
+      add(image_counts);
+      add(moe);
+      break;
+    case F::kMoe:
+      add({"image_size", "patch_size"});
+      add(image_counts);
+      break;
+  }
+  return out;
 }
 
 std::optional<model::Precision> ReadPrecision(JsonReader& r, const char* key,
@@ -135,6 +179,12 @@ std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::strin
     w.name = "custom";
   }
   ReadShape(r, w);
+  for (const char* field : FieldsNotFor(w.family)) {
+    if (r.Has(field)) {
+      r.Fail(field, std::string(field) + " does not apply to a " +
+                        std::string(model::FamilyName(w.family)) + " workload");
+    }
+  }
   r.Finish();
   if (reader.error_count() != errors_before) return std::nullopt;
   return w;

@@ -411,6 +411,13 @@ TEST_F(EstimateApiTest, EveryValidationPath) {
                                {"hidden", 8192}, {"heads", 64}, {"vocab", 32000},
                                {"seq_len", 2048}}}}),
        "/workload/params"},
+      // Fields that do not apply to the family are refused, not ignored.
+      {Training({{"workload", {{"preset", "llama-2-7b"}, {"image_size", 224}}}}),
+       "/workload/image_size"},
+      {Training({{"workload", {{"preset", "llama-2-7b"}, {"experts", 8}}}}), "/workload/experts"},
+      {Training({{"workload", {{"preset", "resnet-50"}, {"seq_len", 512}}}}), "/workload/seq_len"},
+      {Training({{"workload", {{"preset", "vit-b-16"}, {"macs_per_sample", 1e9}}}}),
+       "/workload/macs_per_sample"},
   };
   for (const Case& c : cases) {
     auto reply = Post("/api/v1/estimates/training", c.body);
