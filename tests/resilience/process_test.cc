@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "server/app.h"
 #include "tests/testing/server_process.h"
@@ -33,7 +35,13 @@ TEST(ProcessTest, RequestPathsCannotForgeLogLines) {
   }
   auto ok = client.Get("/healthz");
   ASSERT_TRUE(ok);
-  std::string log = server.Log();
+  // A request's line is logged after its answer is sent: wait for the last one to land.
+  std::string log;
+  for (int i = 0; i < 50; ++i) {
+    log = server.Log();
+    if (log.find("GET /healthz") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   std::istringstream lines(log);
   std::string line;
   int forged_mentions = 0;
