@@ -60,6 +60,9 @@ nlohmann::json GpuJson(const model::GpuSpec& g) {
       {"nvlink_bw_gbps", g.nvlink_bw_gbps},
       {"pcie_gen", g.pcie_gen > 0 ? nlohmann::json(g.pcie_gen) : nlohmann::json()},
       {"tdp_w", PositiveOrNull(g.tdp_w)},
+      {"sm_count", PositiveOrNull(g.sm_count)},
+      {"boost_clock_mhz", PositiveOrNull(g.boost_clock_mhz)},
+      {"l2_cache_mb", PositiveOrNull(g.l2_cache_mb)},
       {"form_factor", g.form_factor},
       {"source", g.source},
   };

@@ -30,6 +30,7 @@ nlohmann::json WorkloadJson(const model::Workload& w) {
     j["image_size"] = w.image_size;
     j["activation_elements_per_sample"] = w.activation_elements_per_sample;
     j["conv_layers"] = w.conv_layers;
+    if (w.depthwise_macs_share >= 0) j["depthwise_macs_share"] = w.depthwise_macs_share;
   } else {
     j["layers"] = w.layers;
     j["hidden"] = w.hidden;
@@ -46,6 +47,11 @@ nlohmann::json WorkloadJson(const model::Workload& w) {
       j["patch_size"] = w.patch_size;
     } else {
       j["seq_len"] = w.seq_len;
+    }
+    if (w.max_context > 0) j["max_context"] = w.max_context;
+    if (w.family == model::Family::kEncoderDecoder) {
+      j["decoder_layers"] = w.decoder_layers;
+      j["target_len"] = w.target_len;
     }
     if (w.family == model::Family::kMoe) {
       j["experts"] = w.experts;

@@ -30,6 +30,10 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   integer("patch_size", w.patch_size, 1 << 12);
   integer("reference_image_size", w.reference_image_size, 1 << 16);
   integer("conv_layers", w.conv_layers, 100000);
+  integer("decoder_layers", w.decoder_layers, 10000);
+  integer("target_len", w.target_len, 1 << 24);
+  integer("max_context", w.max_context, 1 << 24);
+  if (auto v = r.Number("depthwise_macs_share", 0, 1)) w.depthwise_macs_share = *v;
   if (auto v = r.Bool("gated_mlp")) w.gated_mlp = *v;
   if (auto v = r.Bool("tied_embeddings")) w.tied_embeddings = *v;
   if (auto v = r.Number("macs_per_sample", 1, 1e18)) w.macs_per_sample = *v;
@@ -47,36 +51,48 @@ std::vector<const char*> FieldsNotFor(model::Family family) {
   using F = model::Family;
   const std::vector<const char*> image_counts = {"macs_per_sample", "flops_per_sample",
                                                  "activation_elements_per_sample",
-                                                 "reference_image_size", "conv_layers"};
+                                                 "reference_image_size", "conv_layers",
+                                                 "depthwise_macs_share"};
   const std::vector<const char*> moe = {"experts", "active_experts"};
+  const std::vector<const char*> seq2seq = {"decoder_layers", "target_len"};
   std::vector<const char*> out;
   auto add = [&](const std::vector<const char*>& keys) { out.insert(out.end(), keys.begin(), keys.end()); };
   switch (family) {
     case F::kCnn:
       add({"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq_len",
-           "attention_context", "patch_size", "gated_mlp", "tied_embeddings"});
+           "attention_context", "patch_size", "gated_mlp", "tied_embeddings", "max_context"});
       add(moe);
+      add(seq2seq);
       break;
     case F::kRnn:
       add({"heads", "kv_heads", "ffn", "attention_context", "image_size", "patch_size",
            "gated_mlp"});
       add(image_counts);
       add(moe);
+      add(seq2seq);
       break;
     case F::kVit:
-      add({"vocab", "seq_len", "tied_embeddings"});
+      add({"vocab", "seq_len", "tied_embeddings", "max_context"});
       add(image_counts);
       add(moe);
+      add(seq2seq);
       break;
     case F::kEncoder:
     case F::kDecoder:
       add({"image_size", "patch_size"});
       add(image_counts);
       add(moe);
+      add(seq2seq);
       break;
     case F::kMoe:
       add({"image_size", "patch_size"});
       add(image_counts);
+      add(seq2seq);
+      break;
+    case F::kEncoderDecoder:
+      add({"image_size", "patch_size", "attention_context", "tied_embeddings"});
+      add(image_counts);
+      add(moe);
       break;
   }
   return out;
@@ -173,7 +189,7 @@ std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::strin
       w = *preset;
     }
   } else {
-    auto family = r.Choice("family", {"cnn", "encoder", "vit", "decoder", "moe", "rnn"}, true);
+    auto family = r.Choice("family", {"cnn", "encoder", "vit", "decoder", "moe", "rnn", "encoder_decoder"}, true);
     if (family) w.family = *model::ParseFamily(*family);
     w.id = "custom";
     w.name = "custom";

@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kGpuColumns =
     "id, name, vendor, architecture, release_year, memory_gb, memory_type, memory_bw_gbps, "
     "fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, fp8_tflops, int8_tops, "
-    "nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source";
+    "nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count, boost_clock_mhz, l2_cache_mb";
 
 model::GpuSpec ReadGpu(SQLite::Statement& s) {
   model::GpuSpec g;
@@ -41,6 +41,9 @@ model::GpuSpec ReadGpu(SQLite::Statement& s) {
   g.tdp_w = s.getColumn(17).getDouble();
   g.form_factor = s.getColumn(18).getString();
   g.source = s.getColumn(19).getString();
+  g.sm_count = s.getColumn(20).getDouble();
+  g.boost_clock_mhz = s.getColumn(21).getDouble();
+  g.l2_cache_mb = s.getColumn(22).getDouble();
   return g;
 }
 

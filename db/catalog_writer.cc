@@ -54,8 +54,10 @@ void UpsertGpu(SQLite::Database& db, const model::GpuSpec& g) {
   SQLite::Statement stmt(db, R"SQL(
 INSERT INTO gpus (id, name, vendor, architecture, release_year, memory_gb, memory_type,
   memory_bw_gbps, fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops,
-  fp8_tflops, int8_tops, nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+  fp8_tflops, int8_tops, nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count,
+  boost_clock_mhz, l2_cache_mb)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+  ?21, ?22, ?23)
 ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   architecture = excluded.architecture, release_year = excluded.release_year,
   memory_gb = excluded.memory_gb, memory_type = excluded.memory_type,
@@ -64,7 +66,9 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   fp16_tflops = excluded.fp16_tflops, bf16_tflops = excluded.bf16_tflops,
   fp8_tflops = excluded.fp8_tflops, int8_tops = excluded.int8_tops,
   nvlink_bw_gbps = excluded.nvlink_bw_gbps, pcie_gen = excluded.pcie_gen,
-  tdp_w = excluded.tdp_w, form_factor = excluded.form_factor, source = excluded.source
+  tdp_w = excluded.tdp_w, form_factor = excluded.form_factor, source = excluded.source,
+  sm_count = excluded.sm_count, boost_clock_mhz = excluded.boost_clock_mhz,
+  l2_cache_mb = excluded.l2_cache_mb
 )SQL");
   stmt.bind(1, g.id);
   stmt.bind(2, g.name);
@@ -86,6 +90,9 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   stmt.bind(18, g.tdp_w);
   stmt.bind(19, g.form_factor);
   stmt.bind(20, g.source);
+  stmt.bind(21, g.sm_count);
+  stmt.bind(22, g.boost_clock_mhz);
+  stmt.bind(23, g.l2_cache_mb);
   stmt.exec();
 }
 

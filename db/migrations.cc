@@ -11,7 +11,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 2> kMigrations = {
+constexpr std::array<const char*, 3> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -158,6 +158,12 @@ CREATE TABLE catalog_meta (
     // 2: a visible prefix of each API key, to tell keys apart in listings and logs.
     R"SQL(
 ALTER TABLE api_keys ADD COLUMN prefix TEXT NOT NULL DEFAULT '';
+)SQL",
+    // 3: the microarchitecture the step model's saturation and floors use (0 = unknown).
+    R"SQL(
+ALTER TABLE gpus ADD COLUMN sm_count REAL NOT NULL DEFAULT 0 CHECK (sm_count >= 0);
+ALTER TABLE gpus ADD COLUMN boost_clock_mhz REAL NOT NULL DEFAULT 0 CHECK (boost_clock_mhz >= 0);
+ALTER TABLE gpus ADD COLUMN l2_cache_mb REAL NOT NULL DEFAULT 0 CHECK (l2_cache_mb >= 0);
 )SQL",
 };
 

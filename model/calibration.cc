@@ -14,33 +14,41 @@ namespace {
 struct Knob {
   const char* name;
   double ModelConstants::*field;
-  double lo, hi;
+  double lo, hi;       // physical bounds
+  double prior_sigma;  // log-space width of the prior around PriorConstants()
 };
 
+// The ten fitted constants (constants.h), their physical bounds and prior widths.
 const std::vector<Knob>& Knobs() {
   static const std::vector<Knob> knobs = {
-      {"eta_fp32", &ModelConstants::eta_fp32, 0.05, 0.95},
-      {"eta_tf32", &ModelConstants::eta_tf32, 0.05, 0.95},
-      {"eta_16bit", &ModelConstants::eta_16bit, 0.05, 0.95},
-      {"eta_bw", &ModelConstants::eta_bw, 0.3, 0.95},
-      {"transformer_traffic_passes", &ModelConstants::transformer_traffic_passes, 0.5, 40},
-      {"cnn_traffic_passes", &ModelConstants::cnn_traffic_passes, 0.5, 40},
-      {"cpu_step_overhead_s", &ModelConstants::cpu_step_overhead_s, 1e-4, 0.2},
-      {"cpu_layer_overhead_s", &ModelConstants::cpu_layer_overhead_s, 1e-5, 0.02},
-      {"link_efficiency", &ModelConstants::link_efficiency, 0.4, 0.9},
-      {"dp_overlap", &ModelConstants::dp_overlap, 0.0, 1.0},
-      {"rnn_efficiency", &ModelConstants::rnn_efficiency, 0.05, 1.0},
-      {"fp32_traffic_factor", &ModelConstants::fp32_traffic_factor, 1.0, 4.0},
-      {"dp_sync_fraction", &ModelConstants::dp_sync_fraction, 0.0, 0.3},
-      {"optimizer_bytes_per_param", &ModelConstants::optimizer_bytes_per_param, 16, 200},
+      {"eta_16bit", &ModelConstants::eta_16bit, 0.2, 0.95, 0.3},
+      {"eta_tf32", &ModelConstants::eta_tf32, 0.2, 0.95, 0.3},
+      {"eta_fp32", &ModelConstants::eta_fp32, 0.3, 0.95, 0.3},
+      {"eta_bw", &ModelConstants::eta_bw, 0.5, 0.95, 0.2},
+      {"transformer_traffic_passes", &ModelConstants::transformer_traffic_passes, 2, 40, 0.7},
+      {"cnn_traffic_passes", &ModelConstants::cnn_traffic_passes, 4, 60, 0.7},
+      {"gemm_half_work_per_sm", &ModelConstants::gemm_half_work_per_sm, 1e6, 5e8, 1.5},
+      {"kernel_floor_s", &ModelConstants::kernel_floor_s, 1e-6, 3e-5, 0.7},
+      {"host_dispatch_s", &ModelConstants::host_dispatch_s, 1e-6, 6e-5, 0.7},
+      {"step_time_cv", &ModelConstants::step_time_cv, 0.002, 0.2, 1.0},
   };
   return knobs;
 }
 
-double MeanAbsLogError(const std::vector<CalibrationPoint>& points, const ModelConstants& c) {
+// The fit's objective: mean absolute log error over the points, plus the log-space prior
+// penalty sum(((ln c - ln prior) / sigma)^2) / 2, divided by the number of points so that
+// data outweighs priors as rows accumulate.
+double Objective(const std::vector<CalibrationPoint>& points, const ModelConstants& c) {
+  if (points.empty()) return 0;
   double sum = 0;
   for (const auto& p : points) sum += std::fabs(std::log(PredictThroughput(p, c) / p.measured));
-  return points.empty() ? 0 : sum / points.size();
+  const ModelConstants prior = PriorConstants();
+  double penalty = 0;
+  for (const Knob& k : Knobs()) {
+    double z = std::log(c.*(k.field) / prior.*(k.field)) / k.prior_sigma;
+    penalty += 0.5 * z * z;
+  }
+  return (sum + penalty) / points.size();
 }
 
 std::vector<ErrorGroup> Group(const std::vector<PointResult>& results,
@@ -77,14 +85,17 @@ CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const Mo
   report.constants = c;
   std::map<Family, std::vector<double>> logs;
   double sum = 0;
+  int fitted = 0;
   for (const auto& p : points) {
     double predicted = PredictThroughput(p, c);
     double err = (predicted - p.measured) / p.measured * 100;
     report.points.push_back({&p, predicted, err});
+    if (!p.fitted) continue;  // listed in the groups, kept out of the overall and sigma
     sum += std::fabs(err);
+    ++fitted;
     logs[p.workload.family].push_back(std::log(predicted / p.measured));
   }
-  report.mape = points.empty() ? 0 : sum / points.size();
+  report.mape = fitted == 0 ? 0 : sum / fitted;
   report.constants.sigma_by_family.clear();
   for (const auto& [family, values] : logs) {
     double mean = 0, var = 0;
@@ -104,20 +115,34 @@ CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const Mo
   return report;
 }
 
-CalibrationReport Fit(const std::vector<CalibrationPoint>& points, const ModelConstants& start) {
+std::vector<FittedConstant> FittedConstantsWithBounds(const ModelConstants& c) {
+  std::vector<FittedConstant> out;
+  const ModelConstants prior = PriorConstants();
+  for (const Knob& k : Knobs()) {
+    double v = c.*(k.field);
+    out.push_back({k.name, v, prior.*(k.field), k.lo, k.hi,
+                   v <= k.lo * 1.001 || v >= k.hi * 0.999});
+  }
+  return out;
+}
+
+CalibrationReport Fit(const std::vector<CalibrationPoint>& all, const ModelConstants& start) {
+  std::vector<CalibrationPoint> points;
+  for (const auto& p : all) {
+    if (p.fitted) points.push_back(p);
+  }
   ModelConstants c = start;
-  double best = MeanAbsLogError(points, c);
+  double best = Objective(points, c);
   const double factors[] = {0.5, 0.7, 0.85, 0.93, 0.97, 0.99, 1.01, 1.03, 1.07, 1.15, 1.4, 2.0};
-  for (int round = 0; round < 60; ++round) {
+  for (int round = 0; round < 80; ++round) {
     bool improved = false;
     for (const Knob& k : Knobs()) {
       double original = c.*(k.field);
       double chosen = original;
       for (double f : factors) {
         double candidate = std::clamp(original * f, k.lo, k.hi);
-        if (original == 0) candidate = std::clamp(0.01 * f, k.lo, k.hi);
         c.*(k.field) = candidate;
-        double err = MeanAbsLogError(points, c);
+        double err = Objective(points, c);
         if (err < best - 1e-12) {
           best = err;
           chosen = candidate;
@@ -128,24 +153,29 @@ CalibrationReport Fit(const std::vector<CalibrationPoint>& points, const ModelCo
     }
     if (!improved) break;
   }
-  return Evaluate(points, c);
+  return Evaluate(all, c);
 }
 
 CalibrationReport CrossValidate(const std::vector<CalibrationPoint>& points,
-                                const ModelConstants& start) {
+                                const ModelConstants& start, HoldOut hold_out) {
+  auto key = [&](const CalibrationPoint& p) {
+    return hold_out == HoldOut::kModel ? p.model_group : p.cluster.node.gpu.id;
+  };
   std::set<std::string> groups;
-  for (const auto& p : points) groups.insert(p.model_group);
+  for (const auto& p : points) {
+    if (p.fitted) groups.insert(key(p));
+  }
   CalibrationReport held_out;
   held_out.constants = start;
   std::vector<PointResult> results;
   for (const std::string& group : groups) {
     std::vector<CalibrationPoint> train;
     for (const auto& p : points) {
-      if (p.model_group != group) train.push_back(p);
+      if (key(p) != group && p.fitted) train.push_back(p);
     }
     ModelConstants fitted = Fit(train, start).constants;
     for (const auto& p : points) {
-      if (p.model_group != group) continue;
+      if (key(p) != group || !p.fitted) continue;
       double predicted = PredictThroughput(p, fitted);
       results.push_back({&p, predicted, (predicted - p.measured) / p.measured * 100});
     }

@@ -22,6 +22,10 @@ struct CalibrationPoint {
   TrainingJob job;
   double measured = 0;          // units per second, all GPUs together
   double units_per_sample = 1;  // tokens per sample when `measured` counts tokens
+  // False for rows reported but kept out of the fit and its cross-validation, with the
+  // reason (docs/model.md: implementation overheads the spec-based model cannot see).
+  bool fitted = true;
+  std::string not_fitted_reason;
 };
 
 // Predicted units per second of `point` with constants `c` (no memory check).
@@ -41,7 +45,7 @@ struct PointResult {
 
 struct CalibrationReport {
   ModelConstants constants;
-  double mape = 0;  // over every point, %
+  double mape = 0;  // over the fitted points, %
   std::vector<ErrorGroup> by_family, by_gpu, by_model;
   std::vector<PointResult> points;
 };
@@ -49,16 +53,27 @@ struct CalibrationReport {
 // Scores `c` on `points`, and fills sigma_by_family from the log residuals.
 CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const ModelConstants& c);
 
-// Fits the constants marked "fitted" in constants.h by coordinate descent on the mean
-// absolute log error, starting from `start`, then evaluates.
+// Fits the ten constants marked "fitted" in constants.h by coordinate descent on the mean
+// absolute log error plus a log-space prior penalty (within physical bounds), starting
+// from `start`, then evaluates.
 CalibrationReport Fit(const std::vector<CalibrationPoint>& points, const ModelConstants& start);
 
-// Leave-one-model-out: for each model group, fits on the others and predicts it.
+// What a cross-validation fold holds out: every row of one model group, or of one GPU.
+enum class HoldOut { kModel, kGpu };
+
+// For each model group (or GPU), fits on the other rows and predicts the held-out ones.
 // Returns the report of those held-out predictions.
 CalibrationReport CrossValidate(const std::vector<CalibrationPoint>& points,
-                                const ModelConstants& start);
+                                const ModelConstants& start, HoldOut hold_out);
 
 // The names and values of the fitted constants, in a stable order.
 std::vector<std::pair<std::string, double>> FittedConstants(const ModelConstants& c);
+
+struct FittedConstant {
+  std::string name;
+  double value = 0, prior = 0, lo = 0, hi = 0;
+  bool at_bound = false;
+};
+std::vector<FittedConstant> FittedConstantsWithBounds(const ModelConstants& c);
 
 }  // namespace gpuplan::model

@@ -28,7 +28,11 @@ double LinkBidirectionalGbps(const NodeSpec& node) {
 }  // namespace
 
 double IntraNodeBusGbps(const NodeSpec& node, const ModelConstants& c) {
-  return LinkBidirectionalGbps(node) / 2 * c.link_efficiency;
+  bool nvlink = (node.interconnect == Interconnect::kNvlink ||
+                 node.interconnect == Interconnect::kNvswitch) &&
+                (node.interconnect_bw_gbps > 0 || node.gpu.nvlink_bw_gbps > 0);
+  return LinkBidirectionalGbps(node) / 2 *
+         (nvlink ? c.nvlink_bus_efficiency : c.pcie_bus_efficiency);
 }
 
 double InterNodeGbpsPerGpu(const NodeSpec& node, const ModelConstants& c) {
@@ -39,19 +43,20 @@ double InterNodeGbpsPerGpu(const NodeSpec& node, const ModelConstants& c) {
 double AllReduceSeconds(double bytes, int gpus_per_node, int nodes, const NodeSpec& node,
                         const ModelConstants& c) {
   double g = std::max(1, gpus_per_node), k = std::max(1, nodes);
-  double t = 0;
+  double n = g * k;
+  if (n <= 1) return 0;
+  // NCCL rings span every GPU; the slowest hop sets the bus bandwidth: the node's link
+  // inside a node, the node's share of the network across nodes.
+  double bus = g > 1 ? IntraNodeBusGbps(node, c) : 1e30;
+  if (k > 1) bus = std::min(bus, InterNodeGbpsPerGpu(node, c) * g);
+  double alpha = 0;
   if (g > 1) {
-    double alpha = node.interconnect == Interconnect::kPcie || node.interconnect == Interconnect::kNone
-                       ? c.pcie_latency_s
-                       : c.nvlink_latency_s;
-    // Small messages go over a tree: the latency term grows with log2(g), not g.
-    t += 2 * (g - 1) / g * bytes / (IntraNodeBusGbps(node, c) * 1e9) + 2 * std::log2(g) * alpha;
+    bool pcie = node.interconnect == Interconnect::kPcie || node.interconnect == Interconnect::kNone;
+    // Small messages go over a tree: the latency term grows with log2, not linearly.
+    alpha += 2 * std::log2(g) * (pcie ? c.pcie_latency_s : c.nvlink_latency_s);
   }
-  if (k > 1) {
-    t += 2 * (k - 1) / k * (bytes / g) / (InterNodeGbpsPerGpu(node, c) * 1e9) +
-         2 * std::log2(k) * c.network_latency_s;
-  }
-  return t;
+  if (k > 1) alpha += 2 * std::log2(k) * c.network_latency_s;
+  return 2 * (n - 1) / n * bytes / (bus * 1e9) + alpha;
 }
 
 }  // namespace gpuplan::model

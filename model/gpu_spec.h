@@ -36,6 +36,10 @@ struct GpuSpec {
   double nvlink_bw_gbps = 0;  // bidirectional GPU-to-GPU bandwidth per GPU; 0 = none
   int pcie_gen = 0;           // 0 when unknown
   double tdp_w = 0;
+  // Microarchitecture (0 = unknown): what the step model's saturation and floors use.
+  double sm_count = 0;         // streaming multiprocessors (AMD: compute units), whole board
+  double boost_clock_mhz = 0;  // the clock the peak rates are quoted at
+  double l2_cache_mb = 0;
   std::string form_factor;
   std::string source;  // where the figures come from
 };
@@ -46,7 +50,7 @@ struct GpuRateField {
   const char* name;
   double GpuSpec::*field;
 };
-inline constexpr std::array<GpuRateField, 10> kGpuRateFields = {{
+inline constexpr std::array<GpuRateField, 13> kGpuRateFields = {{
     {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
     {"fp64_tflops", &GpuSpec::fp64_tflops},
     {"fp32_tflops", &GpuSpec::fp32_tflops},
@@ -57,6 +61,9 @@ inline constexpr std::array<GpuRateField, 10> kGpuRateFields = {{
     {"int8_tops", &GpuSpec::int8_tops},
     {"nvlink_bw_gbps", &GpuSpec::nvlink_bw_gbps},
     {"tdp_w", &GpuSpec::tdp_w},
+    {"sm_count", &GpuSpec::sm_count},
+    {"boost_clock_mhz", &GpuSpec::boost_clock_mhz},
+    {"l2_cache_mb", &GpuSpec::l2_cache_mb},
 }};
 
 // Peak dense rate of `gpu` at `precision` in TFLOPS (TOPS for int8); 0 if it has none.

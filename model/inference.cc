@@ -152,7 +152,7 @@ ServingEstimate BatchServing(const Workload& w, const NodeSpec& node, const Serv
   double beta = ActivationBytes(r.precision) > 2 ? 4.0 : 2.0;
   double act_elements = w.family == Family::kCnn
                             ? w.activation_elements_per_sample
-                            : ActivationElementsPerTokenLayer(w) * TokensPerSample(w) * w.layers;
+                            : ActivationElementsPerTokenLayer(w) * TokenLayers(w);
   double flops = ForwardFlopsPerSample(w);
   double per_sample = flops / (PeakTflops(node.gpu, r.precision) * 1e12 * c.eta_16bit) +
                       act_elements * beta * (w.family == Family::kCnn ? c.cnn_traffic_passes

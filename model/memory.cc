@@ -47,19 +47,24 @@ double TransformerActivationBytes(const Workload& w, const TrainingJob& job,
                      job.checkpointing == Checkpointing::kNone && IsTransformer(w.family);
   double scores = keep_scores ? 2.5 * w.heads * AttentionContext(w) : 0.0;
   double layer_bytes = tokens * (per_token_layer + scores) * beta / layout.tensor;
-  double layers = static_cast<double>(w.layers) / layout.pipeline;
+  // Token-layers on this GPU (encoder-decoders: encoder and decoder layers together).
+  double token_layers = b * TokenLayers(w) / layout.pipeline;
   if (job.checkpointing == Checkpointing::kFull) {
     // Only each layer's input is kept, plus one layer's activations during its backward.
-    return layers * tokens * w.hidden * beta / layout.tensor + layer_bytes;
+    return token_layers * w.hidden * beta / layout.tensor + layer_bytes;
   }
-  return layers * layer_bytes;
+  return token_layers * (per_token_layer + scores) * beta / layout.tensor;
 }
 
 double LogitBytes(const Workload& w, const TrainingJob& job, const ParallelLayout& layout,
                   int b) {
   if (w.vocab <= 0 || w.family == Family::kVit || w.family == Family::kCnn) return 0;
   double tokens = static_cast<double>(b) * TokensPerSample(w);
-  double share = w.family == Family::kEncoder ? 0.15 : w.family == Family::kRnn ? 0.5 : 1.0;
+  double share = w.family == Family::kEncoder ? 0.15
+                 : w.family == Family::kRnn   ? 0.5
+                 : w.family == Family::kEncoderDecoder
+                     ? static_cast<double>(w.target_len) / TokensPerSample(w)
+                     : 1.0;
   // Logits in the compute precision plus the fp32 softmax/cross-entropy buffer.
   return tokens * share * w.vocab * (ActivationBytes(job.precision) + 4) / layout.tensor;
 }
@@ -78,7 +83,7 @@ double ActivationBytesPerGpu(const Workload& w, const TrainingJob& job,
                              (double(w.image_size) / w.reference_image_size)
                        : 1.0;
     bytes = micro_batch * w.activation_elements_per_sample * scale * beta *
-            c.cnn_saved_activation_fraction;
+            c.cnn_saved_elements_per_activation;
     if (job.checkpointing == Checkpointing::kFull) bytes *= 0.35;
     return bytes / layout.pipeline;
   }

@@ -5,23 +5,22 @@
 #include <limits>
 
 #include "model/collectives.h"
+#include "model/operators.h"
 
 namespace gpuplan::model {
 
 namespace {
 
-double Efficiency(const Workload& w, Precision p, const ModelConstants& c) {
-  double eta = 0;
+double Efficiency(Precision p, const ModelConstants& c) {
   switch (p) {
-    case Precision::kFp32: eta = c.eta_fp32; break;
-    case Precision::kTf32: eta = c.eta_tf32; break;
+    case Precision::kFp32: return c.eta_fp32;
+    case Precision::kTf32: return c.eta_tf32;
     case Precision::kFp16:
-    case Precision::kBf16: eta = c.eta_16bit; break;
-    case Precision::kFp8: eta = c.eta_16bit * c.eta_fp8_vs_16bit; break;
-    case Precision::kInt8: eta = c.eta_16bit * c.eta_fp8_vs_16bit; break;
+    case Precision::kBf16: return c.eta_16bit;
+    case Precision::kFp8:
+    case Precision::kInt8: return c.eta_16bit * c.eta_fp8_vs_16bit;
   }
-  if (w.family == Family::kRnn) eta *= c.rnn_efficiency;
-  return eta;
+  return c.eta_16bit;
 }
 
 double RecomputeFactor(Checkpointing ck) {
@@ -33,22 +32,24 @@ double RecomputeFactor(Checkpointing ck) {
   return 1.0;
 }
 
-// HBM bytes moved by elementwise kernels in one micro-step on one GPU.
-double TrafficBytes(const Workload& w, const TrainingJob& job, const ParallelLayout& layout,
-                    int b, const ModelConstants& c) {
-  double beta = ActivationBytes(job.precision);
-  if (w.family == Family::kCnn) {
-    double scale = w.reference_image_size > 0 && w.image_size > 0
-                       ? std::pow(double(w.image_size) / w.reference_image_size, 2)
-                       : 1.0;
-    return b * w.activation_elements_per_sample * scale * beta * c.cnn_traffic_passes /
-           layout.pipeline;
+// DRAM bytes read and written by the optimizer per parameter: fused Adam reads the fp32
+// weight, gradient and two moments and writes the weight and moments (7 x 4 bytes), plus
+// the 16-bit weight copy of mixed precision; SGD with momentum has one moment.
+double OptimizerBytesPerParam(Optimizer o, Precision p) {
+  double fp32_words = o == Optimizer::kSgd ? 5 : 7;
+  return fp32_words * 4 + (IsMixedPrecision(p) ? 2 : 0);
+}
+
+// Elements elementwise kernels move per sample, in units of the activation element size:
+// the family's count, plus the attention probabilities an eager framework materialises
+// (Korthikanti: 2.5 a s ctx elements), which autocast keeps in fp32 for the softmax.
+double TrafficElements(const Workload& w, const OperatorProfile& prof, const TrainingJob& job) {
+  double elements = prof.activation_elements;
+  if (IsTransformer(w.family) && job.framework == Framework::kEager) {
+    elements += 2.5 * w.heads * AttentionContext(w) * TokenLayers(w) * 4.0 /
+                ActivationBytes(job.precision);
   }
-  TrainingJob no_ckpt = job;
-  no_ckpt.checkpointing = Checkpointing::kNone;
-  ParallelLayout one = layout;
-  double act = ActivationBytesPerGpu(w, no_ckpt, one, b, 1, c);
-  return act * c.transformer_traffic_passes;
+  return elements;
 }
 
 std::pair<int, int> DataParallelTopology(const Cluster& cluster, const ParallelLayout& layout) {
@@ -62,53 +63,101 @@ std::pair<int, int> DataParallelTopology(const Cluster& cluster, const ParallelL
 
 }  // namespace
 
+double SmCount(const GpuSpec& gpu) {
+  if (gpu.sm_count > 0) return gpu.sm_count;
+  // Unknown: scale A100's 108 SMs by the FP32 rate (a rough proxy, named in assumptions).
+  return std::max(8.0, 108.0 * gpu.fp32_tflops / 19.5);
+}
+
+MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
+                        const ParallelLayout& layout, int b, const ModelConstants& c) {
+  const OperatorProfile prof = Profile(w);
+  MicroStep m;
+  double rec = RecomputeFactor(job.checkpointing);
+  double split = static_cast<double>(layout.tensor) * layout.pipeline;
+  // Forward + backward (data and weight gradients): three passes of the forward work.
+  double gemm_flops = 3 * prof.gemm_flops * b * rec / split;
+  double gemm_kernels = 3 * prof.gemm_kernels * rec / layout.pipeline;
+  double rate = PeakTflops(gpu, job.precision) * 1e12 * Efficiency(job.precision, c);
+  double per_sm_rate = rate / SmCount(gpu);
+  // Saturation: each kernel costs its work at the saturated rate plus the time an SM
+  // needs for gemm_half_work_per_sm at its own rate; never less than the kernel floor.
+  m.gemm_s = std::max(gemm_flops / rate + gemm_kernels * c.gemm_half_work_per_sm / per_sm_rate,
+                      gemm_kernels * c.kernel_floor_s);
+  double vector_rate = std::max(gpu.fp32_tflops, 1e-3) * 1e12 * c.eta_fp32;
+  double vector_s = 3 * prof.vector_flops * b / split / vector_rate;
+  double traffic = b * TrafficElements(w, prof, job) * ActivationBytes(job.precision) *
+                   (prof.cnn_counting ? c.cnn_traffic_passes : c.transformer_traffic_passes) /
+                   split;
+  double elementwise_kernels = 3 * prof.elementwise_kernels * rec / layout.pipeline;
+  m.memory_s = std::max(traffic / (gpu.memory_bw_gbps * 1e9 * c.eta_bw) + vector_s,
+                        elementwise_kernels * c.kernel_floor_s);
+  m.gpu_s = m.gemm_s + m.memory_s;
+  double dispatch = c.host_dispatch_s *
+                    (job.framework == Framework::kOptimized ? c.optimized_dispatch_factor : 1.0);
+  m.host_s = (gemm_kernels + elementwise_kernels) * dispatch;
+  double k = c.smooth_k;
+  m.total_s = std::pow(std::pow(m.gpu_s, k) + std::pow(m.host_s, k), 1.0 / k);
+  return m;
+}
+
 StepResult StepTime(const Workload& w, const TrainingJob& job, const Cluster& cluster,
                     const ParallelLayout& layout, int b, int m, const ModelConstants& c) {
   const GpuSpec& gpu = cluster.node.gpu;
-  double peak = PeakTflops(gpu, job.precision) * 1e12;
+  const MicroStep micro = MicroStepTime(w, job, gpu, layout, b, c);
+  const double t_micro = micro.total_s;
   double split = static_cast<double>(layout.tensor) * layout.pipeline;
-  double flops = TrainFlopsPerSample(w) * b * RecomputeFactor(job.checkpointing) / split;
-  double t_compute = flops / (peak * Efficiency(w, job.precision, c));
-  double traffic = TrafficBytes(w, job, layout, b, c);
-  if (ActivationBytes(job.precision) > 2) traffic *= c.fp32_traffic_factor;
-  double t_memory = traffic / (gpu.memory_bw_gbps * 1e9 * c.eta_bw);
-  double t_gpu = t_compute + t_memory;
-  double t_cpu = c.cpu_step_overhead_s +
-                 c.cpu_layer_overhead_s * KernelLayers(w) / std::max(1, layout.pipeline);
-  if (job.framework == Framework::kOptimized) t_cpu *= c.optimized_overhead_factor;
-  double k = c.smooth_k;
-  double t_micro = std::pow(std::pow(t_gpu, k) + std::pow(t_cpu, k), 1.0 / k);
 
   double t_tp = 0;
   if (layout.tensor > 1) {
+    // Megatron: two all-reduces of the layer's activations forward, two backward.
     double bytes = static_cast<double>(b) * TokensPerSample(w) * w.hidden *
                    ActivationBytes(job.precision);
-    t_tp = 4.0 * w.layers / layout.pipeline *
+    t_tp = 4.0 * KernelLayers(w) / layout.pipeline *
            AllReduceSeconds(bytes, layout.tensor, 1, cluster.node, c);
   }
   StepResult r;
   StepBreakdown& s = r.breakdown;
-  s.compute_s = m * t_compute;
-  s.memory_s = m * t_memory;
-  s.overhead_s = m * (t_micro - t_gpu);
+  s.compute_s = m * micro.gemm_s;
+  s.memory_s = m * micro.memory_s;
+  s.overhead_s = m * (t_micro - micro.gpu_s);
   s.communication_s = m * t_tp;
   s.bubble_s = (layout.pipeline - 1) * (t_micro + t_tp);
 
   if (layout.data > 1) {
-    double grad_bytes = ParamsTotal(w) / split * (IsMixedPrecision(job.precision) ? 2.0 : 4.0);
-    if (layout.zero_stage >= 3) grad_bytes *= 1.5;
     auto [g, nodes] = DataParallelTopology(cluster, layout);
-    double t_ar = AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
-    double backward = 2.0 / 3.0 * t_micro;
-    s.communication_s += (1 - c.dp_overlap) * t_ar + std::max(0.0, c.dp_overlap * t_ar - backward);
-    // Synchronising the replicas once per optimizer step costs stragglers' time.
-    s.communication_s += c.dp_sync_fraction * t_micro * std::log2(static_cast<double>(layout.data));
+    double params = ParamsTotal(w) / split;
+    // Frameworks reduce gradients in the parameters' type: fp32 under PyTorch AMP (eager),
+    // 16-bit in Megatron/FSDP mixed precision (optimized).
+    double grad_bytes = params * (job.framework == Framework::kOptimized &&
+                                          IsMixedPrecision(job.precision)
+                                      ? 2.0
+                                      : 4.0);
+    double backward = 2.0 / 3.0 * micro.gpu_s;
+    double exposed = 0;
+    if (layout.zero_stage >= 3) {
+      // FSDP: parameters all-gathered forward and backward, gradients reduce-scattered:
+      // 1.5x an all-reduce's traffic, prefetched behind the layers' compute.
+      double t_comm = 1.5 * AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
+      double per_layer = t_comm / std::max(1, KernelLayers(w));
+      exposed = m * std::max(per_layer, t_comm - micro.gpu_s);
+    } else {
+      // DDP: gradients in buckets, each all-reduced as soon as backward has produced it,
+      // so only what outlasts the last micro-step's backward is exposed (at least the
+      // last bucket).
+      double t_ar = AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
+      double buckets = std::max(1.0, std::ceil(grad_bytes / c.ddp_bucket_bytes));
+      exposed = std::max(t_ar / buckets, t_ar - backward * (1 - 1 / buckets));
+    }
+    s.communication_s += exposed;
+    // Stragglers: every replica waits for the slowest; the expected maximum of `data`
+    // step times with coefficient of variation cv is sqrt(2 ln data) cv above the mean.
+    s.communication_s += c.step_time_cv * m * t_micro *
+                         std::sqrt(2 * std::log(static_cast<double>(layout.data)));
   }
   double shard = layout.zero_stage >= 1 ? layout.data : 1;
-  double opt_bytes = job.framework == Framework::kOptimized ? c.optimized_optimizer_bytes_per_param
-                                                           : c.optimizer_bytes_per_param;
-  if (job.optimizer == Optimizer::kSgd) opt_bytes *= 0.5;  // one moment instead of two
-  s.optimizer_s = ParamsTotal(w) / split / shard * opt_bytes / (gpu.memory_bw_gbps * 1e9 * c.eta_bw);
+  s.optimizer_s = ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision) /
+                  (gpu.memory_bw_gbps * 1e9 * c.eta_bw);
 
   double gpu_step = s.compute_s + s.memory_s + s.overhead_s + s.communication_s + s.bubble_s +
                     s.optimizer_s;
@@ -166,6 +215,25 @@ std::vector<ParallelLayout> CandidateLayouts(const Workload& w, const TrainingJo
     }
   }
   return out;
+}
+
+// X(n) / (data x X(one replica)): the same layout without data parallelism, each replica
+// doing the same micro-batches.
+double ScalingEfficiency(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                         const TrainingEstimate& e, const ModelConstants& c) {
+  if (e.layout.data <= 1) return 1.0;
+  ParallelLayout one = e.layout;
+  one.data = 1;
+  Cluster replica = cluster;
+  int model_parallel = one.tensor * one.pipeline;
+  replica.node.gpus_per_node = std::min(model_parallel, cluster.node.gpus_per_node);
+  replica.nodes = (model_parallel + replica.node.gpus_per_node - 1) / replica.node.gpus_per_node;
+  TrainingJob single = job;
+  single.global_batch = e.micro_batch * e.grad_accumulation_steps;
+  StepResult alone = StepTime(w, single, replica, one, e.micro_batch, e.grad_accumulation_steps, c);
+  double x1 = single.global_batch / alone.step_time_s;
+  double xn = job.global_batch / e.step.step_time_s;
+  return xn / (e.layout.data * x1);
 }
 
 std::string Fmt(double v) {
@@ -236,9 +304,23 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
       found = true;
     }
   };
-  for (const ParallelLayout& layout :
-       CandidateLayouts(w, job, gpus, cluster.node.gpus_per_node)) {
-    evaluate(layout, true);
+  // Plain data parallelism is what a job runs unless it does not fit or the job asks for
+  // more (a ZeRO stage, TP/PP degrees, or an optimized Megatron/FSDP-class framework).
+  bool search = job.framework == Framework::kOptimized;
+  if (!search) {
+    ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel),
+                         1, std::max(0, job.zero_stage)};
+    if (gpus % (plain.tensor * plain.pipeline) == 0) {
+      plain.data = gpus / (plain.tensor * plain.pipeline);
+      evaluate(plain, true);
+    }
+    search = !found;
+  }
+  if (search) {
+    for (const ParallelLayout& layout :
+         CandidateLayouts(w, job, gpus, cluster.node.gpus_per_node)) {
+      evaluate(layout, true);
+    }
   }
   if (!found) {
     ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel), 1,
@@ -267,11 +349,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   double peak = PeakTflops(cluster.node.gpu, job.precision) * 1e12;
   best.mfu = TrainFlopsPerSample(w) * best.samples_per_s / (gpus * peak);
 
-  // Against one GPU doing the same per-GPU work: the share of the step that is not spent
-  // communicating or waiting in the pipeline.
-  const StepBreakdown& parts = best.step.breakdown;
-  best.scaling_efficiency =
-      1 - (parts.communication_s + parts.bubble_s) / std::max(best.step.step_time_s, 1e-12);
+  best.scaling_efficiency = ScalingEfficiency(w, job, cluster, best, c);
 
   best.total_samples = job.tokens > 0 ? job.tokens / tokens_per_sample : job.samples * job.epochs;
   best.total_tokens = best.total_samples * tokens_per_sample;
@@ -284,8 +362,23 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   best.p90_hours = best.total_hours * std::exp(1.2816 * sigma);
   best.train_flops = TrainFlopsPerSample(w) * best.total_samples;
 
-  best.assumptions.push_back("efficiency constants fitted on NVIDIA DeepLearningExamples "
-                             "training throughputs (V100, A100; PyTorch and TensorFlow)");
+  best.assumptions.push_back("step built from operator classes on the GPU's specs; ten "
+                             "constants fitted on published training throughputs (V100 to "
+                             "H100; PyTorch and TensorFlow)");
+  if (best.layout.data > 1 || best.layout.tensor > 1 || best.layout.pipeline > 1) {
+    best.assumptions.push_back(
+        "layout: tensor " + std::to_string(best.layout.tensor) + " x pipeline " +
+        std::to_string(best.layout.pipeline) + " x data " + std::to_string(best.layout.data) +
+        ", ZeRO stage " + std::to_string(best.layout.zero_stage) +
+        (job.framework == Framework::kEager && job.zero_stage < 0 && best.layout.zero_stage == 0 &&
+                 best.layout.tensor == 1 && best.layout.pipeline == 1
+             ? " (plain data parallel, the default for a job that fits)"
+             : ""));
+  }
+  if (cluster.node.gpu.sm_count <= 0) {
+    best.assumptions.push_back("SM count of " + cluster.node.gpu.id + " unknown: " +
+                               Fmt(SmCount(cluster.node.gpu)) + " estimated from its FP32 rate");
+  }
   best.assumptions.push_back("framework: " + std::string(FrameworkName(job.framework)));
   for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   if (cluster.nodes > 1 && cluster.node.network_gbps <= 0) {

@@ -24,6 +24,21 @@ struct StepBreakdown {
   double overhead_s = 0;       // CPU launch and framework time not hidden by GPU work
 };
 
+// One forward and backward pass of a micro-batch on one GPU, by operator class.
+struct MicroStep {
+  double gemm_s = 0;    // tensor-core GEMM/conv work, with saturation and kernel floors
+  double memory_s = 0;  // elementwise/normalisation traffic and depthwise work
+  double gpu_s = 0;     // gemm_s + memory_s
+  double host_s = 0;    // issuing the kernels (framework dispatch)
+  double total_s = 0;   // gpu and host overlapped
+};
+
+// The SMs of `gpu`, or an estimate from its FP32 rate when the catalog does not state it.
+double SmCount(const GpuSpec& gpu);
+
+MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
+                        const ParallelLayout& layout, int micro_batch, const ModelConstants& c);
+
 struct StepResult {
   double step_time_s = 0;
   StepBreakdown breakdown;
@@ -53,8 +68,8 @@ struct TrainingEstimate {
   double samples_per_s = 0;
   double tokens_per_s = 0;  // 0 for CNNs
   double mfu = 0;           // model FLOPs / (GPUs x dense peak of the precision)
-  // Throughput over GPUs x the throughput of one GPU doing the same per-GPU work:
-  // 1 - (communication + pipeline bubble) / step time.
+  // X(n) / (n X(1)): throughput over `data` times the throughput of one replica of the
+  // same layout with the same per-replica micro-batch and accumulation.
   double scaling_efficiency = 1;
   MemoryBreakdown memory;
   int max_micro_batch = 0;  // with this layout

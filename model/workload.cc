@@ -11,13 +11,14 @@ namespace gpuplan::model {
 
 namespace {
 
-constexpr EnumNames<Family, 6> kFamilies = {{
+constexpr EnumNames<Family, 7> kFamilies = {{
     {"cnn", Family::kCnn},
     {"encoder", Family::kEncoder},
     {"vit", Family::kVit},
     {"decoder", Family::kDecoder},
     {"moe", Family::kMoe},
     {"rnn", Family::kRnn},
+    {"encoder_decoder", Family::kEncoderDecoder},
 }};
 
 Status Positive(double value, const char* field, const char* what) {
@@ -49,7 +50,8 @@ std::optional<Family> ParseFamily(std::string_view text) { return ParseEnum(kFam
 std::string_view FamilyName(Family family) { return EnumName(kFamilies, family); }
 
 bool IsTransformer(Family f) {
-  return f == Family::kEncoder || f == Family::kVit || f == Family::kDecoder || f == Family::kMoe;
+  return f == Family::kEncoder || f == Family::kVit || f == Family::kDecoder ||
+         f == Family::kMoe || f == Family::kEncoderDecoder;
 }
 
 std::vector<std::string> ShapeDefaults(const Workload& w) {
@@ -61,6 +63,10 @@ std::vector<std::string> ShapeDefaults(const Workload& w) {
     return std::string(b);
   };
   if (w.family == Family::kCnn) {
+    if (w.conv_layers <= 0) {
+      out.push_back("conv_layers not given: " + std::to_string(kDefaultConvLayers) +
+                    " conv/linear layers assumed for kernel and launch counts");
+    }
     if (w.image_size <= 0) {
       out.push_back("image_size not given: macs and activations taken as stated, per sample");
     } else if (w.reference_image_size <= 0) {
@@ -135,6 +141,10 @@ Status ValidateWorkload(const Workload& w) {
                             "a cnn workload needs activation_elements_per_sample (outputs of "
                             "its conv, norm and activation layers per sample)");
     }
+    if (w.depthwise_macs_share > 1 || !std::isfinite(w.depthwise_macs_share)) {
+      return Error::Invalid("/workload/depthwise_macs_share",
+                            "depthwise_macs_share is a share of the MACs, from 0 to 1");
+    }
     return Positive(w.params, "params", what);
   }
   if (w.family == Family::kRnn) {
@@ -169,6 +179,22 @@ Status ValidateWorkload(const Workload& w) {
   }
   Status s = Positive(w.seq_len, "seq_len", what);
   if (!s.ok()) return s;
+  if (w.family == Family::kEncoderDecoder) {
+    s = Positive(w.decoder_layers, "decoder_layers", what);
+    if (s.ok()) s = Positive(w.target_len, "target_len", what);
+    if (!s.ok()) return s;
+  }
+  if (w.max_context > 0) {
+    for (auto [len, field] : {std::pair<int, const char*>{w.seq_len, "seq_len"},
+                              {w.target_len, "target_len"}}) {
+      if (len > w.max_context) {
+        return Error::Invalid(std::string("/workload/") + field,
+                              std::string(field) + " " + std::to_string(len) +
+                                  " is beyond the model's context of " +
+                                  std::to_string(w.max_context) + " tokens");
+      }
+    }
+  }
   if (w.family == Family::kMoe) {
     s = Positive(w.experts, "experts", what);
     if (s.ok()) s = Positive(w.active_experts, "active_experts", what);
@@ -189,7 +215,18 @@ int TokensPerSample(const Workload& w) {
     int side = w.image_size / w.patch_size;
     return side * side + 1;
   }
+  if (w.family == Family::kEncoderDecoder) return w.seq_len + w.target_len;
   return w.seq_len;
+}
+
+double TokenLayers(const Workload& w) {
+  if (w.family == Family::kCnn) return 0;
+  if (w.family == Family::kEncoderDecoder) {
+    // A decoder layer keeps about 4/3 of an encoder layer's activations (cross-attention).
+    return static_cast<double>(w.seq_len) * w.layers +
+           4.0 / 3.0 * static_cast<double>(w.target_len) * w.decoder_layers;
+  }
+  return static_cast<double>(TokensPerSample(w)) * w.layers;
 }
 
 int AttentionContext(const Workload& w) {
@@ -219,8 +256,22 @@ double HeadParamsPerToken(const Workload& w) {
 
 }  // namespace
 
+namespace {
+// Encoder-decoder matmul parameters per sample's tokens: encoder layers on the source,
+// decoder layers (self- and cross-attention, MLP) and the output head on the target.
+double EncoderDecoderMatmulParamTokens(const Workload& w) {
+  double encoder = w.layers * (AttentionParams(w) + MlpParams(w));
+  double decoder = w.decoder_layers * (2 * AttentionParams(w) + MlpParams(w)) +
+                   static_cast<double>(w.vocab) * w.hidden;
+  return encoder * w.seq_len + decoder * w.target_len;
+}
+}  // namespace
+
 double MatmulParamsPerToken(const Workload& w) {
   if (w.matmul_params_per_token > 0) return w.matmul_params_per_token;
+  if (w.family == Family::kEncoderDecoder) {
+    return EncoderDecoderMatmulParamTokens(w) / TokensPerSample(w);
+  }
   if (w.family == Family::kCnn) return w.params;
   if (w.family == Family::kRnn) {
     // LSTM: four gates over [input, hidden] per layer, plus the output projection.
@@ -239,6 +290,10 @@ double ParamsTotal(const Workload& w) {
   double mlp = MlpParams(w);
   if (w.family == Family::kMoe) mlp *= w.experts;
   double embeddings = static_cast<double>(w.vocab) * w.hidden;
+  if (w.family == Family::kEncoderDecoder) {  // shared, tied embeddings (BART, T5, fairseq)
+    return w.layers * (AttentionParams(w) + mlp) +
+           w.decoder_layers * (2 * AttentionParams(w) + mlp) + embeddings;
+  }
   if (w.family == Family::kDecoder || w.family == Family::kMoe) {
     embeddings *= w.tied_embeddings ? 1 : 2;
   }
@@ -256,6 +311,11 @@ double ForwardFlopsPerSample(const Workload& w) {
   }
   double tokens = TokensPerSample(w);
   double flops = 2 * MatmulParamsPerToken(w) * tokens;
+  if (w.family == Family::kEncoderDecoder) {
+    double h = w.hidden, s = w.seq_len, t = w.target_len;
+    // Encoder self-attention, decoder self-attention and cross-attention.
+    return flops + 4.0 * h * (w.layers * s * s + w.decoder_layers * (t * t + t * s));
+  }
   if (IsTransformer(w.family)) {
     // QK^T and attention x V: 2 matmuls of tokens x context x hidden, 2 FLOPs per MAC.
     flops += 4.0 * w.layers * w.hidden * tokens * AttentionContext(w);
@@ -277,7 +337,8 @@ double ActivationElementsPerTokenLayer(const Workload& w) {
 }
 
 int KernelLayers(const Workload& w) {
-  if (w.family == Family::kCnn) return w.conv_layers > 0 ? w.conv_layers : 50;
+  if (w.family == Family::kCnn) return w.conv_layers > 0 ? w.conv_layers : kDefaultConvLayers;
+  if (w.family == Family::kEncoderDecoder) return w.layers + w.decoder_layers;
   return w.layers;
 }
 

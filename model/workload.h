@@ -12,7 +12,7 @@
 
 namespace gpuplan::model {
 
-enum class Family { kCnn, kEncoder, kVit, kDecoder, kMoe, kRnn };
+enum class Family { kCnn, kEncoder, kVit, kDecoder, kMoe, kRnn, kEncoderDecoder };
 
 std::optional<Family> ParseFamily(std::string_view text);  // "cnn", "encoder", ...
 std::string_view FamilyName(Family family);
@@ -36,17 +36,28 @@ struct Workload {
   bool tied_embeddings = false;
   int experts = 0;         // MoE: experts per layer
   int active_experts = 0;  // MoE: experts used per token (top-k)
+  // Encoder-decoder: `layers` encoder layers over `seq_len` source tokens, and
+  // `decoder_layers` (self-attention, cross-attention, MLP) over `target_len` tokens.
+  int decoder_layers = 0;
+  int target_len = 0;
+  // Longest sequence the model was built for (positions); 0 = not stated (not checked).
+  int max_context = 0;
 
   // Images (cnn, vit).
   int image_size = 0;  // pixels per side
   int patch_size = 0;  // vit
 
-  // CNNs: counts at `reference_image_size`, scaled by pixel count for other sizes.
+  // CNNs (any image classifier described as model zoos do): counts at
+  // `reference_image_size`, scaled by pixel count for other sizes.
   double macs_per_sample = 0;   // forward multiply-accumulates
   double flops_per_sample = 0;  // forward FLOPs; 0 = 2 * MACs
-  double activation_elements_per_sample = 0;  // outputs of conv, norm and activation layers
+  // Output elements of the conv and linear layers per sample: the model-zoo convention
+  // (fvcore's activation count, timm's "activations"). Norms and activation functions
+  // are not counted; the step model's traffic constant covers them.
+  double activation_elements_per_sample = 0;
   int reference_image_size = 0;
-  int conv_layers = 0;
+  int conv_layers = 0;  // conv + linear layers; 0 = unknown (kDefaultConvLayers)
+  double depthwise_macs_share = -1;  // share of MACs in depthwise/grouped convs; -1 = unknown
 
   // Any family: matmul parameters applied per token, when the shape formula does not
   // describe the model (e.g. adaptive softmax, encoder-decoder RNNs). 0 = derive.
@@ -68,7 +79,10 @@ Status ValidateWorkload(const Workload& w);
 // for an answer's warnings. Presets define their fields, so they get none.
 std::vector<std::string> ShapeDefaults(const Workload& w);
 
-bool IsTransformer(Family family);
+// Kernel-count default for a CNN without conv_layers (ResNet-50 has 54).
+inline constexpr int kDefaultConvLayers = 50;
+
+bool IsTransformer(Family family);  // encoder, vit, decoder, moe, encoder_decoder
 bool IsImage(Family family);
 
 // Derived quantities (the workload must be valid).
@@ -76,6 +90,9 @@ int KvHeads(const Workload& w);
 int FfnSize(const Workload& w);
 int TokensPerSample(const Workload& w);     // sequence tokens, or ViT patches + 1; CNN: 0
 int AttentionContext(const Workload& w);    // keys per query
+// Sum over layers of the tokens each layer processes, per sample (activation memory and
+// traffic scale with it). CNN: 0.
+double TokenLayers(const Workload& w);
 double ParamsTotal(const Workload& w);      // every parameter, all experts
 double MatmulParamsPerToken(const Workload& w);  // parameters in matmuls per token (active)
 double ForwardFlopsPerSample(const Workload& w);

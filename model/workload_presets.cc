@@ -1,5 +1,8 @@
 #include "model/workload_presets.h"
 
+#include <initializer_list>
+#include <utility>
+
 namespace gpuplan::model {
 
 namespace {
@@ -55,17 +58,30 @@ Workload Llama(const char* id, const char* name, double params, int layers, int 
   return w;
 }
 
+// d_model 1024, 16 heads, ffn 4096 (the "big"/"large" shape); `len` tokens per side.
+Workload EncoderDecoder(const char* id, const char* name, double params, int encoder_layers,
+                        int decoder_layers, int vocab, int len, int context, const char* source) {
+  Workload w = Transformer(id, name, Family::kEncoderDecoder, params, encoder_layers, 1024, 16,
+                           0, 4096, vocab, len, source);
+  w.decoder_layers = decoder_layers;
+  w.target_len = len;
+  w.max_context = context;
+  return w;
+}
+
 std::vector<Workload> BuildPresets() {
-  // CNN counts (MACs at the reference size, activation elements, conv layers) come from
-  // scripts/cnn_macs.py, which walks the published layer tables; MACs match torchvision.
+  // CNN counts (MACs at the reference size, model-zoo activations = conv/linear output
+  // elements, conv + linear layers) come from scripts/cnn_macs.py, which walks the
+  // published layer tables; MACs match torchvision, activations timm's published counts
+  // (ResNet-50 11.11 M, EfficientNet-B0 6.75 M).
   std::vector<Workload> p = {
-      Cnn("resnet-18", "ResNet-18", 11.69e6, 1.814, 7.3, 224, 20,
+      Cnn("resnet-18", "ResNet-18", 11.69e6, 1.814, 2.48, 224, 21,
           "He et al. 2016 (arXiv 1512.03385) Table 1; torchvision: 1.81 GMAC, 11.7 M params"),
-      Cnn("resnet-50", "ResNet-50 v1.5", 25.56e6, 4.089, 31.8, 224, 53,
+      Cnn("resnet-50", "ResNet-50 v1.5", 25.56e6, 4.089, 11.11, 224, 54,
           "He et al. 2016 Table 1; torchvision: 4.09 GMAC, 25.6 M params"),
-      Cnn("efficientnet-b0", "EfficientNet-B0", 5.29e6, 0.386, 21.9, 224, 49,
+      Cnn("efficientnet-b0", "EfficientNet-B0", 5.29e6, 0.386, 6.75, 224, 82,
           "Tan & Le 2019 (arXiv 1905.11946) Table 1; torchvision: 0.39 GMAC, 5.3 M params"),
-      Cnn("ssd300", "SSD300 (ResNet-50 backbone)", 22.9e6, 19.28, 85.8, 300, 59,
+      Cnn("ssd300", "SSD300 (ResNet-50 backbone)", 22.9e6, 19.28, 30.25, 300, 59,
           "Liu et al. 2016 (arXiv 1512.02325); NVIDIA DeepLearningExamples SSD300 v1.1: "
           "ResNet-50 to conv4_x with stride 1, 5 extra blocks, 6 heads, 81 classes"),
       Vit("vit-b-16", "ViT-B/16", 86.6e6, 12, 768, 12, 3072,
@@ -90,6 +106,26 @@ std::vector<Workload> BuildPresets() {
             "Touvron et al. 2023; HF meta-llama/Llama-2-70b-hf config"),
   };
   p[8].tied_embeddings = p[9].tied_embeddings = true;
+  p[2].depthwise_macs_share = 0.090;  // scripts/cnn_macs.py
+  for (const auto& [id, context] : std::initializer_list<std::pair<const char*, int>>{
+           {"bert-base", 512}, {"bert-large", 512}, {"gpt2", 1024}, {"gpt2-xl", 1024},
+           {"llama-2-7b", 4096}, {"llama-2-13b", 4096}, {"llama-3-8b", 8192},
+           {"llama-2-70b", 4096}}) {
+    for (Workload& w : p) {
+      if (w.id == id) w.max_context = context;  // position embeddings / RoPE training length
+    }
+  }
+
+  p.push_back(EncoderDecoder("bart-large", "BART-large", 406e6, 12, 12, 50265, 1024, 1024,
+                             "Lewis et al. 2019 (arXiv 1910.13461); HF facebook/bart-large "
+                             "config: 12+12 layers, d_model 1024, 16 heads, ffn 4096, vocab "
+                             "50265, 1024 positions"));
+  p.push_back(EncoderDecoder("transformer-big", "Transformer-big (WMT en-de)", 210e6, 6, 6,
+                             32768, 32, 1024,
+                             "Vaswani et al. 2017 (arXiv 1706.03762) Table 3 'big'; fairseq "
+                             "transformer_wmt_en_de_big_t2t with shared 32k BPE vocabulary as "
+                             "in NVIDIA DeepLearningExamples; 32 tokens per side is an assumed "
+                             "mean sentence length (WMT14 en-de, BPE)"));
 
   Workload txl = Transformer(
       "transformer-xl-base", "Transformer-XL base (WikiText-103)", Family::kDecoder, 187e6, 16,

@@ -9,14 +9,27 @@ class Net:
         self.macs = 0
         self.params = 0
         self.act = 0  # elements of every conv/bn/relu output (what backward keeps)
+        # Model-zoo convention (fvcore's activation count, as timm publishes it): output
+        # elements of conv and linear layers only.
+        self.zoo_act = 0
+        self.depthwise_macs = 0
         self.convs = 0
 
     def conv(self, cin, cout, k, hw_out, groups=1, bn=True, relu=True):
-        self.macs += hw_out * hw_out * cout * (cin // groups) * k * k
+        macs = hw_out * hw_out * cout * (cin // groups) * k * k
+        self.macs += macs
+        if groups > 1:
+            self.depthwise_macs += macs
         self.convs += 1
         self.params += cout * (cin // groups) * k * k
         outs = hw_out * hw_out * cout
         self.act += outs * (1 + bn + relu)
+        self.zoo_act += outs
+
+    def linear(self, cin, cout):
+        self.macs += cin * cout
+        self.params += cin * cout
+        self.zoo_act += cout
 
 
 def bottleneck_stage(n, cin, mid, blocks, hw_in, stride):
@@ -42,8 +55,7 @@ def resnet50(size=224, stages=4, layer3_stride=2):
     hw = bottleneck_stage(n, 512, 256, 6, hw, layer3_stride)
     if stages == 4:
         hw = bottleneck_stage(n, 1024, 512, 3, hw, 2)
-        n.macs += 2048 * 1000
-        n.params += 2048 * 1000
+        n.linear(2048, 1000)
     return n, hw
 
 
@@ -64,8 +76,7 @@ def resnet18(size=224):
             n.act += hw_out * hw_out * cout
             hw = hw_out
         cin = cout
-    n.macs += 512 * 1000
-    n.params += 512 * 1000
+    n.linear(512, 1000)
     return n
 
 
@@ -103,14 +114,13 @@ def efficientnet_b0():
             hw //= stride
             n.conv(hidden, hidden, k, hw, groups=hidden)
             squeeze = max(1, cin // 4)
-            n.macs += 2 * hidden * squeeze
-            n.params += 2 * hidden * squeeze
+            n.linear(hidden, squeeze)  # squeeze-and-excitation: two 1x1 convs on pooled
+            n.linear(squeeze, hidden)
             n.act += hw * hw * hidden
             n.conv(hidden, c, 1, hw, relu=False)
             cin = c
     n.conv(cin, 1280, 1, hw)
-    n.macs += 1280 * 1000
-    n.params += 1280 * 1000
+    n.linear(1280, 1000)
     return n
 
 
@@ -120,4 +130,6 @@ if __name__ == "__main__":
                       ("EfficientNet-B0 @224", efficientnet_b0()),
                       ("SSD300 ResNet-50 @300", ssd300_resnet50())):
         print(f"{name}: {net.macs / 1e9:.3f} GMAC, {net.params / 1e6:.2f} M conv/fc params, "
-              f"{net.act / 1e6:.1f} M activation elements, {net.convs} conv layers")
+              f"{net.act / 1e6:.1f} M activation elements (conv/bn/relu), "
+              f"{net.zoo_act / 1e6:.2f} M model-zoo activations (conv/linear outputs), "
+              f"depthwise share {net.depthwise_macs / net.macs:.3f}, {net.convs} conv layers")

@@ -10,32 +10,28 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" calibrate --cross-validate --rows >"$tmp/calibrate.txt"
 
 python3 - "$tmp/calibrate.txt" >"$tmp/constants.md" <<'PY'
-import sys
+import re, sys
 text = open(sys.argv[1]).read()
-block = text[text.index("constants:"):text.index("sigma")].splitlines()[1:]
-prior = {"eta_fp32": 0.55, "eta_tf32": 0.40, "eta_16bit": 0.45, "eta_bw": 0.80,
-         "transformer_traffic_passes": 8, "cnn_traffic_passes": 6, "cpu_step_overhead_s": 0.004,
-         "cpu_layer_overhead_s": 0.001, "link_efficiency": 0.6, "dp_overlap": 0.7,
-         "rnn_efficiency": 0.5, "fp32_traffic_factor": 1.5, "dp_sync_fraction": 0.03,
-         "optimizer_bytes_per_param": 36}
-meaning = {"eta_fp32": "share of FP32 CUDA-core peak reached by GEMM/conv",
-           "eta_tf32": "share of TF32 tensor peak", "eta_16bit": "share of FP16/BF16 tensor peak",
-           "eta_bw": "share of HBM bandwidth in elementwise kernels (bound 0.95)",
-           "transformer_traffic_passes": "bytes moved per saved activation byte (transformers, RNNs)",
-           "cnn_traffic_passes": "same for CNNs",
-           "cpu_step_overhead_s": "framework time per micro-step",
-           "cpu_layer_overhead_s": "launch time per layer per micro-step",
-           "link_efficiency": "all-reduce bus bandwidth / per-direction link peak (bound 0.4-0.9)",
-           "dp_overlap": "share of the gradient all-reduce hidden behind backward",
-           "rnn_efficiency": "extra factor on RNN matmul efficiency",
-           "fp32_traffic_factor": "extra traffic of fp32/tf32 runs (unfused kernels)",
-           "dp_sync_fraction": "straggler time per doubling of data-parallel GPUs, x micro-step",
-           "optimizer_bytes_per_param": "bytes per parameter of the (unfused) optimizer step"}
-print("| constant | prior | fitted | meaning |")
-print("| --- | --- | --- | --- |")
+block = text[text.index("constants (fitted"):text.index("constants at a bound")].splitlines()[1:]
+meaning = {
+    "eta_16bit": "share of the FP16/BF16 tensor peak reached by large GEMMs/convs",
+    "eta_tf32": "share of the TF32 tensor peak",
+    "eta_fp32": "share of the FP32 CUDA-core peak",
+    "eta_bw": "share of peak DRAM bandwidth reached by elementwise kernels",
+    "transformer_traffic_passes": "DRAM passes over a transformer's activation elements per step",
+    "cnn_traffic_passes": "DRAM passes over a CNN's model-zoo activations per step",
+    "gemm_half_work_per_sm": "FLOPs per SM at which a GEMM kernel reaches half its rate",
+    "kernel_floor_s": "shortest GPU time of one kernel",
+    "host_dispatch_s": "host time to issue one kernel (eager framework)",
+    "step_time_cv": "step-time variation between replicas (straggler term)",
+}
+print("| constant | prior | bounds | fitted | meaning |")
+print("| --- | --- | --- | --- | --- |")
 for line in block:
-    name, value = line.split()
-    print(f"| {name} | {prior[name]:g} | {float(value):.4g} | {meaning[name]} |")
+    m = re.match(r"\s*(\S+)\s+(\S+)\s+prior\s+(\S+)\s+\[(.*?)\](.*)", line)
+    name, value, prior, bounds, flag = m.groups()
+    note = " **at bound**" if "AT BOUND" in flag else ""
+    print(f"| {name} | {float(prior):g} | [{bounds}] | {float(value):.4g}{note} | {meaning[name]} |")
 PY
 
 {

@@ -1,6 +1,7 @@
 #include "server/calibrate_command.h"
 
 #include <cstdio>
+#include <map>
 #include <ostream>
 #include <string>
 
@@ -28,8 +29,10 @@ void PrintReport(const model::CalibrationReport& r, const char* title, bool rows
     out << head;
     for (const auto& g : *groups) out << Line("%-22s %5d %9.1f\n", g.name, g.rows, g.mape);
   }
+  size_t fitted = 0;
+  for (const auto& p : r.points) fitted += p.point->fitted;
   char overall[96];
-  std::snprintf(overall, sizeof(overall), "%-22s %5zu %9.1f\n", "OVERALL", r.points.size(),
+  std::snprintf(overall, sizeof(overall), "%-22s %5zu %9.1f\n", "OVERALL (fitted rows)", fitted,
                 r.mape);
   out << overall;
   if (rows) {
@@ -50,22 +53,33 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
     out << "cannot load calibration data: " << data.error().message << "\n";
     return 1;
   }
-  out << "calibration.csv: " << data->points.size() << " rows used, " << data->skipped.size()
-      << " skipped\n";
+  out << "calibration.csv + calibration_more.csv: " << data->points.size() << " rows used, "
+      << data->skipped.size() << " skipped\n";
   for (const auto& s : data->skipped) out << "  skipped line " << s.line << ": " << s.reason << "\n";
+  std::map<std::string, int> not_fitted;
+  for (const auto& p : data->points) {
+    if (!p.fitted) ++not_fitted[p.model_group + ": " + p.not_fitted_reason];
+  }
+  for (const auto& [why, rows] : not_fitted) {
+    out << "  reported, not fitted (" << rows << " rows) " << why << "\n";
+  }
   const model::ModelConstants& shipped = model::DefaultConstants();
   model::CalibrationReport report =
       options.fit ? model::Fit(data->points, model::PriorConstants())
                   : model::Evaluate(data->points, shipped);
-  PrintReport(report, options.fit ? "fitted constants, error on calibration.csv"
-                                  : "shipped constants, error on calibration.csv",
+  PrintReport(report, options.fit ? "fitted constants, error on the calibration rows"
+                                  : "shipped constants, error on the calibration rows",
               options.rows, out);
-  out << "constants:\n";
-  for (const auto& [name, value] : model::FittedConstants(report.constants)) {
-    char line[96];
-    std::snprintf(line, sizeof(line), "  %-28s %.6g\n", name.c_str(), value);
+  out << "constants (fitted; prior; bounds):\n";
+  int at_bound = 0;
+  for (const auto& k : model::FittedConstantsWithBounds(report.constants)) {
+    char line[160];
+    std::snprintf(line, sizeof(line), "  %-28s %-11.5g prior %-9.4g [%g, %g]%s\n",
+                  k.name.c_str(), k.value, k.prior, k.lo, k.hi, k.at_bound ? "  AT BOUND" : "");
     out << line;
+    at_bound += k.at_bound;
   }
+  out << "constants at a bound: " << at_bound << "\n";
   out << "sigma (log residual) by family:\n";
   for (const auto& [family, sigma] : report.constants.sigma_by_family) {
     char line[96];
@@ -74,10 +88,19 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
     out << line;
   }
   if (options.cross_validate) {
-    model::CalibrationReport held_out =
-        model::CrossValidate(data->points, model::PriorConstants());
-    PrintReport(held_out, "leave-one-model-out: each model predicted by a fit without it",
+    model::CalibrationReport by_model =
+        model::CrossValidate(data->points, model::PriorConstants(), model::HoldOut::kModel);
+    PrintReport(by_model, "leave-one-model-out: each model predicted by a fit without it",
                 options.rows, out);
+    model::CalibrationReport by_gpu =
+        model::CrossValidate(data->points, model::PriorConstants(), model::HoldOut::kGpu);
+    PrintReport(by_gpu, "leave-one-GPU-out: each GPU predicted by a fit without it",
+                options.rows, out);
+    char line[160];
+    std::snprintf(line, sizeof(line),
+                  "cross-validation MAPE: leave-one-model-out %.1f %%, leave-one-GPU-out %.1f %%\n",
+                  by_model.mape, by_gpu.mape);
+    out << line;
   }
   return 0;
 }

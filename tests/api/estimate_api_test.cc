@@ -418,6 +418,22 @@ TEST_F(EstimateApiTest, EveryValidationPath) {
       {Training({{"workload", {{"preset", "resnet-50"}, {"seq_len", 512}}}}), "/workload/seq_len"},
       {Training({{"workload", {{"preset", "vit-b-16"}, {"macs_per_sample", 1e9}}}}),
        "/workload/macs_per_sample"},
+      {Training({{"workload", {{"preset", "bert-large"}, {"decoder_layers", 6}}}}),
+       "/workload/decoder_layers"},
+      {Training({{"workload", {{"preset", "gpt2"}, {"depthwise_macs_share", 0.1}}}}),
+       "/workload/depthwise_macs_share"},
+      {Training({{"workload", {{"preset", "efficientnet-b0"}, {"depthwise_macs_share", 1.5}}}}),
+       "/workload/depthwise_macs_share"},
+      // Sequence length beyond the model's context is an error, not an extrapolation.
+      {Training({{"workload", {{"preset", "llama-2-7b"}, {"seq_len", 8192}}}}),
+       "/workload/seq_len"},
+      {Training({{"workload", {{"preset", "bart-large"}, {"target_len", 4096}}}}),
+       "/workload/target_len"},
+      // An encoder-decoder needs its decoder.
+      {Training({{"workload", {{"family", "encoder_decoder"}, {"layers", 6}, {"hidden", 512},
+                               {"heads", 8}, {"vocab", 32000}, {"seq_len", 64},
+                               {"target_len", 64}}}}),
+       "/workload/decoder_layers"},
   };
   for (const Case& c : cases) {
     auto reply = Post("/api/v1/estimates/training", c.body);

@@ -17,6 +17,8 @@ inline GpuSpec A100_80() {
   g.nvlink_bw_gbps = 600;
   g.pcie_gen = 4;
   g.form_factor = "SXM4";
+  g.sm_count = 108;
+  g.boost_clock_mhz = 1410;
   return g;
 }
 
@@ -28,6 +30,8 @@ inline GpuSpec H100() {
   g.tf32_tflops = 494.5;
   g.fp16_tflops = g.bf16_tflops = 989.5;
   g.fp8_tflops = 1979;
+  g.sm_count = 132;
+  g.boost_clock_mhz = 1980;
   g.nvlink_bw_gbps = 900;
   g.pcie_gen = 5;
   return g;

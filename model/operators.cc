@@ -1,0 +1,48 @@
+#include "model/operators.h"
+
+#include <algorithm>
+
+namespace gpuplan::model {
+
+OperatorProfile Profile(const Workload& w) {
+  OperatorProfile p;
+  double forward = ForwardFlopsPerSample(w);
+  if (w.family == Family::kCnn) {
+    double share = std::clamp(w.depthwise_macs_share, 0.0, 1.0);
+    p.vector_flops = forward * share;
+    p.gemm_flops = forward - p.vector_flops;
+    double scale = w.reference_image_size > 0 && w.image_size > 0
+                       ? (double(w.image_size) / w.reference_image_size) *
+                             (double(w.image_size) / w.reference_image_size)
+                       : 1.0;
+    p.activation_elements = w.activation_elements_per_sample * scale;
+    p.gemm_kernels = KernelLayers(w);
+    p.elementwise_kernels = kCnnElementwisePerConv * KernelLayers(w);
+    p.cnn_counting = true;
+    return p;
+  }
+  p.gemm_flops = forward;
+  p.activation_elements = ActivationElementsPerTokenLayer(w) * TokenLayers(w);
+  if (w.family == Family::kRnn) {
+    // One recurrent GEMM and one fused cell kernel per layer and time step, plus the
+    // input projection per layer and the classifier.
+    p.gemm_kernels = static_cast<double>(w.layers) * (w.seq_len + 1) + 1;
+    p.elementwise_kernels = static_cast<double>(w.layers) * w.seq_len;
+    return p;
+  }
+  // QKV (fused), output projection, MLP (2 or 3 matmuls), QK^T and AV.
+  double per_layer = 2 + (w.gated_mlp ? 3 : 2) + 2;
+  double layers = w.layers;
+  if (w.family == Family::kEncoderDecoder) {
+    // Decoder layers add cross-attention: Q, KV, output and its two attention matmuls.
+    p.gemm_kernels = w.layers * per_layer + w.decoder_layers * (per_layer + 5) + 1;
+    layers = w.layers + 1.4 * w.decoder_layers;
+  } else {
+    double experts = w.family == Family::kMoe ? std::max(1, w.active_experts) : 1;
+    p.gemm_kernels = w.layers * (4 + (w.gated_mlp ? 3 : 2) * experts) + 1;
+  }
+  p.elementwise_kernels = kTransformerElementwisePerLayer * layers;
+  return p;
+}
+
+}  // namespace gpuplan::model

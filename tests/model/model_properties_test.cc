@@ -1,0 +1,127 @@
+// Properties the step model must keep for any GPU or workload, not only calibrated ones
+// (issue 9): data-parallel efficiency, monotonicity in the specs, roofline behaviour of
+// memory-bound families, and serving's dependence on bandwidth.
+#include <gtest/gtest.h>
+
+#include "model/inference.h"
+#include "model/training.h"
+#include "model/workload_presets.h"
+#include "tests/model/model_fixtures.h"
+
+namespace gpuplan::model {
+namespace {
+
+using testing::A100_80;
+using testing::Node;
+
+TrainingJob Job(Precision p, int global_batch) {
+  TrainingJob job;
+  job.precision = p;
+  job.global_batch = global_batch;
+  job.samples = 1e6;
+  return job;
+}
+
+TrainingEstimate Estimate(const Workload& w, const TrainingJob& job, const Cluster& c) {
+  auto e = EstimateTraining(w, job, c, DefaultConstants(), false);
+  EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().message);
+  return e.ok() ? *e : TrainingEstimate{};
+}
+
+GpuSpec Scaled(GpuSpec g, double f) {
+  g.id += "-scaled";
+  for (const GpuRateField& rate : kGpuRateFields) g.*rate.field *= f;
+  return g;
+}
+
+TEST(ModelPropertiesTest, DataParallelEfficiencyIsAtMostOneAndFallsWithGpus) {
+  for (const char* id : {"resnet-50", "bert-large", "gpt2", "efficientnet-b0"}) {
+    Workload w = *FindPreset(id);
+    double previous = 1.0;
+    for (auto [gpus, nodes] : {std::pair{2, 1}, {4, 1}, {8, 1}, {8, 2}, {8, 4}, {8, 16}}) {
+      TrainingEstimate e = Estimate(w, Job(Precision::kBf16, 32 * gpus * nodes),
+                                    Node(A100_80(), gpus, nodes));
+      EXPECT_EQ(e.layout.data, gpus * nodes) << id << ": plain data parallel is the default";
+      EXPECT_EQ(e.layout.zero_stage, 0) << id;
+      EXPECT_LE(e.scaling_efficiency, 1.0) << id << " on " << gpus << "x" << nodes;
+      EXPECT_GT(e.scaling_efficiency, 0.0) << id;
+      EXPECT_LE(e.scaling_efficiency, previous + 1e-9) << id << " on " << gpus << "x" << nodes;
+      previous = e.scaling_efficiency;
+    }
+  }
+}
+
+TEST(ModelPropertiesTest, ScalingEfficiencyIsTheThroughputRatio) {
+  Workload w = *FindPreset("bert-large");
+  TrainingEstimate one = Estimate(w, Job(Precision::kBf16, 32), Node(A100_80(), 1));
+  TrainingEstimate eight = Estimate(w, Job(Precision::kBf16, 256), Node(A100_80(), 8));
+  EXPECT_NEAR(eight.scaling_efficiency, eight.samples_per_s / (8 * one.samples_per_s), 1e-6);
+}
+
+TEST(ModelPropertiesTest, AGpuWithEverySpecHigherIsNeverSlower) {
+  for (const char* id : {"resnet-18", "resnet-50", "efficientnet-b0", "bert-large", "gpt2",
+                         "gnmt-v2", "transformer-big", "vit-b-16"}) {
+    Workload w = *FindPreset(id);
+    for (int batch : {1, 8, 64}) {
+      for (Precision p : {Precision::kBf16, Precision::kTf32, Precision::kFp32}) {
+        double base = Estimate(w, Job(p, batch), Node(A100_80(), 1)).samples_per_s;
+        double better = Estimate(w, Job(p, batch), Node(Scaled(A100_80(), 1.3), 1)).samples_per_s;
+        EXPECT_GE(better, base) << id << " batch " << batch;
+      }
+    }
+  }
+}
+
+TEST(ModelPropertiesTest, MemoryBoundFamiliesGainLessFromTensorPeak) {
+  GpuSpec peak = A100_80();
+  peak.fp16_tflops *= 2;
+  peak.bf16_tflops *= 2;
+  auto gain = [&](const char* id, int batch) {
+    Workload w = *FindPreset(id);
+    return Estimate(w, Job(Precision::kBf16, batch), Node(peak, 1)).samples_per_s /
+           Estimate(w, Job(Precision::kBf16, batch), Node(A100_80(), 1)).samples_per_s;
+  };
+  double gemm_bound = gain("gpt2-xl", 8);
+  EXPECT_GT(gemm_bound, 1.3);
+  EXPECT_LT(gain("efficientnet-b0", 256), gemm_bound);
+  EXPECT_LT(gain("resnet-50", 256), gemm_bound);
+  // Bandwidth helps the memory-bound family more than the GEMM-bound one.
+  GpuSpec bandwidth = A100_80();
+  bandwidth.memory_bw_gbps *= 2;
+  auto bw_gain = [&](const char* id, int batch) {
+    Workload w = *FindPreset(id);
+    return Estimate(w, Job(Precision::kBf16, batch), Node(bandwidth, 1)).samples_per_s /
+           Estimate(w, Job(Precision::kBf16, batch), Node(A100_80(), 1)).samples_per_s;
+  };
+  EXPECT_GT(bw_gain("efficientnet-b0", 256), bw_gain("gpt2-xl", 8));
+}
+
+TEST(ModelPropertiesTest, SmallBatchesRunFurtherFromPeak) {
+  Workload w = *FindPreset("resnet-50");
+  double small = Estimate(w, Job(Precision::kFp16, 8), Node(A100_80(), 1)).mfu;
+  double large = Estimate(w, Job(Precision::kFp16, 256), Node(A100_80(), 1)).mfu;
+  EXPECT_LT(small, large);
+}
+
+TEST(ModelPropertiesTest, ServingTimePerTokenFallsWithBandwidth) {
+  Workload w = *FindPreset("llama-3-8b");
+  ServingRequest r;
+  r.precision = Precision::kBf16;
+  r.input_tokens = 512;
+  r.output_tokens = 128;
+  r.tensor_parallel = 1;
+  double previous = 1e9;
+  for (double f : {0.5, 1.0, 1.5, 2.0}) {
+    GpuSpec g = A100_80();
+    g.memory_bw_gbps *= f;
+    auto e = EstimateServing(w, Node(g, 1).node, r);
+    ASSERT_TRUE(e.ok());
+    ASSERT_FALSE(e->curve.empty());
+    double tpot = e->curve.front().tpot_s;
+    EXPECT_LT(tpot, previous) << "bandwidth x" << f;
+    previous = tpot;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::model
