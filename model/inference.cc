@@ -33,10 +33,11 @@ double DecodeStep(const Workload& w, const NodeSpec& node, Precision p, int tp, 
     weights *= std::min(1.0, MatmulParamsPerToken(w) * batch / ParamsTotal(w));
   }
   double kv = batch * context * KvCacheBytesPerToken(w, p) / tp;
-  double t_mem = (weights + kv) / (g.memory_bw_gbps * 1e9 * s.eta_memory);
+  double t_mem = (weights + kv) / (g.memory_bw_gbps * 1e9 * c.eta_bw);
   double t_cmp = 2 * MatmulParamsPerToken(w) * batch / tp /
                  (PeakTflops(g, p) * 1e12 * s.eta_decode_compute);
-  double t = std::max(t_mem, t_cmp) / s.serving_derate + s.decode_overhead_s;
+  double t_floor = w.layers * s.decode_kernels_per_layer * c.kernel_floor_s;
+  double t = std::max({t_mem, t_cmp, t_floor}) + s.decode_overhead_s;
   if (tp > 1) {
     double bytes = static_cast<double>(batch) * w.hidden * 2;
     t += 2.0 * w.layers * AllReduceSeconds(bytes, tp, 1, node, c);
@@ -219,9 +220,11 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
       if (better) best = e;
       found = true;
     }
-    best.assumptions.push_back("continuous batching; decode at " +
-                               std::to_string(static_cast<int>(s.serving_derate * 100)) +
-                               "% of the bandwidth roofline (measured serving derate)");
+    best.assumptions.push_back("continuous batching; decode reads weights and KV cache at " +
+                               std::to_string(static_cast<int>(c.eta_bw * 100)) +
+                               "% of peak bandwidth, never faster than " +
+                               std::to_string(static_cast<int>(s.decode_kernels_per_layer)) +
+                               " kernel floors per layer");
   } else {
     best = BatchServing(w, node, r, c, s);
     best.assumptions.push_back("dynamic batching; latency = batch fill + batch time");

@@ -17,8 +17,11 @@ namespace gpuplan::model {
 struct ServingConstants {
   double eta_prefill = 0.7;        // of dense peak (TRT-LLM/vLLM; MODEL.md 2.7) [assumption]
   double eta_decode_compute = 0.5;  // of dense peak when decode is compute-bound [assumption]
-  double eta_memory = 0.9;         // of HBM bandwidth in decode (kipply) [source]
-  double serving_derate = 0.6;     // measured/roofline tokens/s (LLM-Viewer #4: 0.52-0.69)
+  // Decode reads weights and KV cache at the training model's achieved bandwidth share
+  // (ModelConstants::eta_bw) and never beats its kernels' floors: this many kernels per
+  // layer (QKV, rotary, attention, output, two norms, gate-up, activation, down, residual)
+  // at ModelConstants::kernel_floor_s each, even under CUDA graphs.
+  double decode_kernels_per_layer = 10;
   double prefill_overhead_s = 0.008;  // fixed per prefill (LLM-Viewer #4 fit)
   double decode_overhead_s = 0.0005;  // fixed per decode step with CUDA graphs [assumption]
   double batch_overhead_s = 0.002;    // fixed per CNN/encoder batch, compiled runtime

@@ -123,5 +123,26 @@ TEST(ModelPropertiesTest, ServingTimePerTokenFallsWithBandwidth) {
   }
 }
 
+TEST(ModelPropertiesTest, SmallModelsDecodeAtTheirKernelFloors) {
+  // GPT-2 (124 M) reads 0.25 GB per token: 0.1 ms at A100 bandwidth, less than its 12 layers'
+  // kernels take. More bandwidth then does not make it faster; Llama-3-8B it does.
+  ServingRequest r;
+  r.precision = Precision::kBf16;
+  r.input_tokens = 128;
+  r.output_tokens = 128;
+  r.tensor_parallel = 1;
+  auto tpot = [&](const char* id, double bandwidth_factor) {
+    GpuSpec g = A100_80();
+    g.memory_bw_gbps *= bandwidth_factor;
+    auto e = EstimateServing(*FindPreset(id), Node(g, 1).node, r);
+    EXPECT_TRUE(e.ok());
+    return e.ok() && !e->curve.empty() ? e->curve.front().tpot_s : 0.0;
+  };
+  const ModelConstants& c = DefaultConstants();
+  EXPECT_GE(tpot("gpt2", 1), 12 * ServingConstants().decode_kernels_per_layer * c.kernel_floor_s);
+  EXPECT_DOUBLE_EQ(tpot("gpt2", 2), tpot("gpt2", 1));
+  EXPECT_LT(tpot("llama-3-8b", 2), 0.6 * tpot("llama-3-8b", 1));
+}
+
 }  // namespace
 }  // namespace gpuplan::model
