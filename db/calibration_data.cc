@@ -128,6 +128,9 @@ Result<CalibrationData> LoadCalibrationData(const CsvTable& table, const GpuReso
     }
     p.label = model_name + " / " + gpu_id + " x" + std::to_string(*count) + " / " +
               f("precision") + " / batch " + std::to_string(*batch) + " / " + size;
+    if (f("source_repo") == "lambdal/deeplearning-benchmark" && p.model_group == "ResNet-50") {
+      p.ratio_group = "Lambda ResNet-50 (own data loader)";
+    }
     if (mapping->preset == std::string("transformer-xl-base")) {
       p.fitted = false;
       p.not_fitted_reason =

@@ -38,10 +38,27 @@ const std::vector<Knob>& Knobs() {
 // The fit's objective: mean absolute log error over the points, plus the log-space prior
 // penalty sum(((ln c - ln prior) / sigma)^2) / 2, divided by the number of points so that
 // data outweighs priors as rows accumulate.
+double LogResidual(const CalibrationPoint& p, const ModelConstants& c,
+                   const std::map<std::string, double>& levels) {
+  double r = std::log(PredictThroughput(p, c) / p.measured);
+  if (!p.ratio_group.empty()) {
+    auto it = levels.find(p.ratio_group);
+    if (it != levels.end()) r -= it->second;
+  }
+  return r;
+}
+
+std::vector<const CalibrationPoint*> Pointers(const std::vector<CalibrationPoint>& points) {
+  std::vector<const CalibrationPoint*> out;
+  for (const auto& p : points) out.push_back(&p);
+  return out;
+}
+
 double Objective(const std::vector<CalibrationPoint>& points, const ModelConstants& c) {
   if (points.empty()) return 0;
+  const auto levels = RatioGroupLevels(Pointers(points), c);
   double sum = 0;
-  for (const auto& p : points) sum += std::fabs(std::log(PredictThroughput(p, c) / p.measured));
+  for (const auto& p : points) sum += std::fabs(LogResidual(p, c, levels));
   const ModelConstants prior = PriorConstants();
   double penalty = 0;
   for (const Knob& k : Knobs()) {
@@ -66,6 +83,23 @@ std::vector<ErrorGroup> Group(const std::vector<PointResult>& results,
 
 }  // namespace
 
+std::map<std::string, double> RatioGroupLevels(const std::vector<const CalibrationPoint*>& points,
+                                               const ModelConstants& c) {
+  std::map<std::string, std::vector<double>> logs;
+  for (const CalibrationPoint* p : points) {
+    if (!p->ratio_group.empty() && p->fitted) {
+      logs[p->ratio_group].push_back(std::log(PredictThroughput(*p, c) / p->measured));
+    }
+  }
+  std::map<std::string, double> levels;
+  for (auto& [group, values] : logs) {
+    std::sort(values.begin(), values.end());
+    size_t n = values.size();
+    levels[group] = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  }
+  return levels;
+}
+
 double PredictThroughput(const CalibrationPoint& p, const ModelConstants& c) {
   ParallelLayout layout{1, 1, p.cluster.TotalGpus(), 0};
   int m = p.job.global_batch / (p.job.micro_batch * p.cluster.TotalGpus());
@@ -86,8 +120,10 @@ CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const Mo
   std::map<Family, std::vector<double>> logs;
   double sum = 0;
   int fitted = 0;
+  const auto levels = RatioGroupLevels(Pointers(points), c);
   for (const auto& p : points) {
-    double predicted = PredictThroughput(p, c);
+    // Ratio-group rows are scored after their group's level (only ratios count).
+    double predicted = p.measured * std::exp(LogResidual(p, c, levels));
     double err = (predicted - p.measured) / p.measured * 100;
     report.points.push_back({&p, predicted, err});
     if (!p.fitted) continue;  // listed in the groups, kept out of the overall and sigma
@@ -174,9 +210,17 @@ CalibrationReport CrossValidate(const std::vector<CalibrationPoint>& points,
       if (key(p) != group && p.fitted) train.push_back(p);
     }
     ModelConstants fitted = Fit(train, start).constants;
+    // Ratio groups take their level from the training rows; a group held out whole is
+    // scored on its ratios alone (its own level).
+    auto levels = RatioGroupLevels(Pointers(train), fitted);
+    std::vector<const CalibrationPoint*> held;
+    for (const auto& p : points) {
+      if (key(p) == group && p.fitted) held.push_back(&p);
+    }
+    for (const auto& [g, level] : RatioGroupLevels(held, fitted)) levels.emplace(g, level);
     for (const auto& p : points) {
       if (key(p) != group || !p.fitted) continue;
-      double predicted = PredictThroughput(p, fitted);
+      double predicted = p.measured * std::exp(LogResidual(p, fitted, levels));
       results.push_back({&p, predicted, (predicted - p.measured) / p.measured * 100});
     }
   }

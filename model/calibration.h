@@ -2,6 +2,7 @@
 // report. Deterministic: the same points and start give the same fit.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,17 @@ struct CalibrationPoint {
   // reason (docs/model.md: implementation overheads the spec-based model cannot see).
   bool fitted = true;
   std::string not_fitted_reason;
+  // Rows whose absolute level the source says is not the GPU's (Lambda's ResNet-50 runs
+  // use their own data loader): only ratios between the rows of this group count. Each
+  // group's level is the median log residual of its rows in the fit (a nuisance scale,
+  // not a model constant); held out, it comes from the group's training rows.
+  std::string ratio_group;
 };
+
+// Median of log(predicted / measured) per ratio group over `points` (rows without a group
+// are not included).
+std::map<std::string, double> RatioGroupLevels(const std::vector<const CalibrationPoint*>& points,
+                                               const ModelConstants& c);
 
 // Predicted units per second of `point` with constants `c` (no memory check).
 double PredictThroughput(const CalibrationPoint& point, const ModelConstants& c);

@@ -14,20 +14,20 @@ namespace gpuplan::model {
 struct ModelConstants {
   // --- fitted by `gpuplan calibrate` (log space, with the priors of PriorConstants) ---
   // Achieved share of the dense tensor peak by large GEMMs/convolutions.
-  double eta_16bit = 0.5621;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
-  double eta_tf32 = 0.6242;
+  double eta_16bit = 0.5805;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
+  double eta_tf32 = 0.6121;
   double eta_fp32 = 0.95;  // CUDA-core FP32 (GPUs without tensor cores, or fp32 runs)
-  double eta_bw = 0.7288;     // achieved share of peak DRAM bandwidth by elementwise kernels
+  double eta_bw = 0.744;     // achieved share of peak DRAM bandwidth by elementwise kernels
   // DRAM bytes of elementwise and normalisation work per activation element per sample
   // and training step (forward and backward), in units of the element size.
-  double transformer_traffic_passes = 5.366;  // per Korthikanti element (+ attention scores)
-  double cnn_traffic_passes = 24.53;         // per model-zoo activation (conv output)
+  double transformer_traffic_passes = 5.656;  // per Korthikanti element (+ attention scores)
+  double cnn_traffic_passes = 17.60;         // per model-zoo activation (conv output)
   // A GEMM kernel with w FLOPs per SM runs at w / (w + gemm_half_work_per_sm) of the
   // saturated rate: small kernels (small batch, RNN steps, big GPUs) are slower.
-  double gemm_half_work_per_sm = 2.724e7;
+  double gemm_half_work_per_sm = 2.604e7;
   double kernel_floor_s = 4.0e-6;      // GPU time of the shortest kernel (launch and ramp)
-  double host_dispatch_s = 8.156e-6;     // host time to issue one kernel in an eager framework
-  double step_time_cv = 0.03887;        // step-time variation between data-parallel replicas
+  double host_dispatch_s = 9.385e-6;     // host time to issue one kernel in an eager framework
+  double step_time_cv = 0.04456;        // step-time variation between data-parallel replicas
 
   // --- physical, sourced or assumed (not fitted; docs/model.md gives each source) ---
   double eta_fp8_vs_16bit = 0.6;  // FP8 reaches ~1.2x BF16 throughput at 2x peak (MosaicML)
@@ -57,8 +57,8 @@ struct ModelConstants {
 
   // --- uncertainty: log-space standard deviation of the calibration residuals ---
   std::map<Family, double> sigma_by_family = {
-      {Family::kCnn, 0.308}, {Family::kEncoder, 0.145}, {Family::kRnn, 0.161},
-      {Family::kEncoderDecoder, 0.108}};
+      {Family::kCnn, 0.321}, {Family::kEncoder, 0.144}, {Family::kRnn, 0.160},
+      {Family::kEncoderDecoder, 0.114}};
   double sigma_default = 0.30;  // families without fitted rows (decoder, vit, moe)
 
   double Sigma(Family family) const;

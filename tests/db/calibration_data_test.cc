@@ -65,6 +65,26 @@ TEST(CalibrationDataTest, HeldOutModelsAndGpusKeepTheirAccuracy) {
   }
 }
 
+TEST(CalibrationDataTest, LoaderBoundRowsCountOnlyByTheirRatios) {
+  auto data = LoadEmbeddedCalibrationData();
+  ASSERT_TRUE(data.ok());
+  int grouped = 0;
+  for (const auto& p : data->points) grouped += !p.ratio_group.empty();
+  EXPECT_EQ(grouped, 28);  // Lambda's ResNet-50 rows
+  model::CalibrationReport before = model::Evaluate(data->points, model::DefaultConstants());
+  // Halving every measured value of the group (a slower loader) changes nothing...
+  auto halved = data->points;
+  for (auto& p : halved) {
+    if (!p.ratio_group.empty()) p.measured /= 2;
+  }
+  EXPECT_NEAR(model::Evaluate(halved, model::DefaultConstants()).mape, before.mape, 1e-9);
+  // ...but changing one GPU's ratio to the others does.
+  for (auto& p : halved) {
+    if (!p.ratio_group.empty() && p.cluster.node.gpu.id == "H100-80GB-SXM5") p.measured *= 3;
+  }
+  EXPECT_GT(model::Evaluate(halved, model::DefaultConstants()).mape, before.mape + 1);
+}
+
 TEST(CalibrationDataTest, ReadsGradientAccumulationFromTheNotes) {
   auto data = LoadEmbeddedCalibrationData();
   ASSERT_TRUE(data.ok());
