@@ -28,9 +28,7 @@ void CheckRecord(const db::CatalogBatch& batch) {
 template <typename T>
 bool Failed(const httplib::Request& req, const Result<T>& result) {
   if (result.ok()) return false;
-  Require(result.error().code == ErrorCode::kInvalidArgument,
-          "a body decoder failed with a code other than kInvalidArgument", result.error().message);
-  CheckErrorAnswer(req, result.error());
+  CheckRejection(result.error(), "a body decoder", &req);
   return true;
 }
 

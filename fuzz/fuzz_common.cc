@@ -111,6 +111,16 @@ void CheckError(const Error& error) {
   CheckErrorAnswer(req, error);
 }
 
+void CheckRejection(const Error& error, std::string_view what, const httplib::Request* req) {
+  Require(error.code == ErrorCode::kInvalidArgument,
+          std::string(what) + " failed with a code other than kInvalidArgument", error.message);
+  if (req) {
+    CheckErrorAnswer(*req, error);
+  } else {
+    CheckError(error);
+  }
+}
+
 void CheckEncodes(const nlohmann::json& value) {
   // What api::EncodeJson answers when dumping threw (api/json_encode.h).
   static const std::string kFallback =

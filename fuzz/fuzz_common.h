@@ -62,4 +62,20 @@ void CheckError(const Error& error);
 // Encodes `value` with api::EncodeJson and checks that the text parses back.
 void CheckEncodes(const nlohmann::json& value);
 
+// A decoder's or parser's rejection of the input (`what` names it): bad input must be
+// kInvalidArgument (a 4xx, never a 5xx), and its problem answer must render, for `req`
+// when there is one.
+void CheckRejection(const Error& error, std::string_view what,
+                    const httplib::Request* req = nullptr);
+
+// The answer a handler would send: the encoded value, or the problem answer.
+template <typename T>
+void CheckAnswer(const httplib::Request& req, const Result<T>& answer) {
+  if (answer.ok()) {
+    CheckEncodes(*answer);
+  } else {
+    CheckErrorAnswer(req, answer.error());
+  }
+}
+
 }  // namespace gpuplan::fuzz

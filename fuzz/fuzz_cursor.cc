@@ -34,9 +34,7 @@ void DecodeText(const std::string& text, const std::string& fingerprint) {
   for (size_t keys = 0; keys <= 3; ++keys) {
     auto position = api::DecodePosition(text, fingerprint, keys);
     if (!position.ok()) {
-      Require(position.error().code == ErrorCode::kInvalidArgument,
-              "DecodePosition failed with a code other than kInvalidArgument");
-      CheckError(position.error());
+      CheckRejection(position.error(), "DecodePosition");
       continue;
     }
     Require(position->keys.size() == keys, "DecodePosition returned the wrong key count");

@@ -56,9 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   auto batch = api::ParseImport(request, body, SeededStore());
   if (!batch.ok()) {
-    Require(batch.error().code == ErrorCode::kInvalidArgument,
-            "ParseImport failed with a code other than kInvalidArgument", batch.error().message);
-    CheckError(batch.error());
+    CheckRejection(batch.error(), "ParseImport");
     return 0;
   }
   db::ImportOptions options{"fuzz", request.format,

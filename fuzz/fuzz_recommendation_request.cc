@@ -19,27 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpuplan;
   using namespace gpuplan::fuzz;
   std::string text = Text(data, size);
-  {
-    auto req = PostRequest("/api/v1/recommendations", text);
-    if (auto body = ReadBody(req)) {
-      auto answer = api::Recommend(SeededStore(), *body);
-      if (answer.ok()) {
-        CheckEncodes(*answer);
-      } else {
-        CheckErrorAnswer(req, answer.error());
-      }
-    }
-  }
-  {
-    auto req = PostRequest("/api/v1/compare", text);
-    if (auto body = ReadBody(req)) {
-      auto answer = api::Compare(SeededStore(), *body);
-      if (answer.ok()) {
-        CheckEncodes(*answer);
-      } else {
-        CheckErrorAnswer(req, answer.error());
-      }
-    }
-  }
+  auto req = PostRequest("/api/v1/recommendations", text);
+  if (auto body = ReadBody(req)) CheckAnswer(req, api::Recommend(SeededStore(), *body));
+  req = PostRequest("/api/v1/compare", text);
+  if (auto body = ReadBody(req)) CheckAnswer(req, api::Compare(SeededStore(), *body));
   return 0;
 }

@@ -20,17 +20,10 @@ constexpr size_t kModelScenarios = 4;
 
 void Training(const httplib::Request& req, const nlohmann::json& body, bool estimate) {
   auto request = api::DecodeTrainingRequest(body);
-  if (!request.ok()) {
-    Require(request.error().code == ErrorCode::kInvalidArgument,
-            "DecodeTrainingRequest failed with a code other than kInvalidArgument",
-            request.error().message);
-    return CheckErrorAnswer(req, request.error());
-  }
+  if (!request.ok()) return CheckRejection(request.error(), "DecodeTrainingRequest", &req);
   if (!estimate) return;
   api::PlanService plan(SeededStore());
-  auto answer = plan.Training(*request);
-  if (!answer.ok()) return CheckErrorAnswer(req, answer.error());
-  CheckEncodes(*answer);
+  CheckAnswer(req, plan.Training(*request));
 }
 
 void Batch(const httplib::Request& req, const nlohmann::json& body) {

@@ -108,12 +108,6 @@ double PredictThroughput(const CalibrationPoint& p, const ModelConstants& c) {
   return p.job.global_batch / step.step_time_s * p.units_per_sample;
 }
 
-std::vector<std::pair<std::string, double>> FittedConstants(const ModelConstants& c) {
-  std::vector<std::pair<std::string, double>> out;
-  for (const Knob& k : Knobs()) out.push_back({k.name, c.*(k.field)});
-  return out;
-}
-
 CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const ModelConstants& c) {
   CalibrationReport report;
   report.constants = c;
@@ -151,7 +145,7 @@ CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const Mo
   return report;
 }
 
-std::vector<FittedConstant> FittedConstantsWithBounds(const ModelConstants& c) {
+std::vector<FittedConstant> FittedConstants(const ModelConstants& c) {
   std::vector<FittedConstant> out;
   const ModelConstants prior = PriorConstants();
   for (const Knob& k : Knobs()) {

@@ -77,14 +77,14 @@ enum class HoldOut { kModel, kGpu };
 CalibrationReport CrossValidate(const std::vector<CalibrationPoint>& points,
                                 const ModelConstants& start, HoldOut hold_out);
 
-// The names and values of the fitted constants, in a stable order.
-std::vector<std::pair<std::string, double>> FittedConstants(const ModelConstants& c);
-
+// A fitted constant's value in `c`, its prior, its physical bounds, and whether the value
+// sits at a bound (a defect the docs must explain).
 struct FittedConstant {
   std::string name;
   double value = 0, prior = 0, lo = 0, hi = 0;
   bool at_bound = false;
 };
-std::vector<FittedConstant> FittedConstantsWithBounds(const ModelConstants& c);
+// The ten fitted constants of `c`, in a stable order.
+std::vector<FittedConstant> FittedConstants(const ModelConstants& c);
 
 }  // namespace gpuplan::model

@@ -30,18 +30,18 @@ OperatorProfile Profile(const Workload& w) {
     p.elementwise_kernels = static_cast<double>(w.layers) * w.seq_len;
     return p;
   }
-  // QKV (fused), output projection, MLP (2 or 3 matmuls), QK^T and AV.
-  double per_layer = 2 + (w.gated_mlp ? 3 : 2) + 2;
-  double layers = w.layers;
+  // QKV (fused), output projection, QK^T and AV, and the MLP's 2 or 3 matmuls per
+  // active expert; plus the output head.
+  double experts = w.family == Family::kMoe ? std::max(1, w.active_experts) : 1;
+  double per_layer = 4 + (w.gated_mlp ? 3 : 2) * experts;
+  p.gemm_kernels = w.layers * per_layer + 1;
+  double elementwise_layers = w.layers;
   if (w.family == Family::kEncoderDecoder) {
     // Decoder layers add cross-attention: Q, KV, output and its two attention matmuls.
-    p.gemm_kernels = w.layers * per_layer + w.decoder_layers * (per_layer + 5) + 1;
-    layers = w.layers + 1.4 * w.decoder_layers;
-  } else {
-    double experts = w.family == Family::kMoe ? std::max(1, w.active_experts) : 1;
-    p.gemm_kernels = w.layers * (4 + (w.gated_mlp ? 3 : 2) * experts) + 1;
+    p.gemm_kernels += w.decoder_layers * (per_layer + 5);
+    elementwise_layers += 1.4 * w.decoder_layers;
   }
-  p.elementwise_kernels = kTransformerElementwisePerLayer * layers;
+  p.elementwise_kernels = kTransformerElementwisePerLayer * elementwise_layers;
   return p;
 }
 

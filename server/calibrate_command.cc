@@ -72,7 +72,7 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
               options.rows, out);
   out << "constants (fitted; prior; bounds):\n";
   int at_bound = 0;
-  for (const auto& k : model::FittedConstantsWithBounds(report.constants)) {
+  for (const auto& k : model::FittedConstants(report.constants)) {
     char line[160];
     std::snprintf(line, sizeof(line), "  %-28s %-11.5g prior %-9.4g [%g, %g]%s\n",
                   k.name.c_str(), k.value, k.prior, k.lo, k.hi, k.at_bound ? "  AT BOUND" : "");

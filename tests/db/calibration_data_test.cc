@@ -43,11 +43,10 @@ TEST(CalibrationDataTest, FittingReproducesTheShippedConstants) {
   model::CalibrationReport fitted = model::Fit(data->points, model::PriorConstants());
   model::CalibrationReport shipped = model::Evaluate(data->points, model::DefaultConstants());
   EXPECT_NEAR(fitted.mape, shipped.mape, 0.2);
-  for (const auto& [name, value] : model::FittedConstants(fitted.constants)) {
-    for (const auto& [shipped_name, shipped_value] :
-         model::FittedConstants(model::DefaultConstants())) {
-      if (name == shipped_name && shipped_value > 0) {
-        EXPECT_NEAR(value / shipped_value, 1.0, 0.01) << name;
+  for (const model::FittedConstant& k : model::FittedConstants(fitted.constants)) {
+    for (const model::FittedConstant& shipped : model::FittedConstants(model::DefaultConstants())) {
+      if (k.name == shipped.name && shipped.value > 0) {
+        EXPECT_NEAR(k.value / shipped.value, 1.0, 0.01) << k.name;
       }
     }
   }
