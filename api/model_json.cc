@@ -49,6 +49,7 @@ nlohmann::json WorkloadJson(const model::Workload& w) {
       j["seq_len"] = w.seq_len;
     }
     if (w.max_context > 0) j["max_context"] = w.max_context;
+    j["variable_length"] = w.variable_length;
     if (w.family == model::Family::kEncoderDecoder) {
       j["decoder_layers"] = w.decoder_layers;
       j["target_len"] = w.target_len;

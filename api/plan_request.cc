@@ -36,6 +36,7 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   if (auto v = r.Number("depthwise_macs_share", 0, 1)) w.depthwise_macs_share = *v;
   if (auto v = r.Bool("gated_mlp")) w.gated_mlp = *v;
   if (auto v = r.Bool("tied_embeddings")) w.tied_embeddings = *v;
+  if (auto v = r.Bool("variable_length")) w.variable_length = *v;
   if (auto v = r.Number("macs_per_sample", 1, 1e18)) w.macs_per_sample = *v;
   if (auto v = r.Number("flops_per_sample", 1, 1e18)) w.flops_per_sample = *v;
   if (auto v = r.Number("activation_elements_per_sample", 0, 1e15)) {
@@ -60,7 +61,8 @@ std::vector<const char*> FieldsNotFor(model::Family family) {
   switch (family) {
     case F::kCnn:
       add({"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq_len",
-           "attention_context", "patch_size", "gated_mlp", "tied_embeddings", "max_context"});
+           "attention_context", "patch_size", "gated_mlp", "tied_embeddings", "max_context",
+           "variable_length"});
       add(moe);
       add(seq2seq);
       break;
@@ -72,7 +74,7 @@ std::vector<const char*> FieldsNotFor(model::Family family) {
       add(seq2seq);
       break;
     case F::kVit:
-      add({"vocab", "seq_len", "tied_embeddings", "max_context"});
+      add({"vocab", "seq_len", "tied_embeddings", "max_context", "variable_length"});
       add(image_counts);
       add(moe);
       add(seq2seq);

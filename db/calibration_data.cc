@@ -97,6 +97,7 @@ Result<CalibrationData> LoadCalibrationData(const CsvTable& table, const GpuReso
       continue;
     }
     std::string size = f("seq_len_or_image_size");
+    p.workload.variable_length = size.find("variable") != std::string::npos;
     if (p.workload.family == model::Family::kEncoder ||
         (p.workload.family == model::Family::kEncoderDecoder && size.rfind("variable", 0) != 0)) {
       auto seq = ParseInteger(size);
@@ -138,6 +139,11 @@ Result<CalibrationData> LoadCalibrationData(const CsvTable& table, const GpuReso
     if (mapping->not_fitted) {
       p.fitted = false;
       p.not_fitted_reason = mapping->not_fitted;
+    }
+    if (f("notes").find("unusually small AMP speedup") != std::string::npos &&
+        model::IsMixedPrecision(p.job.precision)) {
+      p.fitted = false;
+      p.not_fitted_reason = "the source flags its AMP speedup on this GPU as unusually small";
     }
     data.points.push_back(std::move(p));
   }

@@ -27,10 +27,10 @@ const std::vector<Knob>& Knobs() {
       {"eta_bw", &ModelConstants::eta_bw, 0.5, 0.95, 0.2},
       {"transformer_traffic_passes", &ModelConstants::transformer_traffic_passes, 2, 40, 0.7},
       {"cnn_traffic_passes", &ModelConstants::cnn_traffic_passes, 4, 60, 0.7},
-      {"gemm_half_work_per_sm", &ModelConstants::gemm_half_work_per_sm, 1e6, 5e8, 1.5},
-      {"kernel_floor_s", &ModelConstants::kernel_floor_s, 1e-6, 3e-5, 0.7},
-      {"host_dispatch_s", &ModelConstants::host_dispatch_s, 1e-6, 6e-5, 0.7},
       {"step_time_cv", &ModelConstants::step_time_cv, 0.002, 0.2, 1.0},
+      {"sm_bytes_per_clock", &ModelConstants::sm_bytes_per_clock, 8, 128, 0.7},
+      {"variable_length_cv", &ModelConstants::variable_length_cv, 0.005, 0.4, 1.0},
+      {"eta_depthwise", &ModelConstants::eta_depthwise, 0.01, 0.8, 1.0},
   };
   return knobs;
 }
@@ -81,6 +81,24 @@ std::vector<ErrorGroup> Group(const std::vector<PointResult>& results,
   return out;
 }
 
+// Log-residual spread per family of the fitted rows in `results`, around zero (bias
+// included), at least 0.05.
+std::map<Family, double> SigmaByFamily(const std::vector<PointResult>& results) {
+  std::map<Family, std::vector<double>> logs;
+  for (const auto& r : results) {
+    if (r.point->fitted) logs[r.point->workload.family].push_back(std::log(r.predicted / r.point->measured));
+  }
+  std::map<Family, double> out;
+  for (const auto& [family, values] : logs) {
+    double mean = 0, var = 0;
+    for (double v : values) mean += v;
+    mean /= values.size();
+    for (double v : values) var += (v - mean) * (v - mean);
+    out[family] = std::max(0.05, std::sqrt(var / values.size() + mean * mean));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::map<std::string, double> RatioGroupLevels(const std::vector<const CalibrationPoint*>& points,
@@ -111,7 +129,6 @@ double PredictThroughput(const CalibrationPoint& p, const ModelConstants& c) {
 CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const ModelConstants& c) {
   CalibrationReport report;
   report.constants = c;
-  std::map<Family, std::vector<double>> logs;
   double sum = 0;
   int fitted = 0;
   const auto levels = RatioGroupLevels(Pointers(points), c);
@@ -123,19 +140,9 @@ CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const Mo
     if (!p.fitted) continue;  // listed in the groups, kept out of the overall and sigma
     sum += std::fabs(err);
     ++fitted;
-    logs[p.workload.family].push_back(std::log(predicted / p.measured));
   }
   report.mape = fitted == 0 ? 0 : sum / fitted;
-  report.constants.sigma_by_family.clear();
-  for (const auto& [family, values] : logs) {
-    double mean = 0, var = 0;
-    for (double v : values) mean += v;
-    mean /= values.size();
-    for (double v : values) var += (v - mean) * (v - mean);
-    // Residual spread around zero (bias included), at least 0.05.
-    report.constants.sigma_by_family[family] =
-        std::max(0.05, std::sqrt(var / values.size() + mean * mean));
-  }
+  report.constants.sigma_by_family = SigmaByFamily(report.points);
   report.by_family = Group(report.points, [](const CalibrationPoint& p) {
     return std::string(FamilyName(p.workload.family));
   });
@@ -222,6 +229,7 @@ CalibrationReport CrossValidate(const std::vector<CalibrationPoint>& points,
   for (const auto& r : results) sum += std::fabs(r.error_pct);
   held_out.mape = results.empty() ? 0 : sum / results.size();
   held_out.points = results;
+  held_out.constants.sigma_by_family = SigmaByFamily(results);
   held_out.by_family = Group(results, [](const CalibrationPoint& p) {
     return std::string(FamilyName(p.workload.family));
   });

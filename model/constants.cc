@@ -30,9 +30,11 @@ ModelConstants PriorConstants() {
   c.transformer_traffic_passes = 8.0;
   c.cnn_traffic_passes = 15.0;
   c.gemm_half_work_per_sm = 2e7;
-  c.kernel_floor_s = 4e-6;
   c.host_dispatch_s = 8e-6;
   c.step_time_cv = 0.03;
+  c.sm_bytes_per_clock = 32;
+  c.variable_length_cv = 0.1;
+  c.eta_depthwise = 0.1;
   return c;
 }
 

@@ -14,22 +14,32 @@ namespace gpuplan::model {
 struct ModelConstants {
   // --- fitted by `gpuplan calibrate` (log space, with the priors of PriorConstants) ---
   // Achieved share of the dense tensor peak by large GEMMs/convolutions.
-  double eta_16bit = 0.5805;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
-  double eta_tf32 = 0.6121;
+  double eta_16bit = 0.6176;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
+  double eta_tf32 = 0.6813;
   double eta_fp32 = 0.95;  // CUDA-core FP32 (GPUs without tensor cores, or fp32 runs)
-  double eta_bw = 0.744;     // achieved share of peak DRAM bandwidth by elementwise kernels
+  double eta_bw = 0.8916;     // achieved share of peak DRAM bandwidth by elementwise kernels
   // DRAM bytes of elementwise and normalisation work per activation element per sample
   // and training step (forward and backward), in units of the element size.
-  double transformer_traffic_passes = 5.656;  // per Korthikanti element (+ attention scores)
-  double cnn_traffic_passes = 17.60;         // per model-zoo activation (conv output)
-  // A GEMM kernel with w FLOPs per SM runs at w / (w + gemm_half_work_per_sm) of the
-  // saturated rate: small kernels (small batch, RNN steps, big GPUs) are slower.
-  double gemm_half_work_per_sm = 2.604e7;
-  double kernel_floor_s = 4.0e-6;      // GPU time of the shortest kernel (launch and ramp)
-  double host_dispatch_s = 9.385e-6;     // host time to issue one kernel in an eager framework
-  double step_time_cv = 0.04456;        // step-time variation between data-parallel replicas
+  double transformer_traffic_passes = 5.669;  // per Korthikanti element (+ attention scores)
+  double cnn_traffic_passes = 14.66;         // per model-zoo activation (conv output)
+  double step_time_cv = 0.02837;        // step-time variation between data-parallel replicas
+  // Achieved share of the CUDA-core FP32 peak by depthwise/grouped convolutions (forward
+  // and both backward kernels): few MACs per byte, poor reuse, and reductions over the
+  // batch for the weight gradient.
+  double eta_depthwise = 0.05887;
+  // Added step-time variation of variable-length batches (Workload::variable_length).
+  double variable_length_cv = 0.1251;
+  // Bytes per SM per clock elementwise kernels sustain through the SM's load/store path
+  // (the L1 path peaks at 128 B/clk/SM on Volta, Ampere and Hopper).
+  double sm_bytes_per_clock = 21.06;
 
   // --- physical, sourced or assumed (not fitted; docs/model.md gives each source) ---
+  // A GEMM kernel with w FLOPs per SM runs at w / (w + gemm_half_work_per_sm) of the
+  // saturated rate: small kernels (small batch, RNN steps, big GPUs) are slower. Two
+  // 128x128x256 tiles per SM (2 x 8.4e6 FLOPs) fill an SM's pipeline.
+  double gemm_half_work_per_sm = 2e7;
+  double kernel_floor_s = 4.0e-6;  // GPU time of the shortest kernel (launch and ramp)
+  double host_dispatch_s = 8e-6;   // host time per op of PyTorch eager dispatch (5-10 us)
   double eta_fp8_vs_16bit = 0.6;  // FP8 reaches ~1.2x BF16 throughput at 2x peak (MosaicML)
   double optimized_dispatch_factor = 0.3;  // host work left with CUDA graphs/fused kernels
   double smooth_k = 3.0;  // micro-step = (gpu^k + host^k)^(1/k): issue overlaps GPU work
@@ -55,10 +65,11 @@ struct ModelConstants {
   double memory_reserve_gb = 1.5;       // CUDA context, NCCL buffers, workspace
   double tight_fraction = 0.85;         // above this share of usable memory: "tight"
 
-  // --- uncertainty: log-space standard deviation of the calibration residuals ---
+  // --- uncertainty: log-space spread of the leave-one-model-out residuals (each model
+  // predicted by a fit without it), so the p10-p90 range is that of an unseen model ---
   std::map<Family, double> sigma_by_family = {
-      {Family::kCnn, 0.321}, {Family::kEncoder, 0.144}, {Family::kRnn, 0.160},
-      {Family::kEncoderDecoder, 0.114}};
+      {Family::kCnn, 0.192}, {Family::kEncoder, 0.172}, {Family::kRnn, 0.177},
+      {Family::kEncoderDecoder, 0.088}};
   double sigma_default = 0.30;  // families without fitted rows (decoder, vit, moe)
 
   double Sigma(Family family) const;

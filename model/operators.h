@@ -30,6 +30,10 @@ struct OperatorProfile {
 // fused cell kernel per time step; a conv layer one conv and two elementwise kernels.
 inline constexpr double kTransformerElementwisePerLayer = 10;
 inline constexpr double kCnnElementwisePerConv = 2;
+// DRAM passes of a conv kernel over its output-sized tensors in one training step:
+// forward reads the input and writes the output, data-gradient reads the output gradient
+// and writes the input gradient, weight-gradient reads the input and the output gradient.
+inline constexpr double kConvIoPasses = 6;
 
 OperatorProfile Profile(const Workload& w);
 

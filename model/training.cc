@@ -63,6 +63,13 @@ std::pair<int, int> DataParallelTopology(const Cluster& cluster, const ParallelL
 
 }  // namespace
 
+double AchievedBandwidth(const GpuSpec& gpu, const ModelConstants& c) {
+  double dram = gpu.memory_bw_gbps * 1e9 * c.eta_bw;
+  if (gpu.boost_clock_mhz <= 0) return dram;
+  double sm_side = SmCount(gpu) * gpu.boost_clock_mhz * 1e6 * c.sm_bytes_per_clock;
+  return 1.0 / (1.0 / dram + 1.0 / sm_side);
+}
+
 double SmCount(const GpuSpec& gpu) {
   if (gpu.sm_count > 0) return gpu.sm_count;
   // Unknown: scale A100's 108 SMs by the FP32 rate (a rough proxy, named in assumptions).
@@ -84,14 +91,23 @@ MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec
   // needs for gemm_half_work_per_sm at its own rate; never less than the kernel floor.
   m.gemm_s = std::max(gemm_flops / rate + gemm_kernels * c.gemm_half_work_per_sm / per_sm_rate,
                       gemm_kernels * c.kernel_floor_s);
-  double vector_rate = std::max(gpu.fp32_tflops, 1e-3) * 1e12 * c.eta_fp32;
+  double vector_rate = std::max(gpu.fp32_tflops, 1e-3) * 1e12 * c.eta_depthwise;
   double vector_s = 3 * prof.vector_flops * b / split / vector_rate;
-  double traffic = b * TrafficElements(w, prof, job) * ActivationBytes(job.precision) *
-                   (prof.cnn_counting ? c.cnn_traffic_passes : c.transformer_traffic_passes) /
-                   split;
+  const double bw = AchievedBandwidth(gpu, c);
+  double bytes = b * ActivationBytes(job.precision) / split;
+  double traffic = bytes * TrafficElements(w, prof, job) *
+                   (prof.cnn_counting ? c.cnn_traffic_passes : c.transformer_traffic_passes);
   double elementwise_kernels = 3 * prof.elementwise_kernels * rec / layout.pipeline;
-  m.memory_s = std::max(traffic / (gpu.memory_bw_gbps * 1e9 * c.eta_bw) + vector_s,
-                        elementwise_kernels * c.kernel_floor_s);
+  if (prof.cnn_counting) {
+    // A conv kernel's own reads and writes (forward: input and output; backward: the
+    // output gradient twice, the input gradient and the input) overlap its arithmetic:
+    // it runs at the larger of the two. Dense convs hide them; depthwise and thin 1x1
+    // convs (few MACs per output) are bound by them.
+    double io_s = bytes * prof.activation_elements * kConvIoPasses * rec / bw;
+    m.gemm_s = std::max(m.gemm_s + vector_s, io_s);
+    vector_s = 0;
+  }
+  m.memory_s = std::max(traffic / bw + vector_s, elementwise_kernels * c.kernel_floor_s);
   m.gpu_s = m.gemm_s + m.memory_s;
   double dispatch = c.host_dispatch_s *
                     (job.framework == Framework::kOptimized ? c.optimized_dispatch_factor : 1.0);
@@ -152,12 +168,15 @@ StepResult StepTime(const Workload& w, const TrainingJob& job, const Cluster& cl
     s.communication_s += exposed;
     // Stragglers: every replica waits for the slowest; the expected maximum of `data`
     // step times with coefficient of variation cv is sqrt(2 ln data) cv above the mean.
-    s.communication_s += c.step_time_cv * m * t_micro *
+    // Independent sources of variation add in quadrature.
+    double cv = w.variable_length ? std::hypot(c.step_time_cv, c.variable_length_cv)
+                                  : c.step_time_cv;
+    s.communication_s += cv * m * t_micro *
                          std::sqrt(2 * std::log(static_cast<double>(layout.data)));
   }
   double shard = layout.zero_stage >= 1 ? layout.data : 1;
   s.optimizer_s = ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision) /
-                  (gpu.memory_bw_gbps * 1e9 * c.eta_bw);
+                  AchievedBandwidth(gpu, c);
 
   double gpu_step = s.compute_s + s.memory_s + s.overhead_s + s.communication_s + s.bubble_s +
                     s.optimizer_s;

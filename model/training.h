@@ -36,6 +36,12 @@ struct MicroStep {
 // The SMs of `gpu`, or an estimate from its FP32 rate when the catalog does not state it.
 double SmCount(const GpuSpec& gpu);
 
+// Bytes per second elementwise kernels move on `gpu`: DRAM at eta_bw of its peak, in
+// series with the SMs' own load/store path (sm_bytes_per_clock per SM per clock), so a
+// GPU with few or slow SMs for its bandwidth does not reach its DRAM peak. DRAM alone
+// when the catalog has no clock.
+double AchievedBandwidth(const GpuSpec& gpu, const ModelConstants& c);
+
 MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
                         const ParallelLayout& layout, int micro_batch, const ModelConstants& c);
 

@@ -67,6 +67,11 @@ std::vector<std::string> ShapeDefaults(const Workload& w) {
       out.push_back("conv_layers not given: " + std::to_string(kDefaultConvLayers) +
                     " conv/linear layers assumed for kernel and launch counts");
     }
+    if (w.depthwise_macs_share < 0) {
+      out.push_back("depthwise_macs_share not given: taken as 0 (no depthwise or grouped "
+                    "convs); depthwise-separable networks (MobileNet, EfficientNet, ConvNeXt) "
+                    "are slower than this answer, so state the share");
+    }
     if (w.image_size <= 0) {
       out.push_back("image_size not given: macs and activations taken as stated, per sample");
     } else if (w.reference_image_size <= 0) {

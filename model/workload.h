@@ -42,6 +42,10 @@ struct Workload {
   int target_len = 0;
   // Longest sequence the model was built for (positions); 0 = not stated (not checked).
   int max_context = 0;
+  // Sequences of varying length (padded or token-bucketed batches, e.g. translation): each
+  // replica's step work varies with its batch, so data-parallel replicas wait for the
+  // slowest (ModelConstants::variable_length_cv). Sequence families only.
+  bool variable_length = false;
 
   // Images (cnn, vit).
   int image_size = 0;  // pixels per side

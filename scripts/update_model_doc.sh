@@ -16,14 +16,14 @@ block = text[text.index("constants (fitted"):text.index("constants at a bound")]
 meaning = {
     "eta_16bit": "share of the FP16/BF16 tensor peak reached by large GEMMs/convs",
     "eta_tf32": "share of the TF32 tensor peak",
-    "eta_fp32": "share of the FP32 CUDA-core peak",
+    "eta_fp32": "share of the FP32 CUDA-core peak (fp32 GEMMs/convs)",
     "eta_bw": "share of peak DRAM bandwidth reached by elementwise kernels",
     "transformer_traffic_passes": "DRAM passes over a transformer's activation elements per step",
     "cnn_traffic_passes": "DRAM passes over a CNN's model-zoo activations per step",
-    "gemm_half_work_per_sm": "FLOPs per SM at which a GEMM kernel reaches half its rate",
-    "kernel_floor_s": "shortest GPU time of one kernel",
-    "host_dispatch_s": "host time to issue one kernel (eager framework)",
     "step_time_cv": "step-time variation between replicas (straggler term)",
+    "sm_bytes_per_clock": "bytes per SM per clock elementwise kernels sustain (SM-side bandwidth limit)",
+    "variable_length_cv": "added step-time variation of variable-length batches",
+    "eta_depthwise": "share of the FP32 CUDA-core peak reached by depthwise/grouped convs",
 }
 print("| constant | prior | bounds | fitted | meaning |")
 print("| --- | --- | --- | --- | --- |")

@@ -18,6 +18,15 @@ std::string Line(const char* format, const std::string& name, int rows, double m
   return buffer;
 }
 
+void PrintSigma(const std::map<model::Family, double>& sigma, std::ostream& out) {
+  for (const auto& [family, value] : sigma) {
+    char line[96];
+    std::snprintf(line, sizeof(line), "  %-28s %.3f\n",
+                  std::string(model::FamilyName(family)).c_str(), value);
+    out << line;
+  }
+}
+
 void PrintReport(const model::CalibrationReport& r, const char* title, bool rows,
                  std::ostream& out) {
   out << "== " << title << " ==\n";
@@ -81,17 +90,14 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
   }
   out << "constants at a bound: " << at_bound << "\n";
   out << "sigma (log residual) by family:\n";
-  for (const auto& [family, sigma] : report.constants.sigma_by_family) {
-    char line[96];
-    std::snprintf(line, sizeof(line), "  %-28s %.3f\n", std::string(model::FamilyName(family)).c_str(),
-                  sigma);
-    out << line;
-  }
+  PrintSigma(report.constants.sigma_by_family, out);
   if (options.cross_validate) {
     model::CalibrationReport by_model =
         model::CrossValidate(data->points, model::PriorConstants(), model::HoldOut::kModel);
     PrintReport(by_model, "leave-one-model-out: each model predicted by a fit without it",
                 options.rows, out);
+    out << "sigma of the held-out log residuals by family (the shipped p10-p90 width):\n";
+    PrintSigma(by_model.constants.sigma_by_family, out);
     model::CalibrationReport by_gpu =
         model::CrossValidate(data->points, model::PriorConstants(), model::HoldOut::kGpu);
     PrintReport(by_gpu, "leave-one-GPU-out: each GPU predicted by a fit without it",

@@ -341,6 +341,39 @@ TEST_F(EstimateApiTest, EveryDefaultAnInlineShapeReliesOnIsAWarning) {
   auto preset = Post("/api/v1/estimates/training", Training({{"dataset", {{"tokens", 1e9}}}}));
   ASSERT_EQ(preset.status, 200);
   EXPECT_FALSE(mentions(preset.body["warnings"], "not given"));
+  // A CNN described only by its model-zoo counts: the depthwise share it did not state.
+  json cnn = {{"family", "cnn"}, {"params", 5.3e6}, {"macs_per_sample", 3.9e8},
+              {"activation_elements_per_sample", 6.75e6}, {"image_size", 224},
+              {"reference_image_size", 224}, {"conv_layers", 82}};
+  auto zoo = Post("/api/v1/estimates/training",
+                  Training({{"workload", cnn}, {"dataset", {{"samples", 1e6}}}}));
+  ASSERT_EQ(zoo.status, 200) << zoo.body.dump();
+  EXPECT_TRUE(mentions(zoo.body["warnings"], "depthwise_macs_share"))
+      << zoo.body["warnings"].dump();
+  cnn["depthwise_macs_share"] = 0.09;
+  auto stated = Post("/api/v1/estimates/training",
+                     Training({{"workload", cnn}, {"dataset", {{"samples", 1e6}}}}));
+  ASSERT_EQ(stated.status, 200) << stated.body.dump();
+  EXPECT_FALSE(mentions(stated.body["warnings"], "depthwise_macs_share"));
+  // Depthwise convs run far below the CUDA-core peak: stating them makes it slower.
+  EXPECT_LT(stated.body["throughput"]["samples_per_s"].get<double>(),
+            zoo.body["throughput"]["samples_per_s"].get<double>());
+}
+
+TEST_F(EstimateApiTest, VariableLengthBatchesScaleWorseAcrossReplicas) {
+  auto efficiency = [&](bool variable) {
+    json body = Training({{"workload", {{"preset", "transformer-big"}, {"variable_length", variable}}},
+                          {"dataset", {{"samples", 1e7}}},
+                          {"hardware", {{"gpu", "A100-80GB-SXM4"}, {"gpus_per_node", 8},
+                                        {"interconnect", "nvswitch"}}}});
+    auto reply = Post("/api/v1/estimates/training", body);
+    EXPECT_EQ(reply.status, 200) << reply.body.dump();
+    EXPECT_EQ(reply.body["workload"]["variable_length"], variable);
+    return reply.body["scaling_efficiency"].get<double>();
+  };
+  double fixed = efficiency(false), variable = efficiency(true);
+  EXPECT_LT(variable, fixed);
+  EXPECT_GT(variable, 0.5);
 }
 
 TEST_F(EstimateApiTest, BatchAnswersEveryScenarioInOrder) {
@@ -424,6 +457,8 @@ TEST_F(EstimateApiTest, EveryValidationPath) {
        "/workload/depthwise_macs_share"},
       {Training({{"workload", {{"preset", "efficientnet-b0"}, {"depthwise_macs_share", 1.5}}}}),
        "/workload/depthwise_macs_share"},
+      {Training({{"workload", {{"preset", "resnet-50"}, {"variable_length", true}}}}),
+       "/workload/variable_length"},
       // Sequence length beyond the model's context is an error, not an extrapolation.
       {Training({{"workload", {{"preset", "llama-2-7b"}, {"seq_len", 8192}}}}),
        "/workload/seq_len"},

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "model/calibration.h"
 
 namespace gpuplan::db {
@@ -15,25 +18,31 @@ TEST(CalibrationDataTest, MapsEveryPublishedRow) {
   EXPECT_EQ(data->points.size(), 166u);
   ASSERT_EQ(data->skipped.size(), 8u);
   for (const auto& s : data->skipped) EXPECT_NE(s.reason.find("nnU-Net"), std::string::npos);
-  int not_fitted = 0;
+  // Kept out of the fit, with the reason: Transformer-XL (26 rows) and the two AMP rows of
+  // EfficientNet-B0 on V100 whose source flags their speedup as unusually small.
+  std::map<std::string, int> not_fitted;
   for (const auto& p : data->points) {
     if (!p.fitted) {
-      EXPECT_EQ(p.model_group, "Transformer-XL base");
       EXPECT_FALSE(p.not_fitted_reason.empty());
-      ++not_fitted;
+      ++not_fitted[p.model_group];
+      if (p.model_group == "EfficientNet-B0") {
+        EXPECT_EQ(p.cluster.node.gpu.id, "V100-32GB-SXM2");
+        EXPECT_TRUE(model::IsMixedPrecision(p.job.precision));
+      }
     }
   }
-  EXPECT_EQ(not_fitted, 26);
+  EXPECT_EQ(not_fitted, (std::map<std::string, int>{{"EfficientNet-B0", 2},
+                                                    {"Transformer-XL base", 26}}));
 }
 
-// Guards today's accuracy against regressions (docs/model.md; the target is 15 %).
+// Guards today's accuracy against regressions (docs/model.md).
 TEST(CalibrationDataTest, ShippedConstantsKeepTheirAccuracy) {
   auto data = LoadEmbeddedCalibrationData();
   ASSERT_TRUE(data.ok());
   model::CalibrationReport r = model::Evaluate(data->points, model::DefaultConstants());
-  EXPECT_LE(r.mape, 20.0);
+  EXPECT_LE(r.mape, 12.0);
   for (const auto& family : r.by_family) {
-    if (family.name != "decoder") EXPECT_LE(family.mape, 30.0) << family.name;
+    if (family.name != "decoder") EXPECT_LE(family.mape, 20.0) << family.name;
   }
 }
 
@@ -58,9 +67,10 @@ TEST(CalibrationDataTest, HeldOutModelsAndGpusKeepTheirAccuracy) {
   for (auto hold : {model::HoldOut::kModel, model::HoldOut::kGpu}) {
     model::CalibrationReport held_out =
         model::CrossValidate(data->points, model::PriorConstants(), hold);
-    EXPECT_LE(held_out.mape, 25.0);
+    // Issue 9's target: each model and each GPU predicted within 15 % by a fit without it.
+    EXPECT_LE(held_out.mape, 15.0);
     // Every fitted row is predicted once, by a fit that did not see it.
-    EXPECT_EQ(held_out.points.size(), 140u);
+    EXPECT_EQ(held_out.points.size(), 138u);
   }
 }
 
