@@ -1,10 +1,43 @@
 #include "model/constants.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace gpuplan::model {
 
 double ModelConstants::Sigma(Family family) const {
   auto it = sigma_by_family.find(family);
   return it == sigma_by_family.end() ? sigma_default : it->second;
+}
+
+double ModelConstants::TrainingSigma(Family family, const std::string& architecture, int gpus,
+                                     int nodes, std::vector<std::string>* why) const {
+  double sigma = Sigma(family);
+  double extra = 0;
+  // The generations with calibration rows (db/seed/calibration*.csv).
+  bool calibrated = false;
+  for (const char* gen : {"Volta", "Turing", "Ampere", "Hopper"}) {
+    if (architecture.rfind(gen, 0) == 0) calibrated = true;
+  }
+  if (!calibrated) {
+    extra += sigma_new_generation * sigma_new_generation;
+    if (why) {
+      why->push_back("no calibration rows for the " +
+                     (architecture.empty() ? std::string("unknown") : architecture) +
+                     " generation (calibrated: Volta, Turing, Ampere, Hopper): wider P10-P90");
+    }
+  }
+  double beyond = std::max(gpus / double(calibrated_max_gpus), nodes > 1 ? 2.0 : 1.0);
+  if (beyond > 1) {
+    double widen = sigma_per_scale_doubling * std::log2(beyond);
+    extra += widen * widen;
+    if (why) {
+      why->push_back(std::to_string(gpus) + " GPUs on " + std::to_string(nodes) +
+                     " node(s) is beyond the calibration data (one node, up to " +
+                     std::to_string(calibrated_max_gpus) + " GPUs): wider P10-P90");
+    }
+  }
+  return std::sqrt(sigma * sigma + extra);
 }
 
 const ModelConstants& DefaultConstants() {

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "model/workload.h"
 
@@ -71,6 +72,18 @@ struct ModelConstants {
       {Family::kCnn, 0.192}, {Family::kEncoder, 0.172}, {Family::kRnn, 0.177},
       {Family::kEncoderDecoder, 0.088}};
   double sigma_default = 0.30;  // families without fitted rows (decoder, vit, moe)
+  // Widening outside the calibrated region (assumed, added in quadrature): a GPU
+  // generation without calibration rows, and each doubling of the GPU count beyond the
+  // largest calibrated job or across nodes (calibration: one node, up to 16 GPUs).
+  double sigma_new_generation = 0.15;
+  double sigma_per_scale_doubling = 0.05;
+  int calibrated_max_gpus = 16;
+
+  // Log-space spread of a training answer for `family` on `gpus` GPUs over `nodes` nodes of
+  // `architecture` (gpus.csv wording, e.g. "Ampere (GA100)"); `why` receives one line per
+  // reason the spread was widened.
+  double TrainingSigma(Family family, const std::string& architecture, int gpus, int nodes,
+                       std::vector<std::string>* why) const;
 
   double Sigma(Family family) const;
 };

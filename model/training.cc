@@ -376,7 +376,10 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                : job.epochs;
   best.steps = std::ceil(best.total_samples / job.global_batch);
   best.total_hours = best.steps * best.step.step_time_s / 3600;
-  double sigma = c.Sigma(w.family);
+  std::vector<std::string> widened;
+  double sigma = c.TrainingSigma(w.family, cluster.node.gpu.architecture,
+                                 best.layout.Gpus(), cluster.nodes, &widened);
+  for (std::string& line : widened) best.warnings.push_back(std::move(line));
   best.p10_hours = best.total_hours * std::exp(-1.2816 * sigma);
   best.p90_hours = best.total_hours * std::exp(1.2816 * sigma);
   best.train_flops = TrainFlopsPerSample(w) * best.total_samples;

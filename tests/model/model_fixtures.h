@@ -9,6 +9,7 @@ namespace gpuplan::model::testing {
 inline GpuSpec A100_80() {
   GpuSpec g;
   g.id = "A100-80GB-SXM4";
+  g.architecture = "Ampere (GA100)";
   g.memory_gb = 80;
   g.memory_bw_gbps = 2039;
   g.fp32_tflops = 19.5;
@@ -25,6 +26,7 @@ inline GpuSpec A100_80() {
 inline GpuSpec H100() {
   GpuSpec g = A100_80();
   g.id = "H100-80GB-SXM5";
+  g.architecture = "Hopper (GH100)";
   g.memory_bw_gbps = 3350;
   g.fp32_tflops = 67;
   g.tf32_tflops = 494.5;
@@ -40,6 +42,7 @@ inline GpuSpec H100() {
 inline GpuSpec V100() {
   GpuSpec g;
   g.id = "V100-16GB-SXM2";
+  g.architecture = "Volta (GV100)";
   g.memory_gb = 16;
   g.memory_bw_gbps = 900;
   g.fp32_tflops = 15.7;
@@ -53,6 +56,7 @@ inline GpuSpec V100() {
 inline GpuSpec T4() {
   GpuSpec g;
   g.id = "T4";
+  g.architecture = "Turing (TU104)";
   g.memory_gb = 16;
   g.memory_bw_gbps = 320;
   g.fp32_tflops = 8.1;

@@ -146,5 +146,31 @@ TEST(ModelPropertiesTest, SmallModelsDecodeAtTheirKernelFloors) {
   EXPECT_LT(tpot("llama-3-8b", 2), 0.6 * tpot("llama-3-8b", 1));
 }
 
+TEST(ModelPropertiesTest, RangeWidensOutsideTheCalibratedRegion) {
+  Workload w = *FindPreset("bert-large");
+  auto spread = [](const TrainingEstimate& e) { return e.p90_hours / e.p10_hours; };
+  auto mentions = [](const TrainingEstimate& e, const std::string& word) {
+    for (const auto& line : e.warnings) {
+      if (line.find(word) != std::string::npos) return true;
+    }
+    return false;
+  };
+  TrainingEstimate calibrated = Estimate(w, Job(Precision::kBf16, 256), Node(A100_80(), 8));
+  EXPECT_FALSE(mentions(calibrated, "wider P10-P90"));
+  // A generation without calibration rows.
+  GpuSpec next = A100_80();
+  next.id = "next-gen";
+  next.architecture = "Blackwell (GB100)";
+  TrainingEstimate unseen = Estimate(w, Job(Precision::kBf16, 256), Node(next, 8));
+  EXPECT_GT(spread(unseen), spread(calibrated) * 1.05);
+  EXPECT_TRUE(mentions(unseen, "Blackwell"));
+  // Far more GPUs than any calibration row, across nodes.
+  Cluster big = Node(A100_80(), 8);
+  big.nodes = 16;
+  TrainingEstimate scaled = Estimate(w, Job(Precision::kBf16, 2048), big);
+  EXPECT_GT(spread(scaled), spread(calibrated) * 1.02);
+  EXPECT_TRUE(mentions(scaled, "beyond the calibration data"));
+}
+
 }  // namespace
 }  // namespace gpuplan::model
