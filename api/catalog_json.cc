@@ -39,6 +39,25 @@ void AddPrices(nlohmann::json& out, const db::Offer& o) {
 
 double RoundMoney(double amount) { return std::round(amount * 1e6) / 1e6; }
 
+namespace {
+
+// Dense tensor FLOPs one SM retires per clock, by precision: the peak divided by SMs x boost
+// clock (derived, null where a factor is unknown). Where a vendor quotes tensor peaks at a
+// lower clock than the boost (Hopper: 1830 MHz), this reads low by that ratio.
+nlohmann::json TensorFlopsPerSmPerClock(const model::GpuSpec& g) {
+  auto per_clock = [&](double tflops) {
+    if (!(tflops > 0) || !(g.sm_count > 0) || !(g.boost_clock_mhz > 0)) return nlohmann::json();
+    return nlohmann::json(std::round(tflops * 1e12 / (g.sm_count * g.boost_clock_mhz * 1e6)));
+  };
+  return {{"tf32", per_clock(g.tf32_tflops)},
+          {"fp16", per_clock(g.fp16_tflops)},
+          {"fp16_acc16", per_clock(g.fp16_acc16_tflops)},
+          {"bf16", per_clock(g.bf16_tflops)},
+          {"fp8", per_clock(g.fp8_tflops)}};
+}
+
+}  // namespace
+
 nlohmann::json GpuJson(const model::GpuSpec& g) {
   return {
       {"id", g.id},
@@ -49,11 +68,14 @@ nlohmann::json GpuJson(const model::GpuSpec& g) {
       {"memory_gb", g.memory_gb},
       {"memory_type", g.memory_type},
       {"memory_bw_gbps", g.memory_bw_gbps},
+      {"achievable_bw_gbps", PositiveOrNull(g.achievable_bw_gbps)},
       {"peak_tflops",
        {{"fp64", PositiveOrNull(g.fp64_tflops)},
         {"fp32", PositiveOrNull(g.fp32_tflops)},
         {"tf32", PositiveOrNull(g.tf32_tflops)},
         {"fp16", PositiveOrNull(g.fp16_tflops)},
+        {"fp16_acc16", PositiveOrNull(g.fp16_acc16_tflops)},
+        {"fp16_vector", PositiveOrNull(g.fp16_vector_tflops)},
         {"bf16", PositiveOrNull(g.bf16_tflops)},
         {"fp8", PositiveOrNull(g.fp8_tflops)},
         {"int8_tops", PositiveOrNull(g.int8_tops)}}},
@@ -62,6 +84,8 @@ nlohmann::json GpuJson(const model::GpuSpec& g) {
       {"tdp_w", PositiveOrNull(g.tdp_w)},
       {"sm_count", PositiveOrNull(g.sm_count)},
       {"boost_clock_mhz", PositiveOrNull(g.boost_clock_mhz)},
+      {"base_clock_mhz", PositiveOrNull(g.base_clock_mhz)},
+      {"tensor_flops_per_sm_per_clock", TensorFlopsPerSmPerClock(g)},
       {"l2_cache_mb", PositiveOrNull(g.l2_cache_mb)},
       {"form_factor", g.form_factor},
       {"source", g.source},

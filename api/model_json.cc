@@ -28,6 +28,7 @@ nlohmann::json WorkloadJson(const model::Workload& w) {
   if (w.family == model::Family::kCnn) {
     j["macs_per_sample"] = w.macs_per_sample;
     j["image_size"] = w.image_size;
+    j["spatial_dims"] = w.spatial_dims;
     j["activation_elements_per_sample"] = w.activation_elements_per_sample;
     j["conv_layers"] = w.conv_layers;
     if (w.depthwise_macs_share >= 0) j["depthwise_macs_share"] = w.depthwise_macs_share;
@@ -44,6 +45,7 @@ nlohmann::json WorkloadJson(const model::Workload& w) {
     }
     if (w.family == model::Family::kVit) {
       j["image_size"] = w.image_size;
+    j["spatial_dims"] = w.spatial_dims;
       j["patch_size"] = w.patch_size;
     } else {
       j["seq_len"] = w.seq_len;

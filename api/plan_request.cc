@@ -30,6 +30,7 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   integer("patch_size", w.patch_size, 1 << 12);
   integer("reference_image_size", w.reference_image_size, 1 << 16);
   integer("conv_layers", w.conv_layers, 100000);
+  if (auto v = r.Integer("spatial_dims", 2, 3)) w.spatial_dims = static_cast<int>(*v);
   integer("decoder_layers", w.decoder_layers, 10000);
   integer("target_len", w.target_len, 1 << 24);
   integer("max_context", w.max_context, 1 << 24);
@@ -53,7 +54,7 @@ std::vector<const char*> FieldsNotFor(model::Family family) {
   const std::vector<const char*> image_counts = {"macs_per_sample", "flops_per_sample",
                                                  "activation_elements_per_sample",
                                                  "reference_image_size", "conv_layers",
-                                                 "depthwise_macs_share"};
+                                                 "depthwise_macs_share", "spatial_dims"};
   const std::vector<const char*> moe = {"experts", "active_experts"};
   const std::vector<const char*> seq2seq = {"decoder_layers", "target_len"};
   std::vector<const char*> out;

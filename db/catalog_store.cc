@@ -17,7 +17,8 @@ namespace {
 constexpr const char* kGpuColumns =
     "id, name, vendor, architecture, release_year, memory_gb, memory_type, memory_bw_gbps, "
     "fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, fp8_tflops, int8_tops, "
-    "nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count, boost_clock_mhz, l2_cache_mb";
+    "nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count, boost_clock_mhz, "
+    "l2_cache_mb, base_clock_mhz, fp16_acc16_tflops, fp16_vector_tflops, achievable_bw_gbps";
 
 model::GpuSpec ReadGpu(SQLite::Statement& s) {
   model::GpuSpec g;
@@ -44,6 +45,10 @@ model::GpuSpec ReadGpu(SQLite::Statement& s) {
   g.sm_count = s.getColumn(20).getDouble();
   g.boost_clock_mhz = s.getColumn(21).getDouble();
   g.l2_cache_mb = s.getColumn(22).getDouble();
+  g.base_clock_mhz = s.getColumn(23).getDouble();
+  g.fp16_acc16_tflops = s.getColumn(24).getDouble();
+  g.fp16_vector_tflops = s.getColumn(25).getDouble();
+  g.achievable_bw_gbps = s.getColumn(26).getDouble();
   return g;
 }
 

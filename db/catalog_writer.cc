@@ -55,9 +55,10 @@ void UpsertGpu(SQLite::Database& db, const model::GpuSpec& g) {
 INSERT INTO gpus (id, name, vendor, architecture, release_year, memory_gb, memory_type,
   memory_bw_gbps, fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops,
   fp8_tflops, int8_tops, nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count,
-  boost_clock_mhz, l2_cache_mb)
+  boost_clock_mhz, l2_cache_mb, base_clock_mhz, fp16_acc16_tflops, fp16_vector_tflops,
+  achievable_bw_gbps)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-  ?21, ?22, ?23)
+  ?21, ?22, ?23, ?24, ?25, ?26, ?27)
 ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   architecture = excluded.architecture, release_year = excluded.release_year,
   memory_gb = excluded.memory_gb, memory_type = excluded.memory_type,
@@ -68,7 +69,10 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   nvlink_bw_gbps = excluded.nvlink_bw_gbps, pcie_gen = excluded.pcie_gen,
   tdp_w = excluded.tdp_w, form_factor = excluded.form_factor, source = excluded.source,
   sm_count = excluded.sm_count, boost_clock_mhz = excluded.boost_clock_mhz,
-  l2_cache_mb = excluded.l2_cache_mb
+  l2_cache_mb = excluded.l2_cache_mb, base_clock_mhz = excluded.base_clock_mhz,
+  fp16_acc16_tflops = excluded.fp16_acc16_tflops,
+  fp16_vector_tflops = excluded.fp16_vector_tflops,
+  achievable_bw_gbps = excluded.achievable_bw_gbps
 )SQL");
   stmt.bind(1, g.id);
   stmt.bind(2, g.name);
@@ -93,6 +97,10 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   stmt.bind(21, g.sm_count);
   stmt.bind(22, g.boost_clock_mhz);
   stmt.bind(23, g.l2_cache_mb);
+  stmt.bind(24, g.base_clock_mhz);
+  stmt.bind(25, g.fp16_acc16_tflops);
+  stmt.bind(26, g.fp16_vector_tflops);
+  stmt.bind(27, g.achievable_bw_gbps);
   stmt.exec();
 }
 

@@ -11,7 +11,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 3> kMigrations = {
+constexpr std::array<const char*, 4> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -164,6 +164,17 @@ ALTER TABLE api_keys ADD COLUMN prefix TEXT NOT NULL DEFAULT '';
 ALTER TABLE gpus ADD COLUMN sm_count REAL NOT NULL DEFAULT 0 CHECK (sm_count >= 0);
 ALTER TABLE gpus ADD COLUMN boost_clock_mhz REAL NOT NULL DEFAULT 0 CHECK (boost_clock_mhz >= 0);
 ALTER TABLE gpus ADD COLUMN l2_cache_mb REAL NOT NULL DEFAULT 0 CHECK (l2_cache_mb >= 0);
+)SQL",
+    // 4: the clock it sustains, FP16 rates by unit and accumulate type, and the DRAM bandwidth
+    // a published streaming benchmark reached (0 = unknown).
+    R"SQL(
+ALTER TABLE gpus ADD COLUMN base_clock_mhz REAL NOT NULL DEFAULT 0 CHECK (base_clock_mhz >= 0);
+ALTER TABLE gpus ADD COLUMN fp16_acc16_tflops REAL NOT NULL DEFAULT 0
+  CHECK (fp16_acc16_tflops >= 0);
+ALTER TABLE gpus ADD COLUMN fp16_vector_tflops REAL NOT NULL DEFAULT 0
+  CHECK (fp16_vector_tflops >= 0);
+ALTER TABLE gpus ADD COLUMN achievable_bw_gbps REAL NOT NULL DEFAULT 0
+  CHECK (achievable_bw_gbps >= 0);
 )SQL",
 };
 

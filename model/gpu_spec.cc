@@ -56,6 +56,16 @@ Status ValidateGpuSpec(const GpuSpec& gpu) {
   if (!any_compute) {
     return Error::Invalid("fp32_tflops", "a GPU needs at least one positive peak compute rate");
   }
+  // A benchmark cannot beat the peak it is measured against, nor the base clock the boost.
+  if (gpu.achievable_bw_gbps > 0 && gpu.memory_bw_gbps > 0 &&
+      gpu.achievable_bw_gbps > gpu.memory_bw_gbps) {
+    return Error::Invalid("achievable_bw_gbps",
+                          "achievable_bw_gbps must not exceed the peak memory_bw_gbps");
+  }
+  if (gpu.base_clock_mhz > 0 && gpu.boost_clock_mhz > 0 &&
+      gpu.base_clock_mhz > gpu.boost_clock_mhz) {
+    return Error::Invalid("base_clock_mhz", "base_clock_mhz must not exceed boost_clock_mhz");
+  }
   return OkStatus();
 }
 

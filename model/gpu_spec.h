@@ -26,10 +26,15 @@ struct GpuSpec {
   double memory_gb = 0;       // on-board memory per GPU
   std::string memory_type;    // HBM3, GDDR6, ...
   double memory_bw_gbps = 0;  // peak memory bandwidth, GB/s
+  // DRAM bandwidth a published streaming benchmark reached (BabelStream, STREAM, ...), GB/s;
+  // 0 = none published, the model then takes ModelConstants::eta_bw of the peak.
+  double achievable_bw_gbps = 0;
   double fp64_tflops = 0;     // non-tensor FP64
   double fp32_tflops = 0;     // non-tensor FP32
   double tf32_tflops = 0;     // tensor TF32, dense
   double fp16_tflops = 0;     // tensor FP16 with FP32 accumulate, dense
+  double fp16_acc16_tflops = 0;   // tensor FP16 with FP16 accumulate, dense (GeForce: 2x)
+  double fp16_vector_tflops = 0;  // non-tensor (CUDA core / vector) FP16
   double bf16_tflops = 0;     // tensor BF16, dense
   double fp8_tflops = 0;      // tensor FP8, dense
   double int8_tops = 0;       // tensor INT8, dense
@@ -39,6 +44,7 @@ struct GpuSpec {
   // Microarchitecture (0 = unknown): what the step model's saturation and floors use.
   double sm_count = 0;         // streaming multiprocessors (AMD: compute units), whole board
   double boost_clock_mhz = 0;  // the clock the peak rates are quoted at
+  double base_clock_mhz = 0;   // the vendor's base clock: what it sustains at full power
   double l2_cache_mb = 0;
   std::string form_factor;
   std::string source;  // where the figures come from
@@ -50,12 +56,15 @@ struct GpuRateField {
   const char* name;
   double GpuSpec::*field;
 };
-inline constexpr std::array<GpuRateField, 13> kGpuRateFields = {{
+inline constexpr std::array<GpuRateField, 17> kGpuRateFields = {{
     {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
+    {"achievable_bw_gbps", &GpuSpec::achievable_bw_gbps},
     {"fp64_tflops", &GpuSpec::fp64_tflops},
     {"fp32_tflops", &GpuSpec::fp32_tflops},
     {"tf32_tflops", &GpuSpec::tf32_tflops},
     {"fp16_tflops", &GpuSpec::fp16_tflops},
+    {"fp16_acc16_tflops", &GpuSpec::fp16_acc16_tflops},
+    {"fp16_vector_tflops", &GpuSpec::fp16_vector_tflops},
     {"bf16_tflops", &GpuSpec::bf16_tflops},
     {"fp8_tflops", &GpuSpec::fp8_tflops},
     {"int8_tops", &GpuSpec::int8_tops},
@@ -63,6 +72,7 @@ inline constexpr std::array<GpuRateField, 13> kGpuRateFields = {{
     {"tdp_w", &GpuSpec::tdp_w},
     {"sm_count", &GpuSpec::sm_count},
     {"boost_clock_mhz", &GpuSpec::boost_clock_mhz},
+    {"base_clock_mhz", &GpuSpec::base_clock_mhz},
     {"l2_cache_mb", &GpuSpec::l2_cache_mb},
 }};
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/collectives.h"
+#include "model/training.h"
 #include "model/training_job.h"
 
 namespace gpuplan::model {
@@ -33,7 +34,7 @@ double DecodeStep(const Workload& w, const NodeSpec& node, Precision p, int tp, 
     weights *= std::min(1.0, MatmulParamsPerToken(w) * batch / ParamsTotal(w));
   }
   double kv = batch * context * KvCacheBytesPerToken(w, p) / tp;
-  double t_mem = (weights + kv) / (g.memory_bw_gbps * 1e9 * c.eta_bw);
+  double t_mem = (weights + kv) / DramBandwidth(g, c);
   double t_cmp = 2 * MatmulParamsPerToken(w) * batch / tp /
                  (PeakTflops(g, p) * 1e12 * s.eta_decode_compute);
   double t_floor = w.layers * s.decode_kernels_per_layer * c.kernel_floor_s;
@@ -158,7 +159,7 @@ ServingEstimate BatchServing(const Workload& w, const NodeSpec& node, const Serv
   double per_sample = flops / (PeakTflops(node.gpu, r.precision) * 1e12 * c.eta_16bit) +
                       act_elements * beta * (w.family == Family::kCnn ? c.cnn_traffic_passes
                                                                       : c.transformer_traffic_passes) /
-                          3 / (node.gpu.memory_bw_gbps * 1e9 * c.eta_bw);
+                          3 / DramBandwidth(node.gpu, c);
   // Inference keeps only a few layers' outputs alive: a fifth of the training activations.
   double per_sample_gb = act_elements * beta * 0.2 / 1e9;
   double free_gb = UsableGb(node.gpu, c) - e.weights_gb * (1 + s.weight_overhead);
@@ -221,8 +222,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
       found = true;
     }
     best.assumptions.push_back("continuous batching; decode reads weights and KV cache at " +
-                               std::to_string(static_cast<int>(c.eta_bw * 100)) +
-                               "% of peak bandwidth, never faster than " +
+                               BandwidthBasis(node.gpu, c) + ", never faster than " +
                                std::to_string(static_cast<int>(s.decode_kernels_per_layer)) +
                                " kernel floors per layer");
   } else {

@@ -78,10 +78,7 @@ double ActivationBytesPerGpu(const Workload& w, const TrainingJob& job,
   double in_flight = std::min(std::max(1, layout.pipeline), std::max(1, micro_batches));
   double bytes = 0;
   if (w.family == Family::kCnn) {
-    double scale = w.reference_image_size > 0 && w.image_size > 0
-                       ? (double(w.image_size) / w.reference_image_size) *
-                             (double(w.image_size) / w.reference_image_size)
-                       : 1.0;
+    double scale = ImageScale(w);
     bytes = micro_batch * w.activation_elements_per_sample * scale * beta *
             c.cnn_saved_elements_per_activation;
     if (job.checkpointing == Checkpointing::kFull) bytes *= 0.35;

@@ -11,10 +11,7 @@ OperatorProfile Profile(const Workload& w) {
     double share = std::clamp(w.depthwise_macs_share, 0.0, 1.0);
     p.vector_flops = forward * share;
     p.gemm_flops = forward - p.vector_flops;
-    double scale = w.reference_image_size > 0 && w.image_size > 0
-                       ? (double(w.image_size) / w.reference_image_size) *
-                             (double(w.image_size) / w.reference_image_size)
-                       : 1.0;
+    double scale = ImageScale(w);
     p.activation_elements = w.activation_elements_per_sample * scale;
     p.gemm_kernels = KernelLayers(w);
     p.elementwise_kernels = kCnnElementwisePerConv * KernelLayers(w);

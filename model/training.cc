@@ -63,8 +63,21 @@ std::pair<int, int> DataParallelTopology(const Cluster& cluster, const ParallelL
 
 }  // namespace
 
+double DramBandwidth(const GpuSpec& gpu, const ModelConstants& c) {
+  if (gpu.achievable_bw_gbps > 0) return gpu.achievable_bw_gbps * 1e9;
+  return gpu.memory_bw_gbps * 1e9 * c.eta_bw;
+}
+
+std::string BandwidthBasis(const GpuSpec& gpu, const ModelConstants& c) {
+  auto gbps = [](double v) { return std::to_string(static_cast<long>(std::lround(v))); };
+  if (gpu.achievable_bw_gbps > 0) {
+    return "the published achievable " + gbps(gpu.achievable_bw_gbps) + " GB/s";
+  }
+  return gbps(c.eta_bw * 100) + "% of the " + gbps(gpu.memory_bw_gbps) + " GB/s peak";
+}
+
 double AchievedBandwidth(const GpuSpec& gpu, const ModelConstants& c) {
-  double dram = gpu.memory_bw_gbps * 1e9 * c.eta_bw;
+  double dram = DramBandwidth(gpu, c);
   if (gpu.boost_clock_mhz <= 0) return dram;
   double sm_side = SmCount(gpu) * gpu.boost_clock_mhz * 1e6 * c.sm_bytes_per_clock;
   return 1.0 / (1.0 / dram + 1.0 / sm_side);
@@ -377,7 +390,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   best.steps = std::ceil(best.total_samples / job.global_batch);
   best.total_hours = best.steps * best.step.step_time_s / 3600;
   std::vector<std::string> widened;
-  double sigma = c.TrainingSigma(w.family, cluster.node.gpu.architecture,
+  double sigma = c.TrainingSigma(w, cluster.node.gpu.architecture,
                                  best.layout.Gpus(), cluster.nodes, &widened);
   for (std::string& line : widened) best.warnings.push_back(std::move(line));
   best.p10_hours = best.total_hours * std::exp(-1.2816 * sigma);

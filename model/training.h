@@ -36,7 +36,15 @@ struct MicroStep {
 // The SMs of `gpu`, or an estimate from its FP32 rate when the catalog does not state it.
 double SmCount(const GpuSpec& gpu);
 
-// Bytes per second elementwise kernels move on `gpu`: DRAM at eta_bw of its peak, in
+// Bytes per second `gpu`'s DRAM delivers to streaming kernels: the catalog's published
+// achievable bandwidth (a STREAM-like benchmark) when it has one, else eta_bw of the peak.
+double DramBandwidth(const GpuSpec& gpu, const ModelConstants& c);
+
+// DramBandwidth in words, for assumptions: "the published achievable 1400 GB/s" or
+// "89% of the 900 GB/s peak".
+std::string BandwidthBasis(const GpuSpec& gpu, const ModelConstants& c);
+
+// Bytes per second elementwise kernels move on `gpu`: DramBandwidth, in
 // series with the SMs' own load/store path (sm_bytes_per_clock per SM per clock), so a
 // GPU with few or slow SMs for its bandwidth does not reach its DRAM peak. DRAM alone
 // when the catalog has no clock.

@@ -37,13 +37,13 @@ Status NonNegative(double value, const char* field) {
   return OkStatus();
 }
 
+}  // namespace
+
 double ImageScale(const Workload& w) {
   if (w.reference_image_size <= 0 || w.image_size <= 0) return 1.0;
   double ratio = static_cast<double>(w.image_size) / w.reference_image_size;
-  return ratio * ratio;
+  return std::pow(ratio, w.spatial_dims == 3 ? 3 : 2);
 }
-
-}  // namespace
 
 std::optional<Family> ParseFamily(std::string_view text) { return ParseEnum(kFamilies, text); }
 

@@ -48,7 +48,8 @@ struct Workload {
   bool variable_length = false;
 
   // Images (cnn, vit).
-  int image_size = 0;  // pixels per side
+  int image_size = 0;  // pixels (voxels when spatial_dims is 3) per side
+  int spatial_dims = 2;  // cnn: 2 for images, 3 for volumes (3D U-Nets): how counts scale
   int patch_size = 0;  // vit
 
   // CNNs (any image classifier described as model zoos do): counts at
@@ -100,6 +101,9 @@ double TokenLayers(const Workload& w);
 double ParamsTotal(const Workload& w);      // every parameter, all experts
 double MatmulParamsPerToken(const Workload& w);  // parameters in matmuls per token (active)
 double ForwardFlopsPerSample(const Workload& w);
+// CNN counts at image_size relative to reference_image_size: (image / reference) to the
+// power spatial_dims; 1 when either size is unknown.
+double ImageScale(const Workload& w);
 double TrainFlopsPerSample(const Workload& w);  // 3x forward (model FLOPs, no recompute)
 // Elements a training step keeps per sample per layer for backward (transformers and
 // RNNs), excluding the attention score matrix; see memory.cc.

@@ -69,6 +69,17 @@ Workload EncoderDecoder(const char* id, const char* name, double params, int enc
   return w;
 }
 
+// A 3D U-Net over 128^3 voxel patches: counts from scripts/cnn_macs.py nnunet_3d().
+Workload NnUnet3d() {
+  Workload w = Cnn("nnunet-3d", "nnU-Net 3D (128^3 patch, 4 channels)", 31.18e6, 482.8, 454.89,
+                   128, 28,
+                   "Isensee et al. 2021 (nnU-Net, Nature Methods 18:203); NVIDIA "
+                   "DeepLearningExamples PyTorch nnU-Net (MONAI DynUNet) for MSD Task01: "
+                   "filters min(2^(5+i), 320), 6 levels, two 3^3 convs per level");
+  w.spatial_dims = 3;
+  return w;
+}
+
 std::vector<Workload> BuildPresets() {
   // CNN counts (MACs at the reference size, model-zoo activations = conv/linear output
   // elements, conv + linear layers) come from scripts/cnn_macs.py, which walks the
@@ -84,6 +95,7 @@ std::vector<Workload> BuildPresets() {
       Cnn("ssd300", "SSD300 (ResNet-50 backbone)", 22.9e6, 19.28, 30.25, 300, 59,
           "Liu et al. 2016 (arXiv 1512.02325); NVIDIA DeepLearningExamples SSD300 v1.1: "
           "ResNet-50 to conv4_x with stride 1, 5 extra blocks, 6 heads, 81 classes"),
+      NnUnet3d(),
       Vit("vit-b-16", "ViT-B/16", 86.6e6, 12, 768, 12, 3072,
           "Dosovitskiy et al. 2021 (arXiv 2010.11929) Table 1; torchvision: 17.56 GMAC"),
       Vit("vit-l-16", "ViT-L/16", 304.3e6, 24, 1024, 16, 4096,

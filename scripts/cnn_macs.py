@@ -26,6 +26,18 @@ class Net:
         self.act += outs * (1 + bn + relu)
         self.zoo_act += outs
 
+    def conv3d(self, cin, cout, k, d_out, norm=True, relu=True, transposed=False):
+        # A transposed conv (kernel 2, stride 2) reads d_out/2 per side and writes each
+        # output voxel from one input voxel: d_out^3 * cin * cout MACs, 8 cin cout params.
+        kernel = 8 if transposed else k ** 3
+        macs = d_out ** 3 * cout * cin * (1 if transposed else kernel)
+        self.macs += macs
+        self.convs += 1
+        self.params += cout * cin * kernel
+        outs = d_out ** 3 * cout
+        self.act += outs * (1 + norm + relu)
+        self.zoo_act += outs
+
     def linear(self, cin, cout):
         self.macs += cin * cout
         self.params += cin * cout
@@ -124,11 +136,34 @@ def efficientnet_b0():
     return n
 
 
+def nnunet_3d(patch=128, in_channels=4, classes=4):
+    # NVIDIA DeepLearningExamples PyTorch nnU-Net (MONAI DynUNet) for MSD Task01 BrainTumour:
+    # 4 MRI modalities in, patch 128^3, kernels 3^3, strides 1 then 2 x5, filters
+    # min(2^(5+i), 320); each level two conv-InstanceNorm-LeakyReLU layers (the first with
+    # the level's stride); decoder: transposed conv (2, stride 2), concat with the skip, two
+    # convs; a 1^3 output conv.
+    n = Net()
+    filters = [min(2 ** (5 + i), 320) for i in range(6)]
+    sizes = [patch // 2 ** i for i in range(6)]
+    cin = in_channels
+    for c, d in zip(filters, sizes):
+        n.conv3d(cin, c, 3, d)
+        n.conv3d(c, c, 3, d)
+        cin = c
+    for i in range(4, -1, -1):
+        n.conv3d(filters[i + 1], filters[i], 2, sizes[i], norm=False, relu=False, transposed=True)
+        n.conv3d(2 * filters[i], filters[i], 3, sizes[i])
+        n.conv3d(filters[i], filters[i], 3, sizes[i])
+    n.conv3d(filters[0], classes, 1, sizes[0], norm=False, relu=False)
+    return n
+
+
 if __name__ == "__main__":
     r50, _ = resnet50()
     for name, net in (("ResNet-50 @224", r50), ("ResNet-18 @224", resnet18()),
                       ("EfficientNet-B0 @224", efficientnet_b0()),
-                      ("SSD300 ResNet-50 @300", ssd300_resnet50())):
+                      ("SSD300 ResNet-50 @300", ssd300_resnet50()),
+                      ("nnU-Net 3D @128^3", nnunet_3d())):
         print(f"{name}: {net.macs / 1e9:.3f} GMAC, {net.params / 1e6:.2f} M conv/fc params, "
               f"{net.act / 1e6:.1f} M activation elements (conv/bn/relu), "
               f"{net.zoo_act / 1e6:.2f} M model-zoo activations (conv/linear outputs), "

@@ -47,6 +47,19 @@ TEST_F(CatalogApiTest, ListsGpusWithTheirSpecs) {
   EXPECT_TRUE(a100.body["peak_tflops"]["fp8"].is_null());
   EXPECT_EQ(a100.body["nvlink_bw_gbps"], 600.0);
   EXPECT_EQ(a100.body["tdp_w"], 400.0);
+  // What performance depends on beyond the datasheet peaks (sourced in gpus.csv).
+  EXPECT_EQ(a100.body["sm_count"], 108.0);
+  EXPECT_EQ(a100.body["base_clock_mhz"], 1275.0);
+  EXPECT_EQ(a100.body["achievable_bw_gbps"], 1700.0);
+  EXPECT_EQ(a100.body["peak_tflops"]["fp16_vector"], 77.97);
+  EXPECT_EQ(a100.body["tensor_flops_per_sm_per_clock"]["fp16"], 2049.0);  // 312e12/108/1.41e9
+  // GeForce: FP16 accumulate runs at twice the FP32-accumulate rate training uses.
+  auto rtx = Get("/api/v1/gpus/RTX-4090");
+  ASSERT_EQ(rtx.status, 200);
+  EXPECT_EQ(rtx.body["peak_tflops"]["fp16_acc16"], 330.3);
+  EXPECT_EQ(rtx.body["peak_tflops"]["fp16"], 165.2);
+  // Unknown stays null, never 0.
+  EXPECT_TRUE(Get("/api/v1/gpus/A10G").body["achievable_bw_gbps"].is_null());
 }
 
 TEST_F(CatalogApiTest, UnknownGpuIs404Problem) {

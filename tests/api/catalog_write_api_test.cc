@@ -118,6 +118,12 @@ TEST_F(CatalogWriteApiTest, GpuWrites) {
   auto invalid = Send("POST", "/api/v1/gpus", bad, *admin_key_);
   EXPECT_EQ(invalid.status, 422);
   EXPECT_EQ(invalid.body["errors"][0]["pointer"], "/memory_gb");
+  json too_fast = NewGpu("TEST-GPU-3");
+  too_fast["memory_bw_gbps"] = 1000;
+  too_fast["achievable_bw_gbps"] = 1200;
+  auto rejected = Send("POST", "/api/v1/gpus", too_fast, *admin_key_);
+  EXPECT_EQ(rejected.status, 422);
+  EXPECT_EQ(rejected.body["errors"][0]["pointer"], "/achievable_bw_gbps");
   auto mismatch = Send("PUT", "/api/v1/gpus/OTHER", NewGpu("TEST-GPU-2"), *admin_key_);
   EXPECT_EQ(mismatch.status, 422);
   EXPECT_EQ(Send("DELETE", "/api/v1/gpus/A100-80GB-SXM4", nullptr, *admin_key_).status, 409);  // in use

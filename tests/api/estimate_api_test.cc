@@ -459,6 +459,10 @@ TEST_F(EstimateApiTest, EveryValidationPath) {
        "/workload/depthwise_macs_share"},
       {Training({{"workload", {{"preset", "resnet-50"}, {"variable_length", true}}}}),
        "/workload/variable_length"},
+      {Training({{"workload", {{"preset", "bert-large"}, {"spatial_dims", 3}}}}),
+       "/workload/spatial_dims"},
+      {Training({{"workload", {{"preset", "nnunet-3d"}, {"spatial_dims", 4}}}}),
+       "/workload/spatial_dims"},
       // Sequence length beyond the model's context is an error, not an extrapolation.
       {Training({{"workload", {{"preset", "llama-2-7b"}, {"seq_len", 8192}}}}),
        "/workload/seq_len"},

@@ -42,6 +42,14 @@ TEST(ValidateGpuSpecTest, NamesTheFieldAtFault) {
       {[](GpuSpec& g) { g.memory_gb = 0; }, "memory_gb"},
       {[](GpuSpec& g) { g.memory_bw_gbps = -1; }, "memory_bw_gbps"},
       {[](GpuSpec& g) { g.tdp_w = -5; }, "tdp_w"},
+      // A streaming benchmark cannot beat the peak, nor the base clock the boost.
+      {[](GpuSpec& g) { g.achievable_bw_gbps = g.memory_bw_gbps + 1; }, "achievable_bw_gbps"},
+      {[](GpuSpec& g) {
+         g.boost_clock_mhz = 1410;
+         g.base_clock_mhz = 1500;
+       },
+       "base_clock_mhz"},
+      {[](GpuSpec& g) { g.fp16_vector_tflops = -1; }, "fp16_vector_tflops"},
       {[](GpuSpec& g) {
          g.fp32_tflops = g.tf32_tflops = g.fp16_tflops = g.bf16_tflops = 0;
        },

@@ -28,6 +28,16 @@ TrainingEstimate Estimate(const Workload& w, const TrainingJob& job, const Clust
   return e.ok() ? *e : TrainingEstimate{};
 }
 
+// One bf16 request shape on one GPU: 512 tokens in, 128 out.
+ServingRequest ShortChat() {
+  ServingRequest r;
+  r.precision = Precision::kBf16;
+  r.input_tokens = 512;
+  r.output_tokens = 128;
+  r.tensor_parallel = 1;
+  return r;
+}
+
 GpuSpec Scaled(GpuSpec g, double f) {
   g.id += "-scaled";
   for (const GpuRateField& rate : kGpuRateFields) g.*rate.field *= f;
@@ -107,11 +117,7 @@ TEST(ModelPropertiesTest, SmallBatchesRunFurtherFromPeak) {
 
 TEST(ModelPropertiesTest, ServingTimePerTokenFallsWithBandwidth) {
   Workload w = *FindPreset("llama-3-8b");
-  ServingRequest r;
-  r.precision = Precision::kBf16;
-  r.input_tokens = 512;
-  r.output_tokens = 128;
-  r.tensor_parallel = 1;
+  ServingRequest r = ShortChat();
   double previous = 1e9;
   for (double f : {0.5, 1.0, 1.5, 2.0}) {
     GpuSpec g = A100_80();
@@ -123,6 +129,40 @@ TEST(ModelPropertiesTest, ServingTimePerTokenFallsWithBandwidth) {
     EXPECT_LT(tpot, previous) << "bandwidth x" << f;
     previous = tpot;
   }
+}
+
+// A published streaming-benchmark bandwidth replaces eta_bw x peak, in training and in
+// serving, and the answer says which one it used.
+TEST(ModelPropertiesTest, PublishedAchievableBandwidthIsWhatTheModelUses) {
+  Workload w = *FindPreset("llama-3-8b");
+  ServingRequest r = ShortChat();
+  auto tpot = [&](const GpuSpec& g) {
+    auto e = EstimateServing(w, Node(g, 1).node, r);
+    EXPECT_TRUE(e.ok());
+    return e.ok() && !e->curve.empty() ? e->curve.front().tpot_s : 0.0;
+  };
+  GpuSpec fast = A100_80();
+  fast.achievable_bw_gbps = fast.memory_bw_gbps;  // better than eta_bw of the peak
+  GpuSpec slow = A100_80();
+  slow.achievable_bw_gbps = 0.5 * slow.memory_bw_gbps;
+  double unknown = tpot(A100_80());
+  EXPECT_LT(tpot(fast), unknown);
+  EXPECT_GT(tpot(slow), unknown);
+  auto served = EstimateServing(w, Node(slow, 1).node, r);
+  ASSERT_TRUE(served.ok());
+  bool named = false;
+  for (const auto& a : served->assumptions) {
+    named = named || a.find("published achievable 1020 GB/s") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
+
+  Workload bert = *FindPreset("bert-large");
+  auto samples_per_s = [&](const GpuSpec& g) {
+    TrainingEstimate e = Estimate(bert, Job(Precision::kBf16, 32), Node(g, 1));
+    return e.samples_per_s;
+  };
+  EXPECT_GT(samples_per_s(fast), samples_per_s(A100_80()));
+  EXPECT_LT(samples_per_s(slow), samples_per_s(A100_80()));
 }
 
 TEST(ModelPropertiesTest, SmallModelsDecodeAtTheirKernelFloors) {
@@ -170,6 +210,15 @@ TEST(ModelPropertiesTest, RangeWidensOutsideTheCalibratedRegion) {
   TrainingEstimate scaled = Estimate(w, Job(Precision::kBf16, 2048), big);
   EXPECT_GT(spread(scaled), spread(calibrated) * 1.02);
   EXPECT_TRUE(mentions(scaled, "beyond the calibration data"));
+  // A volumetric CNN: the measured 3D U-Net runs slower than its counts predict.
+  Workload unet = *FindPreset("nnunet-3d");
+  Workload flat = unet;
+  flat.spatial_dims = 2;
+  TrainingEstimate volume = Estimate(unet, Job(Precision::kBf16, 16), Node(A100_80(), 8));
+  TrainingEstimate image = Estimate(flat, Job(Precision::kBf16, 16), Node(A100_80(), 8));
+  EXPECT_GT(spread(volume), spread(image) * 1.5);
+  EXPECT_TRUE(mentions(volume, "volumetric"));
+  EXPECT_FALSE(mentions(image, "volumetric"));
 }
 
 }  // namespace

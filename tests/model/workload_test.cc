@@ -60,6 +60,18 @@ TEST(WorkloadTest, CnnFlopsAreTwiceTheMacsAndScaleWithPixels) {
   EXPECT_DOUBLE_EQ(ForwardFlopsPerSample(w), 4 * 2 * 4.089e9);
 }
 
+TEST(WorkloadTest, VolumetricCountsScaleWithVoxels) {
+  Workload w = *FindPreset("nnunet-3d");
+  EXPECT_EQ(w.spatial_dims, 3);
+  double flops = ForwardFlopsPerSample(w);
+  EXPECT_DOUBLE_EQ(flops, 2 * 482.8e9);
+  w.image_size = 256;  // twice the side: eight times the voxels
+  EXPECT_DOUBLE_EQ(ForwardFlopsPerSample(w), 8 * flops);
+  EXPECT_DOUBLE_EQ(ImageScale(w), 8.0);
+  w.spatial_dims = 2;
+  EXPECT_DOUBLE_EQ(ImageScale(w), 4.0);
+}
+
 TEST(WorkloadTest, MoeCountsActiveExpertsPerToken) {
   Workload w = *FindPreset("mixtral-8x7b");
   w.params = 0;
