@@ -3,6 +3,7 @@
 #include <tuple>
 
 #include "api/cursor.h"
+#include "db/field_rules.h"
 
 namespace gpuplan::api {
 
@@ -17,6 +18,11 @@ Result<SpotHistoryQuery> ReadSpotHistoryQuery(QueryParams& q) {
   query.zone = q.String("zone");
   query.since = q.String("since");
   query.until = q.String("until");
+  for (auto [name, value] : {std::pair{"since", &query.since}, {"until", &query.until}}) {
+    if (!value->empty() && !db::rules::ParseTimestamp(*value)) {
+      q.Fail(name, std::string(name) + " must be an ISO 8601 date or date-time, e.g. 2026-11-01");
+    }
+  }
   query.limit = static_cast<int>(q.Integer("limit", 1, 10000).value_or(1000));
   std::string cursor = q.String("cursor");
   if (!q.ok()) return q.error();

@@ -1,5 +1,8 @@
 #include <httplib.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "api/catalog_json.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
@@ -129,7 +132,12 @@ void ListGpus(const ApiContext& ctx, const httplib::Request& req, httplib::Respo
   if (!gpus.ok()) return WriteError(req, res, gpus.error());
   nlohmann::json items = nlohmann::json::array();
   for (const auto& gpu : *gpus) {
-    if (vendor.empty() || gpu.vendor == vendor) items.push_back(GpuJson(gpu));
+    bool same_vendor = vendor.size() == gpu.vendor.size() &&
+                       std::equal(vendor.begin(), vendor.end(), gpu.vendor.begin(),
+                                  [](unsigned char a, unsigned char b) {
+                                    return std::tolower(a) == std::tolower(b);
+                                  });
+    if (vendor.empty() || same_vendor) items.push_back(GpuJson(gpu));
   }
   WriteJson(res, ListJson(std::move(items)));
 }

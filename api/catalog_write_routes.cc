@@ -259,6 +259,11 @@ void PutFxRate(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   if (rate.currency == "USD" && rate.units_per_usd != 1) {
     errors.push_back({"/units_per_usd", "USD is the base: its rate is 1"});
   }
+  if (body->contains("as_of")) {
+    if (auto why = db::rules::CheckTimestamp(rate.as_of, std::time(nullptr))) {
+      errors.push_back({"/as_of", "as_of " + *why});
+    }
+  }
   if (!errors.empty()) return WriteError(req, res, BodyError(errors));
   auto lease = ctx.pool->Acquire();
   auto rates = db::CatalogStore(*lease).FxRates();

@@ -98,7 +98,7 @@ nlohmann::json TrainingEstimateJson(const model::TrainingEstimate& e, const mode
         {"nodes", cluster.nodes},
         {"total_gpus", cluster.TotalGpus()},
         {"interconnect", model::InterconnectName(cluster.node.interconnect)}}},
-      {"precision", model::PrecisionName(job.precision)},
+      {"precision", model::PrecisionName(e.precision)},
       {"global_batch_size", job.global_batch},
       {"micro_batch_size", e.micro_batch},
       {"gradient_accumulation_steps", e.grad_accumulation_steps},

@@ -101,11 +101,11 @@ std::vector<const char*> FieldsNotFor(model::Family family) {
   return out;
 }
 
-std::optional<model::Precision> ReadPrecision(JsonReader& r, const char* key,
-                                              model::Precision fallback) {
-  auto text = r.Choice(key, {"fp32", "tf32", "fp16", "bf16", "fp8", "int8"});
-  if (!text) return r.Has(key) ? std::nullopt : std::optional(fallback);
-  return model::ParsePrecision(*text);
+// "auto" (the default) leaves the choice to the GPU: AutoPrecision, named in assumptions.
+void ReadPrecision(JsonReader& r, const char* key, model::Precision& precision, bool& is_auto) {
+  auto text = r.Choice(key, {"auto", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"});
+  is_auto = !text || *text == "auto";
+  if (text && !is_auto) precision = *model::ParsePrecision(*text);
 }
 
 void ReadHardware(JsonReader& parent, HardwareRequest& hw) {
@@ -216,7 +216,7 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   ReadDataset(r, t.job);
   if (auto v = r.Integer("global_batch_size", 1, kMaxInt, true)) t.job.global_batch = int(*v);
   if (auto v = r.Integer("micro_batch_size", 1, kMaxInt)) t.job.micro_batch = int(*v);
-  if (auto p = ReadPrecision(r, "precision", model::Precision::kBf16)) t.job.precision = *p;
+  ReadPrecision(r, "precision", t.job.precision, t.job.precision_auto);
   if (auto v = r.Choice("optimizer", {"adamw", "adam", "lamb", "sgd"})) {
     t.job.optimizer = *model::ParseOptimizer(*v);
   }
@@ -240,7 +240,7 @@ std::optional<InferenceRequest> ReadInferenceRequest(JsonReader& r, bool read_ha
   size_t errors_before = r.error_count();
   InferenceRequest q;
   if (auto w = ReadWorkload(r, "workload")) q.workload = *w;
-  if (auto p = ReadPrecision(r, "precision", model::Precision::kBf16)) q.serving.precision = *p;
+  ReadPrecision(r, "precision", q.serving.precision, q.serving.precision_auto);
   if (auto v = r.Integer("input_tokens", 1, 1 << 22)) q.serving.input_tokens = int(*v);
   if (auto v = r.Integer("output_tokens", 1, 1 << 22)) q.serving.output_tokens = int(*v);
   auto rps = r.Number("target_requests_per_s", 0, 1e9);

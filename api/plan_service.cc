@@ -325,7 +325,7 @@ Result<nlohmann::json> PlanService::Inference(const InferenceRequest& request) {
       {"workload", WorkloadJson(request.workload)},
       {"hardware",
        {{"gpu", hw->cluster.node.gpu.id}, {"gpus_per_node", hw->cluster.node.gpus_per_node}}},
-      {"precision", model::PrecisionName(request.serving.precision)},
+      {"precision", model::PrecisionName(e->precision)},
       {"replicas", e->replicas},
       {"gpus_per_replica", e->gpus_per_replica},
       {"instances", instances},

@@ -18,6 +18,8 @@ namespace {
 
 struct Constraints {
   std::set<std::string> clouds, regions, gpus;
+  // As sent, in order: what CheckConstraintNames points at.
+  std::vector<std::string> cloud_names, region_names, gpu_names;
   int max_nodes = 4;
   std::optional<double> deadline_hours, budget;
   bool ondemand = true, spot = true;
@@ -36,16 +38,23 @@ struct Candidate {
   std::string why;
 };
 
-std::optional<Constraints> ReadConstraints(JsonReader& parent) {
+std::optional<Constraints> ReadConstraints(JsonReader& parent, bool training) {
   Constraints c;
   auto r = parent.Object("constraints");
   if (!r) return c;
-  auto set = [&](const char* key, std::set<std::string>& out) {
-    if (auto v = r->Strings(key, 200)) out.insert(v->begin(), v->end());
+  if (!training && r->Has("deadline_hours")) {
+    r->Fail("deadline_hours", "deadline_hours applies to training; an inference "
+                              "recommendation takes latency_slo_ms and budget (per month)");
+  }
+  auto set = [&](const char* key, std::set<std::string>& out, std::vector<std::string>& names) {
+    if (auto v = r->Strings(key, 200)) {
+      out.insert(v->begin(), v->end());
+      names = *v;
+    }
   };
-  set("clouds", c.clouds);
-  set("regions", c.regions);
-  set("gpus", c.gpus);
+  set("clouds", c.clouds, c.cloud_names);
+  set("regions", c.regions, c.region_names);
+  set("gpus", c.gpus, c.gpu_names);
   if (auto v = r->Integer("max_nodes", 1, 64)) c.max_nodes = static_cast<int>(*v);
   c.deadline_hours = r->Number("deadline_hours", 0.001, 1e7);
   c.budget = r->Number("budget", 0, 1e12);
@@ -66,12 +75,64 @@ std::optional<Constraints> ReadConstraints(JsonReader& parent) {
   return c;
 }
 
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return text;
+}
+
+// `gpu` is one of `wanted`: the id itself or a family prefix ("A100" matches
+// "A100-80GB-SXM4"), case-insensitive.
 bool GpuMatches(const std::set<std::string>& wanted, const std::string& gpu) {
   if (wanted.empty()) return true;
+  std::string id = Lower(gpu);
   for (const std::string& w : wanted) {
-    if (gpu == w || gpu.rfind(w + "-", 0) == 0) return true;
+    std::string want = Lower(w);
+    if (id == want || id.rfind(want + "-", 0) == 0) return true;
   }
   return false;
+}
+
+// Every cloud, region and GPU a constraint names must exist in the catalog: a typo
+// ("H10O", "AWS") is a 422 naming the item, not an empty answer. Clouds and regions are ids
+// (lower case); GPUs match as GpuMatches does.
+Status CheckConstraintNames(db::CatalogStore& store, const Constraints& c) {
+  const std::vector<std::string>& clouds_in_order = c.cloud_names;
+  const std::vector<std::string>& regions_in_order = c.region_names;
+  const std::vector<std::string>& gpus_in_order = c.gpu_names;
+  std::vector<FieldError> errors;
+  auto clouds = store.ListClouds();
+  if (!clouds.ok()) return clouds.error();
+  std::set<std::string> known_clouds;
+  for (const auto& cloud : *clouds) known_clouds.insert(cloud.cloud.id);
+  for (size_t i = 0; i < clouds_in_order.size(); ++i) {
+    if (!known_clouds.count(clouds_in_order[i])) {
+      errors.push_back({"/constraints/clouds/" + std::to_string(i),
+                        "unknown cloud (ids are lower case; see GET /api/v1/clouds)"});
+    }
+  }
+  auto regions = store.ListRegions("");
+  if (!regions.ok()) return regions.error();
+  std::set<std::string> known_regions;
+  for (const auto& region : *regions) known_regions.insert(region.id);
+  for (size_t i = 0; i < regions_in_order.size(); ++i) {
+    if (!known_regions.count(regions_in_order[i])) {
+      errors.push_back({"/constraints/regions/" + std::to_string(i),
+                        "unknown region (see GET /api/v1/regions)"});
+    }
+  }
+  auto gpus = store.ListGpus();
+  if (!gpus.ok()) return gpus.error();
+  for (size_t i = 0; i < gpus_in_order.size(); ++i) {
+    bool known = false;
+    for (const auto& g : *gpus) known = known || GpuMatches({gpus_in_order[i]}, g.id);
+    if (!known) {
+      errors.push_back({"/constraints/gpus/" + std::to_string(i),
+                        "no catalog GPU is or starts with this name (see GET /api/v1/gpus)"});
+    }
+  }
+  if (!errors.empty()) return BodyError(errors);
+  return OkStatus();
 }
 
 // Ranks feasible candidates and builds the answer.
@@ -381,7 +442,7 @@ Result<nlohmann::json> Recommend(db::CatalogStore& store, const nlohmann::json& 
   std::string task = r.Choice("task", {"training", "inference"}).value_or("training");
   std::string objective = r.Choice("objective", {"cost", "time", "balanced"}).value_or("cost");
   int limit = static_cast<int>(r.Integer("limit", 1, kMaxRecommendationLimit).value_or(10));
-  auto constraints = ReadConstraints(r);
+  auto constraints = ReadConstraints(r, task == "training");
   std::optional<TrainingRequest> training;
   std::optional<InferenceRequest> inference;
   if (task == "inference") {
@@ -391,6 +452,8 @@ Result<nlohmann::json> Recommend(db::CatalogStore& store, const nlohmann::json& 
   }
   r.Finish();
   if (!errors.empty()) return BodyError(errors);
+  Status names = CheckConstraintNames(store, *constraints);
+  if (!names.ok()) return names.error();
   PlanService plan(store);
   Status currency = plan.UseCurrency(training ? training->currency : inference->currency);
   if (!currency.ok()) return currency.error();
@@ -437,13 +500,11 @@ Result<nlohmann::json> Compare(db::CatalogStore& store, const nlohmann::json& bo
     cluster.node.gpu = *gpu;
     cluster.node.gpus_per_node = per_node;
     cluster.node.interconnect = model::DefaultInterconnect(*gpu, per_node);
-    model::TrainingJob job = request->job;
-    if (model::PeakTflops(*gpu, job.precision) <= 0 && job.precision == model::Precision::kBf16 &&
-        gpu->fp16_tflops > 0) {
-      job.precision = model::Precision::kFp16;  // GPUs without BF16 run mixed FP16
-    }
+    const model::TrainingJob& job = request->job;
     auto e = model::EstimateTraining(request->workload, job, cluster);
-    nlohmann::json row = {{"gpu", ids[i]}, {"precision", model::PrecisionName(job.precision)}};
+    model::Precision precision =
+        e.ok() ? e->precision : (job.precision_auto ? model::AutoPrecision(*gpu) : job.precision);
+    nlohmann::json row = {{"gpu", ids[i]}, {"precision", model::PrecisionName(precision)}};
     if (!e.ok()) {
       row["error"] = e.error().message;
       rows.push_back(row);

@@ -37,6 +37,24 @@ double PeakTflops(const GpuSpec& gpu, Precision precision) {
   return 0;
 }
 
+Precision AutoPrecision(const GpuSpec& gpu) {
+  if (gpu.bf16_tflops > 0) return Precision::kBf16;
+  if (gpu.fp16_tflops > 0) return Precision::kFp16;
+  if (gpu.tf32_tflops > 0) return Precision::kTf32;
+  return Precision::kFp32;
+}
+
+std::string AutoPrecisionAssumption(const GpuSpec& gpu) {
+  switch (AutoPrecision(gpu)) {
+    case Precision::kBf16: return "precision auto: bf16 mixed precision (" + gpu.id + " has BF16)";
+    case Precision::kFp16:
+      return "precision auto: fp16 mixed precision with loss scaling (" + gpu.id +
+             " has no BF16 unit)";
+    case Precision::kTf32: return "precision auto: tf32 (" + gpu.id + " has no 16-bit unit)";
+    default: return "precision auto: fp32 (" + gpu.id + " has no 16-bit or TF32 unit)";
+  }
+}
+
 Status ValidateGpuSpec(const GpuSpec& gpu) {
   if (gpu.id.empty()) return Error::Invalid("id", "id must not be empty");
   if (!(gpu.memory_gb > 0) || !std::isfinite(gpu.memory_gb)) {

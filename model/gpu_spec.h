@@ -76,6 +76,13 @@ inline constexpr std::array<GpuRateField, 17> kGpuRateFields = {{
     {"l2_cache_mb", &GpuSpec::l2_cache_mb},
 }};
 
+// What "precision: auto" runs on `gpu`: bf16 where it has a BF16 unit, else fp16 mixed
+// precision where it has an FP16 rate, else tf32, else fp32.
+Precision AutoPrecision(const GpuSpec& gpu);
+// The assumption line that names the choice, e.g. "precision auto: fp16 mixed precision
+// (T4 has no BF16 unit)".
+std::string AutoPrecisionAssumption(const GpuSpec& gpu);
+
 // Peak dense rate of `gpu` at `precision` in TFLOPS (TOPS for int8); 0 if it has none.
 double PeakTflops(const GpuSpec& gpu, Precision precision);
 

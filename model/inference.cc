@@ -194,6 +194,14 @@ double KvCacheBytesPerToken(const Workload& w, Precision precision) {
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& r, const ModelConstants& c,
                                         const ServingConstants& s) {
+  if (r.precision_auto) {
+    ServingRequest resolved = r;
+    resolved.precision_auto = false;
+    resolved.precision = AutoPrecision(node.gpu);
+    auto e = EstimateServing(w, node, resolved, c, s);
+    if (e.ok()) e->assumptions.insert(e->assumptions.begin(), AutoPrecisionAssumption(node.gpu));
+    return e;
+  }
   Status valid = ValidateWorkload(w);
   if (valid.ok()) valid = ValidateRequest(w, node, r);
   if (!valid.ok()) return valid.error();
@@ -242,6 +250,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                             " GB per GPU with up to " + std::to_string(node.gpus_per_node) +
                             " GPUs per replica");
   }
+  best.precision = r.precision;
   return best;
 }
 

@@ -31,6 +31,7 @@ struct ServingConstants {
 
 struct ServingRequest {
   Precision precision = Precision::kBf16;  // weights and compute; int8/fp8 = quantized
+  bool precision_auto = false;  // run AutoPrecision(gpu) instead of `precision` (assumption)
   int input_tokens = 0;   // decoders: prompt tokens per request
   int output_tokens = 0;  // decoders: generated tokens per request
   double target_requests_per_s = 0;  // load to serve (decoders and others)
@@ -49,6 +50,7 @@ struct ServingPoint {
 };
 
 struct ServingEstimate {
+  Precision precision = Precision::kBf16;  // what was estimated (auto resolved)
   int gpus_per_replica = 1;
   double weights_gb = 0;            // per GPU
   double kv_cache_bytes_per_token = 0;  // whole model, all layers

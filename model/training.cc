@@ -299,6 +299,14 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
                                           const Cluster& cluster, const ModelConstants& c,
                                           bool find_smallest_layout) {
+  if (job.precision_auto) {
+    TrainingJob resolved = job;
+    resolved.precision_auto = false;
+    resolved.precision = AutoPrecision(cluster.node.gpu);
+    auto e = EstimateTraining(w, resolved, cluster, c, find_smallest_layout);
+    if (e.ok()) e->assumptions.insert(e->assumptions.begin(), AutoPrecisionAssumption(cluster.node.gpu));
+    return e;
+  }
   Status valid = ValidateWorkload(w);
   if (valid.ok()) valid = ValidateCluster(cluster);
   if (valid.ok()) valid = ValidateJob(job, w, cluster.node.gpu);
@@ -309,6 +317,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   }
 
   TrainingEstimate best;
+  best.precision = job.precision;
   double best_time = std::numeric_limits<double>::infinity();
   bool found = false;
   auto evaluate = [&](const ParallelLayout& layout, bool must_fit) {

@@ -75,6 +75,7 @@ struct FittingLayout {
 };
 
 struct TrainingEstimate {
+  Precision precision = Precision::kBf16;  // what was estimated (auto resolved)
   ParallelLayout layout;
   int micro_batch = 0;
   int grad_accumulation_steps = 1;

@@ -40,6 +40,7 @@ struct TrainingJob {
   int global_batch = 0;  // samples per optimizer step, over all GPUs
   int micro_batch = 0;   // samples per GPU per forward/backward; 0 = largest that fits
   Precision precision = Precision::kBf16;
+  bool precision_auto = false;  // run AutoPrecision(gpu) instead of `precision` (assumption)
   Optimizer optimizer = Optimizer::kAdamW;
   Checkpointing checkpointing = Checkpointing::kNone;
   Framework framework = Framework::kEager;

@@ -32,7 +32,8 @@ Result<model::GpuSpec> FindGpu(const std::string& id) {
 
 Result<model::TrainingJob> BuildJob(const EstimateOptions& o) {
   model::TrainingJob job;
-  auto precision = model::ParsePrecision(o.precision);
+  job.precision_auto = o.precision == "auto";
+  auto precision = job.precision_auto ? model::Precision::kBf16 : model::ParsePrecision(o.precision);
   if (!precision) return Error::Invalid("--precision", "unknown precision '" + o.precision + "'");
   auto optimizer = model::ParseOptimizer(o.optimizer);
   if (!optimizer) return Error::Invalid("--optimizer", "unknown optimizer '" + o.optimizer + "'");
@@ -54,14 +55,14 @@ Result<model::TrainingJob> BuildJob(const EstimateOptions& o) {
 }
 
 void PrintText(const model::TrainingEstimate& e, const model::Workload& w,
-               const model::Cluster& cluster, const model::TrainingJob& job, std::ostream& out) {
+               const model::Cluster& cluster, std::ostream& out) {
   char line[256];
   auto print = [&](const char* fmt, auto... args) {
     std::snprintf(line, sizeof(line), fmt, args...);
     out << line;
   };
   print("%s on %d x %s (%d node(s)), %s\n", w.name.c_str(), cluster.TotalGpus(),
-        cluster.node.gpu.id.c_str(), cluster.nodes, std::string(model::PrecisionName(job.precision)).c_str());
+        cluster.node.gpu.id.c_str(), cluster.nodes, std::string(model::PrecisionName(e.precision)).c_str());
   print("  layout: tensor %d x pipeline %d x data %d, ZeRO %d; micro-batch %d x %d accumulation\n",
         e.layout.tensor, e.layout.pipeline, e.layout.data, e.layout.zero_stage, e.micro_batch,
         e.grad_accumulation_steps);
@@ -103,7 +104,7 @@ void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
   app.add_option("--interconnect", o.interconnect, "none|pcie|nvlink|nvswitch (default: from GPU)");
   app.add_option("--network-gbps", o.network_gbps, "network Gbit/s per node");
   app.add_option("--vcpus", o.vcpus, "vCPUs per node (input pipeline)");
-  app.add_option("--precision", o.precision, "fp32|tf32|fp16|bf16|fp8")->capture_default_str();
+  app.add_option("--precision", o.precision, "auto|fp32|tf32|fp16|bf16|fp8 (auto: bf16 where the GPU has it, else fp16)")->capture_default_str();
   app.add_option("--samples", o.samples, "dataset samples per epoch");
   app.add_option("--epochs", o.epochs, "epochs")->capture_default_str();
   app.add_option("--tokens", o.tokens, "total training tokens (instead of samples x epochs)");
@@ -146,7 +147,7 @@ int RunEstimate(const EstimateOptions& o, std::ostream& out, std::ostream& err) 
   if (o.json) {
     out << api::TrainingEstimateJson(*estimate, *workload, cluster, *job).dump(2) << "\n";
   } else {
-    PrintText(*estimate, *workload, cluster, *job, out);
+    PrintText(*estimate, *workload, cluster, out);
   }
   return 0;
 }

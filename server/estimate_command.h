@@ -19,7 +19,7 @@ struct EstimateOptions {
   std::string interconnect;  // "" = from the GPU (NVLink parts: nvswitch for 8, else pcie)
   double network_gbps = 0;
   double vcpus = 0;
-  std::string precision = "bf16";
+  std::string precision = "auto";
   double samples = 0;
   double epochs = 1;
   double tokens = 0;

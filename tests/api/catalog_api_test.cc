@@ -62,6 +62,25 @@ TEST_F(CatalogApiTest, ListsGpusWithTheirSpecs) {
   EXPECT_TRUE(Get("/api/v1/gpus/A10G").body["achievable_bw_gbps"].is_null());
 }
 
+// Issue 10: vendor filters ignore case, and a bad spot-history date is a 422, not a 200.
+TEST_F(CatalogApiTest, VendorIsCaseInsensitiveAndHistoryDatesAreChecked) {
+  auto upper = Get("/api/v1/gpus?vendor=NVIDIA");
+  auto lower = Get("/api/v1/gpus?vendor=nvidia");
+  ASSERT_EQ(lower.status, 200);
+  EXPECT_GE(upper.body["items"].size(), 20u);
+  EXPECT_EQ(lower.body["items"].size(), upper.body["items"].size());
+  for (const char* query : {"since=notadate", "until=2026-13-45"}) {
+    auto reply = Get(std::string("/api/v1/prices/spot-history?cloud=aws&instance_type=p3.2xlarge&") +
+                     query);
+    EXPECT_EQ(reply.status, 422) << query;
+    ASSERT_TRUE(reply.body["errors"].is_array()) << query;
+    EXPECT_EQ(reply.body["errors"][0]["parameter"], std::string(query).substr(0, 5)) << query;
+  }
+  EXPECT_EQ(Get("/api/v1/prices/spot-history?cloud=aws&instance_type=p3.2xlarge&since=2026-01-01")
+                .status,
+            200);
+}
+
 TEST_F(CatalogApiTest, UnknownGpuIs404Problem) {
   auto reply = Get("/api/v1/gpus/NO-SUCH-GPU");
   EXPECT_EQ(reply.status, 404);

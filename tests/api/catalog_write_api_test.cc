@@ -345,6 +345,11 @@ TEST_F(CatalogWriteApiTest, ExchangeRatesCanBeUpdatedAndAreUsed) {
   EXPECT_GT(listed.body["items"][0]["price_ondemand_per_hour"].get<double>(), 1000);
   EXPECT_EQ(Send("PUT", "/api/v1/fx-rates/yen", jpy, *admin_key_).status, 422);
   EXPECT_EQ(Send("PUT", "/api/v1/fx-rates/USD", jpy, *admin_key_).status, 422);
+  json garbage = jpy;
+  garbage["as_of"] = "garbage";  // issue 10: was stored as is
+  auto rejected = Send("PUT", "/api/v1/fx-rates/JPY", garbage, *admin_key_);
+  EXPECT_EQ(rejected.status, 422);
+  EXPECT_EQ(rejected.body["errors"][0]["pointer"], "/as_of");
   json alibaba = {{"workload", "resnet-50"}, {"dataset", {{"samples", 1281167}}}, {"global_batch_size", 256},
                   {"precision", "fp16"}, {"currency", "USD"},
                   {"hardware", {{"cloud", "alibaba"}, {"region", "cn-hangzhou"}, {"instance_type", "ecs.gn7i-c8g1.2xlarge"}}}};

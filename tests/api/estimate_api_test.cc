@@ -376,6 +376,77 @@ TEST_F(EstimateApiTest, VariableLengthBatchesScaleWorseAcrossReplicas) {
   EXPECT_GT(variable, 0.5);
 }
 
+// Issue 10: the default precision is "auto" (bf16 where the GPU has it, else fp16 mixed
+// precision), named in assumptions; an explicit bf16 on a GPU without it stays a 422.
+TEST_F(EstimateApiTest, PrecisionAutoRunsWhatEachGpuSupports) {
+  json body = Training({{"hardware", {{"gpu", "T4"}}}, {"workload", "resnet-50"}});
+  body.erase("precision");
+  auto t4 = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(t4.status, 200) << t4.body.dump();
+  EXPECT_EQ(t4.body["precision"], "fp16");
+  EXPECT_NE(t4.body["assumptions"][0].get<std::string>().find("precision auto: fp16"),
+            std::string::npos);
+  body["hardware"]["gpu"] = "A100-80GB-SXM4";
+  auto a100 = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(a100.status, 200);
+  EXPECT_EQ(a100.body["precision"], "bf16");
+  body["hardware"]["gpu"] = "T4";
+  body["precision"] = "bf16";
+  auto explicit_bf16 = Post("/api/v1/estimates/training", body);
+  EXPECT_EQ(explicit_bf16.status, 422);
+  EXPECT_EQ(explicit_bf16.body["errors"][0]["pointer"], "/precision");
+  // Inference too.
+  json serve = {{"workload", "llama-3-8b"}, {"input_tokens", 512}, {"output_tokens", 128},
+                {"target_requests_per_s", 1}, {"hardware", {{"gpu", "V100-32GB-SXM2"}}}};
+  auto v100 = Post("/api/v1/estimates/inference", serve);
+  ASSERT_EQ(v100.status, 200) << v100.body.dump();
+  EXPECT_EQ(v100.body["precision"], "fp16");
+  // Recommendations no longer drop every GPU without BF16; compare no longer swaps quietly.
+  json recommend = {{"workload", "resnet-50"},
+                    {"dataset", {{"samples", 1281167}}},
+                    {"global_batch_size", 256}};
+  auto all = Post("/api/v1/recommendations", recommend);
+  ASSERT_EQ(all.status, 200);
+  EXPECT_EQ(all.body["rejected"]["precision_unsupported"], 0);
+  recommend["precision"] = "bf16";
+  auto bf16_only = Post("/api/v1/recommendations", recommend);
+  EXPECT_GT(bf16_only.body["rejected"]["precision_unsupported"].get<int>(), 0);
+  auto compared = server_->Get("/api/v1/compare?workload=resnet-50&gpus=T4,A100-80GB-SXM4");
+  ASSERT_EQ(compared.status, 200);
+  for (const auto& row : compared.body["items"]) {
+    EXPECT_FALSE(row.contains("error")) << row.dump();
+    EXPECT_EQ(row["precision"], row["gpu"] == "T4" ? "fp16" : "bf16");
+  }
+}
+
+// Issue 10: a typo in a constraint is a 422 naming the item, not an empty answer; a field
+// that does not apply to the task is refused.
+TEST_F(EstimateApiTest, ConstraintTyposAreErrorsNotEmptyAnswers) {
+  json body = {{"workload", "resnet-50"},
+               {"dataset", {{"samples", 1281167}}},
+               {"global_batch_size", 256},
+               {"constraints",
+                {{"gpus", {"a100", "H10O"}}, {"clouds", {"gcp", "AWS"}}, {"regions", {"us-east-99"}}}}};
+  auto reply = Post("/api/v1/recommendations", body);
+  ASSERT_EQ(reply.status, 422) << reply.body.dump();
+  std::set<std::string> pointers;
+  for (const auto& e : reply.body["errors"]) pointers.insert(e["pointer"].get<std::string>());
+  EXPECT_EQ(pointers, (std::set<std::string>{"/constraints/gpus/1", "/constraints/clouds/1",
+                                             "/constraints/regions/0"}));
+  // GPU names match case-insensitively, as prefixes of catalog ids.
+  body["constraints"] = {{"gpus", {"a100"}}, {"clouds", {"aws"}}};
+  auto ok = Post("/api/v1/recommendations", body);
+  ASSERT_EQ(ok.status, 200);
+  ASSERT_FALSE(ok.body["items"].empty());
+  EXPECT_EQ(ok.body["items"][0]["gpu"].get<std::string>().rfind("A100", 0), 0u);
+  json serve = {{"task", "inference"}, {"workload", "llama-3-8b"}, {"input_tokens", 512},
+                {"output_tokens", 128}, {"target_requests_per_s", 1},
+                {"constraints", {{"deadline_hours", 3}}}};
+  auto inference = Post("/api/v1/recommendations", serve);
+  EXPECT_EQ(inference.status, 422);
+  EXPECT_EQ(inference.body["errors"][0]["pointer"], "/constraints/deadline_hours");
+}
+
 TEST_F(EstimateApiTest, BatchAnswersEveryScenarioInOrder) {
   json good = Training();
   json bad = Training({{"global_batch_size", 0}});
