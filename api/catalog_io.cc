@@ -366,29 +366,40 @@ Result<db::InstanceType> DecodeInstanceType(const nlohmann::json& body, const st
   return *t;
 }
 
-Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& body,
-                                                       const std::string& now, size_t max_items) {
-  std::vector<FieldError> errors;
+DecodedPrices DecodeEveryPrice(const nlohmann::json& body, const std::string& now,
+                               size_t max_items) {
+  DecodedPrices out;
   if (!body.contains("prices") || !body["prices"].is_array() || body["prices"].empty() ||
       body["prices"].size() > max_items) {
-    return Error::Invalid("/prices", "prices must be an array of 1 to " +
-                                         std::to_string(max_items) + " observations");
+    out.errors.push_back({"/prices", "prices must be an array of 1 to " +
+                                         std::to_string(max_items) + " observations"});
+    return out;
   }
   for (auto it = body.begin(); it != body.end(); ++it) {
-    if (it.key() != "prices") errors.push_back({"/" + PointerEscape(it.key()), "unknown field '" + it.key() + "'"});
+    if (it.key() != "prices") {
+      out.errors.push_back({"/" + PointerEscape(it.key()), "unknown field '" + it.key() + "'"});
+    }
   }
-  std::vector<db::PriceObservation> out;
   for (size_t i = 0; i < body["prices"].size(); ++i) {
     const nlohmann::json& item = body["prices"][i];
-    JsonReader r(item, "/prices/" + std::to_string(i), &errors);
+    JsonReader r(item, "/prices/" + std::to_string(i), &out.errors);
     if (!item.is_object()) {
-      errors.push_back({"/prices/" + std::to_string(i), "must be an object"});
+      out.errors.push_back({"/prices/" + std::to_string(i), "must be an object"});
       continue;
     }
-    if (auto p = ReadPrice(r, now)) out.push_back(std::move(*p));
+    if (auto p = ReadPrice(r, now)) {
+      out.items.push_back(std::move(*p));
+      out.index.push_back(i);
+    }
   }
-  if (!errors.empty()) return BodyError(errors);
   return out;
+}
+
+Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& body,
+                                                       const std::string& now, size_t max_items) {
+  DecodedPrices decoded = DecodeEveryPrice(body, now, max_items);
+  if (!decoded.errors.empty()) return BodyError(decoded.errors);
+  return std::move(decoded.items);
 }
 
 Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,

@@ -23,6 +23,16 @@ Result<db::InstanceType> DecodeInstanceType(const nlohmann::json& body,
 Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& body,
                                                        const std::string& now, size_t max_items);
 
+// The same, keeping going past bad items: every error found, and the items that decoded
+// with their positions in the request (so their own checks can be reported at once).
+struct DecodedPrices {
+  std::vector<db::PriceObservation> items;
+  std::vector<size_t> index;  // items[k] is prices[index[k]] of the request
+  std::vector<FieldError> errors;
+};
+DecodedPrices DecodeEveryPrice(const nlohmann::json& body, const std::string& now,
+                               size_t max_items);
+
 struct ImportRequest {
   std::string format;       // skypilot | aws-spot-history | gpuplan
   std::string cloud;        // required for skypilot; aws by default for aws-spot-history

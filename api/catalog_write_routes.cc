@@ -125,12 +125,21 @@ void PostPrices(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   if (!Authorize(*ctx.pool, req, res, "write")) return;
   auto body = ReadJsonBody(req, res, kLargeBodyLimit);
   if (!body) return;
-  auto prices = DecodePrices(*body, db::UtcNow(), kMaxPricesPerRequest);
-  if (!prices.ok()) return WriteError(req, res, prices.error());
+  DecodedPrices prices = DecodeEveryPrice(*body, db::UtcNow(), kMaxPricesPerRequest);
   auto lease = ctx.pool->Acquire();
-  auto counts = db::CatalogAdmin(*lease).AddPrices(*prices);
+  db::CatalogAdmin admin(*lease);
+  if (!prices.errors.empty()) {
+    // Every problem at once: the items that decoded are checked against the catalog too.
+    std::vector<FieldError> errors = prices.errors;
+    for (FieldError& e : admin.PriceReferenceErrors(prices.items, prices.index)) {
+      errors.push_back(std::move(e));
+    }
+    return WriteError(req, res, BodyError(errors));
+  }
+  auto counts = admin.AddPrices(prices.items);
   if (!counts.ok()) return WriteError(req, res, counts.error());
-  WriteJson(res, {{"accepted", prices->size()}, {"inserted", counts->inserted}, {"updated", counts->updated}},
+  WriteJson(res, {{"accepted", prices.items.size()}, {"inserted", counts->inserted},
+                  {"updated", counts->updated}},
             201);
 }
 

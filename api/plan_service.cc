@@ -5,6 +5,7 @@
 
 #include "api/catalog_json.h"
 #include "api/model_json.h"
+#include "api/query_params.h"
 #include "db/offer_query.h"
 #include "model/inference.h"
 
@@ -73,7 +74,8 @@ Result<PriceQuote> PlanService::Quote(const db::Offer& offer) const {
   return q;
 }
 
-Result<ResolvedHardware> PlanService::Resolve(const HardwareRequest& hw) {
+Result<ResolvedHardware> PlanService::Resolve(const HardwareRequest& hw,
+                                              const PricingRequest& pricing) {
   ResolvedHardware r;
   r.cluster.nodes = hw.nodes;
   if (!hw.from_catalog) {
@@ -122,7 +124,10 @@ Result<ResolvedHardware> PlanService::Resolve(const HardwareRequest& hw) {
       if (o.region == hw.region) chosen = &o;
       continue;
     }
-    const auto& p = o.price_ondemand_per_hour ? o.price_ondemand_per_hour : o.price_spot_per_hour;
+    const bool by_spot = pricing.spot && !pricing.ondemand;
+    const auto& p = by_spot ? o.price_spot_per_hour
+                            : (o.price_ondemand_per_hour ? o.price_ondemand_per_hour
+                                                         : o.price_spot_per_hour);
     if (!p) continue;
     auto usd = db::ConvertCurrency(*p, o.currency, "USD", rates_);
     if (usd.ok() && *usd < cheapest) {
@@ -140,7 +145,9 @@ Result<ResolvedHardware> PlanService::Resolve(const HardwareRequest& hw) {
     return r;
   }
   if (hw.region.empty()) {
-    r.warnings.push_back("region not given: the cheapest region, " + chosen->region + ", is used");
+    r.warnings.push_back("region not given: " + chosen->region + ", the region with the lowest " +
+                         (pricing.spot && !pricing.ondemand ? "spot" : "on-demand") +
+                         " price, is used");
   }
   auto quote = Quote(*chosen);
   if (!quote.ok()) return quote.error();
@@ -254,15 +261,16 @@ Result<nlohmann::json> PlanService::SpotHistorySummary(const db::Offer& offer) c
                         {"max_per_hour", RoundMoney(high)},
                         {"mean_per_hour", RoundMoney(sum / rows->size())},
                         {"currency", currency_},
-                        {"series", "/api/v1/prices/spot-history?cloud=" + query.cloud +
-                                       "&instance_type=" + query.instance_type + "&region=" +
-                                       query.region}};
+                        {"series", "/api/v1/prices/spot-history?cloud=" +
+                                       PercentEncode(query.cloud) + "&instance_type=" +
+                                       PercentEncode(query.instance_type) + "&region=" +
+                                       PercentEncode(query.region)}};
 }
 
 Result<nlohmann::json> PlanService::Training(const TrainingRequest& request) {
   Status currency = UseCurrency(request.currency);
   if (!currency.ok()) return currency.error();
-  auto hw = Resolve(request.hardware);
+  auto hw = Resolve(request.hardware, request.pricing);
   if (!hw.ok()) return hw.error();
   auto estimate = model::EstimateTraining(request.workload, request.job, hw->cluster);
   if (!estimate.ok()) return estimate.error();
@@ -286,7 +294,7 @@ Result<nlohmann::json> PlanService::Training(const TrainingRequest& request) {
 Result<nlohmann::json> PlanService::Inference(const InferenceRequest& request) {
   Status currency = UseCurrency(request.currency);
   if (!currency.ok()) return currency.error();
-  auto hw = Resolve(request.hardware);
+  auto hw = Resolve(request.hardware, request.pricing);
   if (!hw.ok()) return hw.error();
   auto e = model::EstimateServing(request.workload, hw->cluster.node, request.serving);
   if (!e.ok()) return e.error();
@@ -309,6 +317,12 @@ Result<nlohmann::json> PlanService::Inference(const InferenceRequest& request) {
             {"per_month", RoundMoney(per_hour * kHoursPerMonth)},
             {"per_million_tokens",
              decoder && tokens_per_hour > 0 ? Money(per_hour / tokens_per_hour * 1e6) : nullptr},
+            {"per_million_input_and_output_tokens",
+             decoder && tokens_per_hour > 0
+                 ? Money(per_hour / (tokens_per_hour * (request.serving.input_tokens +
+                                                        request.serving.output_tokens) /
+                                     request.serving.output_tokens) * 1e6)
+                 : nullptr},
             {"per_thousand_requests",
              served_rps > 0 ? Money(per_hour / (served_rps * 3600) * 1e3) : nullptr}};
   };
@@ -357,6 +371,14 @@ Result<nlohmann::json> PlanService::Inference(const InferenceRequest& request) {
       {"warnings", e->warnings},
       {"model_version", kModelVersion},
   };
+  if (decoder) {
+    out["assumptions"].push_back(
+        "cost.per_million_tokens counts generated (output) tokens only; "
+        "per_million_input_and_output_tokens counts prompt and output tokens");
+  }
+  if (request.pricing.spot && hw->price.spot) {
+    out["warnings"].push_back(kSpotServingCaveat);
+  }
   AppendAll(out["warnings"], hw->warnings);
   if (e->verdict == model::FitVerdict::kDoesNotFit) {
     // Hardware that cannot serve the model: say so, never "0 replicas, SLO met".

@@ -37,6 +37,12 @@ struct ResolvedHardware {
 // The node of a catalog instance type with GPU `gpu`.
 model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuSpec& gpu);
 
+// A service that must answer around the clock cannot lose its replicas to a spot reclaim
+// (AWS gives 2 minutes' notice, GCP and Azure about 30 s).
+inline constexpr const char* kSpotServingCaveat =
+    "spot capacity can be reclaimed at any time (AWS 2 min notice, GCP/Azure ~30 s): serving "
+    "a 24/7 latency target on spot needs spare replicas or on-demand fallback";
+
 class PlanService {
  public:
   explicit PlanService(db::CatalogStore& store) : store_(store) {}
@@ -46,7 +52,9 @@ class PlanService {
   const std::map<std::string, db::FxRate>& rates() const { return rates_; }
   Result<double> Convert(double amount, const std::string& from) const;
 
-  Result<ResolvedHardware> Resolve(const HardwareRequest& hardware);
+  // Without a region, the cheapest region for the price kind the request asks for (spot
+  // price when only spot is wanted, else on-demand), named in warnings.
+  Result<ResolvedHardware> Resolve(const HardwareRequest& hardware, const PricingRequest& pricing);
   // The offer's prices in the request currency.
   Result<PriceQuote> Quote(const db::Offer& offer) const;
 

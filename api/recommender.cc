@@ -23,6 +23,7 @@ struct Constraints {
   int max_nodes = 4;
   std::optional<double> deadline_hours, budget;
   bool ondemand = true, spot = true;
+  bool price_kinds_given = false;
   double min_gpu_memory_gb = 0;
 };
 
@@ -60,6 +61,7 @@ std::optional<Constraints> ReadConstraints(JsonReader& parent, bool training) {
   c.budget = r->Number("budget", 0, 1e12);
   if (auto v = r->Number("min_gpu_memory_gb", 0, 1e4)) c.min_gpu_memory_gb = *v;
   if (auto kinds = r->Strings("price_kinds", 2)) {
+    c.price_kinds_given = true;
     c.ondemand = c.spot = false;
     for (const auto& k : *kinds) {
       if (k == "ondemand") {
@@ -359,8 +361,15 @@ Result<nlohmann::json> RecommendTraining(db::CatalogStore& store, PlanService& p
 
 Result<nlohmann::json> RecommendInference(db::CatalogStore& store, PlanService& plan,
                                           const InferenceRequest& request,
-                                          const Constraints& cons, const std::string& objective,
+                                          Constraints cons, const std::string& objective,
                                           int limit) {
+  std::vector<std::string> assumptions;
+  if (!cons.price_kinds_given) {
+    cons.spot = false;
+    assumptions.push_back("on-demand prices only: a serving fleet runs around the clock and "
+                          "spot capacity can be reclaimed; ask price_kinds [\"spot\"] to see "
+                          "spot options");
+  }
   CandidateStats stats;
   auto offers = CandidateOffers(store, cons, stats);
   if (!offers.ok()) return offers.error();
@@ -426,12 +435,16 @@ Result<nlohmann::json> RecommendInference(db::CatalogStore& store, PlanService& 
                   {"cost_per_month", RoundMoney(c.cost * 730)}};
       c.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
               "x " + offer.instance.gpu_id + " at batch " + std::to_string(e.chosen.batch) +
-              ", " + Fmt("%.2f s", e.chosen.latency_s) + " per request";
+              ", " + Fmt("%.2f s", e.chosen.latency_s) + " per request" +
+              (spot ? " (spot: can be reclaimed)" : "");
+      if (spot) c.detail["warnings"] = {kSpotServingCaveat};
       feasible.push_back(std::move(c));
     }
   }
-  return Answer(std::move(feasible), objective, limit, considered, rejected, request.currency,
-                "latency_s", "cost_per_hour");
+  nlohmann::json out = Answer(std::move(feasible), objective, limit, considered, rejected,
+                              request.currency, "latency_s", "cost_per_hour");
+  out["assumptions"] = assumptions;
+  return out;
 }
 
 }  // namespace

@@ -138,18 +138,11 @@ Result<WriteCounts> CatalogAdmin::AddPrices(const std::vector<PriceObservation>&
   if (!valid.ok()) return valid.error();
   try {
     WriteTransaction tx(db_);
-    for (size_t i = 0; i < prices.size(); ++i) {
-      if (!Exists("SELECT 1 FROM fx_rates WHERE currency = ?", prices[i].currency)) {
-        return Error::Invalid("/prices/" + std::to_string(i) + "/currency",
-                              "no exchange rate for currency '" + prices[i].currency +
-                                  "': add one first (PUT /api/v1/fx-rates/" + prices[i].currency + ")");
-      }
-      if (!Exists("SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?", prices[i].cloud,
-                  prices[i].instance_type)) {
-        return Error::Invalid("/prices/" + std::to_string(i) + "/instance_type",
-                              "unknown instance type '" + prices[i].instance_type + "' in cloud '" +
-                                  prices[i].cloud + "'");
-      }
+    std::vector<FieldError> missing = PriceReferenceErrors(prices);
+    if (!missing.empty()) {
+      Error e{ErrorCode::kInvalidArgument, missing.front().detail, missing};
+      if (missing.size() > 1) e.message = std::to_string(missing.size()) + " invalid fields";
+      return e;
     }
     BatchCounts counts = WriteCatalogBatch(db_, batch);
     tx.commit();
@@ -157,6 +150,27 @@ Result<WriteCounts> CatalogAdmin::AddPrices(const std::vector<PriceObservation>&
   } catch (const SQLite::Exception& e) {
     return StorageError(e, "the prices");
   }
+}
+
+std::vector<FieldError> CatalogAdmin::PriceReferenceErrors(const std::vector<PriceObservation>& prices,
+                                                           const std::vector<size_t>& index) {
+  constexpr size_t kMaxErrors = 100;
+  std::vector<FieldError> errors;
+  for (size_t k = 0; k < prices.size() && errors.size() < kMaxErrors; ++k) {
+    const PriceObservation& p = prices[k];
+    std::string at = "/prices/" + std::to_string(index.empty() ? k : index[k]);
+    if (!Exists("SELECT 1 FROM fx_rates WHERE currency = ?", p.currency)) {
+      errors.push_back({at + "/currency", "no exchange rate for currency '" + p.currency +
+                                              "': add one first (PUT /api/v1/fx-rates/" +
+                                              p.currency + ")"});
+    }
+    if (!Exists("SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?", p.cloud,
+                p.instance_type)) {
+      errors.push_back({at + "/instance_type", "unknown instance type '" + p.instance_type +
+                                                   "' in cloud '" + p.cloud + "'"});
+    }
+  }
+  return errors;
 }
 
 Status CatalogAdmin::PutFxRate(const FxRate& rate) {

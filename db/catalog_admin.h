@@ -30,9 +30,13 @@ class CatalogAdmin {
   Result<bool> PutInstanceType(const InstanceType& type);  // true when created
   Status DeleteInstanceType(const std::string& cloud, const std::string& id);  // and its prices
 
-  // All or nothing; each observation's instance type must exist (the error names
-  // "/prices/<i>/instance_type").
+  // All or nothing; each observation's instance type and currency must exist (the errors
+  // name "/prices/<i>/instance_type", "/prices/<i>/currency", every one at once).
   Result<WriteCounts> AddPrices(const std::vector<PriceObservation>& prices);
+  // Those reference checks alone, without writing: `index[k]` is prices[k]'s position in
+  // the caller's request (for the pointers); empty = k itself.
+  std::vector<FieldError> PriceReferenceErrors(const std::vector<PriceObservation>& prices,
+                                               const std::vector<size_t>& index = {});
 
   // Creates or replaces the rate of one currency.
   Status PutFxRate(const FxRate& rate);

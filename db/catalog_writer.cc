@@ -206,7 +206,7 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     if (!clouds.insert(cloud).second) return;
     ensure_cloud.bind(1, cloud);
     ensure_cloud.bind(2, currency.empty() ? "USD" : currency);
-    ensure_cloud.exec();
+    all.clouds += ensure_cloud.exec();  // clouds an instance type creates count too
     ensure_cloud.reset();
   };
   for (const auto& price : batch.prices) ensure_cloud_once(price.cloud, price.currency);
@@ -238,7 +238,7 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     if (regions.insert({p.cloud, p.region}).second) {
       ensure_region.bind(1, p.cloud);
       ensure_region.bind(2, p.region);
-      ensure_region.exec();
+      all.regions += ensure_region.exec();  // regions a price creates count too
       ensure_region.reset();
     }
     price_exists.bind(1, p.cloud);

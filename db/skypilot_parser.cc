@@ -236,7 +236,12 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
       continue;
     }
     if (name.empty()) {
-      bundles[{accelerator, static_cast<int>(*count), region, zone}] = priced;
+      if (!options.attach) {  // only GCP attaches GPU rows to host VMs
+        report.Reject(row.line, "InstanceType is empty (a GPU row without a host VM is "
+                                "understood for GCP only)");
+      } else {
+        bundles[{accelerator, static_cast<int>(*count), region, zone}] = priced;
+      }
       continue;
     }
     if ((priced.ondemand && *priced.ondemand == 0) || (priced.spot && *priced.spot == 0)) {

@@ -316,6 +316,13 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     return Error::Invalid("/tensor_parallel", "tensor parallelism applies to transformers only");
   }
 
+  const int model_parallel = std::max(1, job.tensor_parallel) * std::max(1, job.pipeline_parallel);
+  if (gpus % model_parallel != 0) {
+    return Error::Invalid(job.tensor_parallel > 1 ? "/tensor_parallel" : "/pipeline_parallel",
+                          "tensor_parallel x pipeline_parallel = " + std::to_string(model_parallel) +
+                              " does not divide the " + std::to_string(gpus) + " GPUs");
+  }
+
   TrainingEstimate best;
   best.precision = job.precision;
   double best_time = std::numeric_limits<double>::infinity();
@@ -332,6 +339,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     }
     b = std::min(b, per_gpu);
     int m = (per_gpu + b - 1) / b;
+    // Chosen micro-batches split the replica's samples evenly (2048 = 2 x 1024, not
+    // 1653 + a padded 1653): the step then times the work it really does.
+    if (job.micro_batch <= 0) b = (per_gpu + m - 1) / m;
     MemoryBreakdown mem = TrainingMemory(w, job, layout, b, m, cluster.node.gpu, c);
     if (must_fit && mem.verdict == FitVerdict::kDoesNotFit) return;
     StepResult step = StepTime(w, job, cluster, layout, b, m, c);
@@ -374,9 +384,34 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                 " data-parallel GPUs");
     }
     evaluate(plain, false);
-    best.warnings.push_back("does not fit in " + Fmt(cluster.node.gpu.memory_gb) +
-                            " GB per GPU with any allowed layout on " + std::to_string(gpus) +
-                            " GPU(s), even at micro-batch 1");
+    if (best.memory.verdict == FitVerdict::kDoesNotFit) {
+      best.warnings.push_back("does not fit in " + Fmt(cluster.node.gpu.memory_gb) +
+                              " GB per GPU with any allowed layout on " + std::to_string(gpus) +
+                              " GPU(s), even at micro-batch 1");
+    }
+  }
+  {
+    // The step processes micro x accumulation x replicas samples: say where that differs
+    // from the global batch rather than price padding silently.
+    const int data = best.layout.data;
+    const int per_replica = (job.global_batch + data - 1) / data;
+    if (job.global_batch % data != 0) {
+      best.warnings.push_back("global_batch_size " + std::to_string(job.global_batch) +
+                              " is not a multiple of the " + std::to_string(data) +
+                              " data-parallel replicas: each takes " +
+                              std::to_string(per_replica) + " samples, so a step is timed for " +
+                              std::to_string(per_replica * data));
+    }
+    int timed = best.micro_batch * best.grad_accumulation_steps;
+    if (timed != per_replica) {
+      int last = per_replica - (best.grad_accumulation_steps - 1) * best.micro_batch;
+      best.warnings.push_back(
+          std::to_string(per_replica) + " samples per replica do not split into " +
+          std::to_string(best.grad_accumulation_steps) + " equal micro-batches of " +
+          std::to_string(best.micro_batch) + ": the last holds " + std::to_string(last) +
+          ", timed as a full one (" + Fmt(100.0 * (timed - per_replica) / per_replica) +
+          " % more work than the batch)");
+    }
   }
   if (find_smallest_layout) {
     best.smallest_layout = SmallestFittingLayout(w, job, cluster.node, 1024, c);

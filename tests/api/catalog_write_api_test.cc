@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
 #include <thread>
 
 #include "db/api_keys.h"
@@ -166,7 +167,11 @@ TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
                                {"kind", "weekly"}, {"price_per_hour", 1}, {"currency", "USD"}}}}};
   auto rejected = Send("POST", "/api/v1/prices", invalid, *write_key_);
   EXPECT_EQ(rejected.status, 422);
-  EXPECT_EQ(rejected.body["errors"][0]["pointer"], "/prices/1/kind");
+  // Every item's problem at once (issue 10: item 0's unknown type was reported only after
+  // item 1 was fixed).
+  std::set<std::string> pointers;
+  for (const auto& e : rejected.body["errors"]) pointers.insert(e["pointer"].get<std::string>());
+  EXPECT_EQ(pointers, (std::set<std::string>{"/prices/1/kind", "/prices/0/instance_type"}));
   json yen = {{"prices", {{{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "r"},
                            {"kind", "ondemand"}, {"price_per_hour", 3000}, {"currency", "JPY"}}}}};
   auto no_rate = Send("POST", "/api/v1/prices", yen, *write_key_);
@@ -207,6 +212,30 @@ TEST_F(CatalogWriteApiTest, SkypilotImportOfANewCloudIsFoundAndRecommended) {
   ASSERT_TRUE(audit.executeStep());
   EXPECT_EQ(audit.getColumn(0).getString(), "platform");
   EXPECT_EQ(audit.getColumn(1).getString(), "skypilot");
+}
+
+// Issue 10: every row read is accepted, skipped or rejected (a row with an empty
+// InstanceType vanished: read 6 = 2 + 3 + 0), and regions created by prices are counted.
+TEST_F(CatalogWriteApiTest, ImportCountsAddUp) {
+  const std::string csv =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+      "Region,AvailabilityZone\n"
+      "nc.a100,A100-80GB,1,24,220,,3.5,1.4,north-1,\n"
+      "nc.a100,A100-80GB,1,24,220,,3.6,,south-1,\n"
+      ",A100-80GB,1,24,220,,3.0,,north-1,\n"
+      "cpu.only,,,8,32,,0.4,,north-1,\n"
+      "nc.v620,Radeon Pro V620,1,8,16,,0.6,,north-1,\n"
+      "nc.bad,A100-80GB,one,8,16,,0.6,,north-1,\n";
+  auto reply = Import("format=skypilot&cloud=countcloud&partial=true", csv);
+  ASSERT_EQ(reply.status, 201) << reply.body.dump();
+  const json& rows = reply.body["rows"];
+  EXPECT_EQ(rows["read"], 6);
+  EXPECT_EQ(rows["read"].get<int>(),
+            rows["accepted"].get<int>() + rows["skipped"].get<int>() + rows["rejected"].get<int>())
+      << reply.body.dump();
+  EXPECT_EQ(rows["accepted"], 2);
+  EXPECT_EQ(reply.body["regions"], 2);
+  EXPECT_EQ(server_->Get("/api/v1/regions?cloud=countcloud").body["items"].size(), 2u);
 }
 
 TEST_F(CatalogWriteApiTest, MalformedImportChangesNothing) {
@@ -307,6 +336,33 @@ TEST_F(CatalogWriteApiTest, AwsSpotHistoryThenTheHistoryEndpoint) {
   EXPECT_GE(summary["max_per_hour"].get<double>(), 9.1);
   auto bad = Import("format=aws-spot-history", "{\"nope\": []}", "application/json");
   EXPECT_EQ(bad.status, 422);
+}
+
+// Issue 10: the spot-history link of an estimate is percent-encoded ("+" in a GCP
+// instance type read back as a space and found nothing).
+TEST_F(CatalogWriteApiTest, SpotHistoryLinksArePercentEncoded) {
+  json prices = {{"prices", json::array()}};
+  for (const char* day : {"2026-10-01", "2026-10-15", "2026-11-01"}) {
+    prices["prices"].push_back({{"cloud", "gcp"}, {"instance_type", "n1-standard-8+1xT4"},
+                                {"region", "us-central1"}, {"kind", "spot"},
+                                {"price_per_hour", 0.2}, {"currency", "USD"},
+                                {"observed_at", day}});
+  }
+  auto posted = Send("POST", "/api/v1/prices", prices, *write_key_);
+  ASSERT_EQ(posted.status, 201) << posted.body.dump();
+  json body = {{"workload", "resnet-50"}, {"dataset", {{"samples", 1281167}}},
+               {"global_batch_size", 256},
+               {"hardware", {{"cloud", "gcp"}, {"instance_type", "n1-standard-8+1xT4"},
+                             {"region", "us-central1"}}}};
+  auto estimate = server_->Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(estimate.status, 200) << estimate.body.dump();
+  const json& history = estimate.body["instance"]["spot_history"];
+  ASSERT_TRUE(history["series"].is_string()) << estimate.body["instance"].dump();
+  std::string link = history["series"];
+  EXPECT_NE(link.find("instance_type=n1-standard-8%2B1xT4"), std::string::npos) << link;
+  auto series = server_->Get(link);
+  ASSERT_EQ(series.status, 200);
+  EXPECT_GE(series.body["items"].size(), 3u) << link;
 }
 
 TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
