@@ -544,6 +544,15 @@ Result<nlohmann::json> Compare(db::CatalogStore& store, const nlohmann::json& bo
       row["samples_per_currency_unit"] = e->samples_per_s * 3600 / per_hour;
       row["tokens_per_currency_unit"] =
           e->tokens_per_s > 0 ? nlohmann::json(e->tokens_per_s * 3600 / per_hour) : nullptr;
+      const db::Offer& offer = *price->second.second;
+      if (offer.price_spot_per_hour && offer.price_ondemand_per_hour &&
+          *offer.price_spot_per_hour > *offer.price_ondemand_per_hour) {
+        // A spot price above its own on-demand price usually means a stale or wrong
+        // on-demand row: the cheapest price is then not to be trusted blindly.
+        row["warnings"] = {"the cheapest on-demand price (" + offer.instance.id + " in " +
+                           offer.region + ") is below that offer's own spot price: the catalog "
+                           "on-demand price may be stale or wrong"};
+      }
     } else {
       row["price_per_gpu_hour"] = nullptr;
       row["cost"] = nullptr;

@@ -1,5 +1,7 @@
 #include "db/gpu_resolver.h"
 
+#include "model/hardware.h"
+
 namespace gpuplan::db {
 
 void GpuResolver::AddGpu(model::GpuSpec gpu) {
@@ -40,10 +42,6 @@ double PcieX16BidirectionalGbps(int gen) {
     default: return 64;  // gen 4, also when unknown
   }
 }
-
-bool IsSocketed(const model::GpuSpec& gpu) {
-  return gpu.form_factor.rfind("SXM", 0) == 0 || gpu.form_factor.rfind("OAM", 0) == 0;
-}
 }  // namespace
 
 void DeriveInterconnect(const model::GpuSpec& gpu, InstanceType& instance) {
@@ -53,11 +51,8 @@ void DeriveInterconnect(const model::GpuSpec& gpu, InstanceType& instance) {
     return;
   }
   if (instance.interconnect.empty() || instance.interconnect == "none") {
-    if (IsSocketed(gpu) && gpu.nvlink_bw_gbps > 0) {
-      instance.interconnect = instance.gpu_count >= 8 ? "nvswitch" : "nvlink";
-    } else {
-      instance.interconnect = "pcie";
-    }
+    instance.interconnect =
+        model::InterconnectName(model::DefaultInterconnect(gpu, instance.gpu_count));
     instance.interconnect_bw_gbps = 0;
   }
   if (instance.interconnect_bw_gbps <= 0) {

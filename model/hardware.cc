@@ -29,7 +29,10 @@ Interconnect DefaultInterconnect(const GpuSpec& gpu, int gpus) {
   if (gpus <= 1) return Interconnect::kNone;
   bool socketed = gpu.form_factor.rfind("SXM", 0) == 0 || gpu.form_factor.rfind("OAM", 0) == 0;
   if (socketed && gpu.nvlink_bw_gbps > 0) {
-    return gpus >= 8 ? Interconnect::kNvswitch : Interconnect::kNvlink;
+    // Eight SXM2 GPUs (P100, V100: DGX-1/HGX-1) are wired as an NVLink hybrid cube-mesh;
+    // NVSwitch came with SXM3 (DGX-2) and every HGX board since (A100, H100, ...).
+    bool switched = gpu.form_factor.rfind("SXM2", 0) != 0;
+    return gpus >= 8 && switched ? Interconnect::kNvswitch : Interconnect::kNvlink;
   }
   return Interconnect::kPcie;
 }

@@ -81,6 +81,33 @@ TEST_F(CatalogApiTest, VendorIsCaseInsensitiveAndHistoryDatesAreChecked) {
             200);
 }
 
+// Issue 10's catalog data: each fix checked where users read it.
+TEST_F(CatalogApiTest, CatalogDataIsConsistent) {
+  // Eight V100 SXM2 GPUs are an NVLink hybrid cube-mesh: no NVSwitch before SXM3.
+  for (const char* path : {"/api/v1/instances/aws/p3dn.24xlarge", "/api/v1/instances/aws/p3.16xlarge",
+                           "/api/v1/instances/gcp/n1-standard-64+8xV100"}) {
+    auto reply = Get(path);
+    ASSERT_EQ(reply.status, 200) << path;
+    EXPECT_EQ(reply.body["interconnect"], "nvlink") << path;
+  }
+  // An instance and its -nolssd twin are the same machine.
+  auto ultra = Get("/api/v1/instances/gcp/a3-ultragpu-8g");
+  auto twin = Get("/api/v1/instances/gcp/a3-ultragpu-8g-nolssd");
+  ASSERT_EQ(ultra.status, 200);
+  ASSERT_EQ(twin.status, 200);
+  for (const char* field : {"interconnect", "interconnect_bw_gbps", "network_gbps"}) {
+    EXPECT_EQ(ultra.body[field], twin.body[field]) << field;
+  }
+  // A30 has BF16 like every GA100; the A10G runs its tensor cores at half the A10's rate
+  // per SM (70 dense on 80 SMs against 125 on 72).
+  EXPECT_EQ(Get("/api/v1/gpus/A30").body["peak_tflops"]["bf16"], 165.0);
+  auto a10g = Get("/api/v1/gpus/A10G").body;
+  auto a10 = Get("/api/v1/gpus/A10").body;
+  EXPECT_EQ(a10g["peak_tflops"]["bf16"], 70.0);
+  EXPECT_NEAR(a10g["tensor_flops_per_sm_per_clock"]["bf16"].get<double>() * 2,
+              a10["tensor_flops_per_sm_per_clock"]["bf16"].get<double>(), 30);
+}
+
 TEST_F(CatalogApiTest, UnknownGpuIs404Problem) {
   auto reply = Get("/api/v1/gpus/NO-SUCH-GPU");
   EXPECT_EQ(reply.status, 404);

@@ -575,6 +575,30 @@ TEST_F(EstimateApiTest, ServingOnSpotIsOptInAndCaveated) {
   EXPECT_TRUE(explained);
 }
 
+// Issue 10: compare's cheapest on-demand price is flagged when that offer's own spot price
+// is higher (GCP us-central1 H100 was used without a word), and only then.
+TEST_F(EstimateApiTest, CompareFlagsOnDemandPricesBelowTheirOwnSpot) {
+  auto reply = server_->Get("/api/v1/compare?workload=resnet-50&gpus=H100-80GB-SXM5,A100-80GB-SXM4,T4,L4");
+  ASSERT_EQ(reply.status, 200);
+  int flagged = 0;
+  for (const auto& row : reply.body["items"]) {
+    ASSERT_TRUE(row["price_source"].is_object()) << row.dump();
+    const json& source = row["price_source"];
+    auto detail = server_->Get("/api/v1/instances/" + source["cloud"].get<std::string>() + "/" +
+                               source["instance_type"].get<std::string>());
+    ASSERT_EQ(detail.status, 200);
+    bool inverted = false;
+    for (const auto& r : detail.body["regions"]) {
+      if (r["region"] != source["region"]) continue;
+      inverted = r["price_spot_per_hour"].is_number() && r["price_ondemand_per_hour"].is_number() &&
+                 r["price_spot_per_hour"].get<double>() > r["price_ondemand_per_hour"].get<double>();
+    }
+    EXPECT_EQ(row.contains("warnings"), inverted) << row.dump();
+    flagged += inverted;
+  }
+  EXPECT_GE(flagged, 1);  // the seeded GCP H100 offer
+}
+
 TEST_F(EstimateApiTest, BatchAnswersEveryScenarioInOrder) {
   json good = Training();
   json bad = Training({{"global_batch_size", 0}});
