@@ -1,5 +1,7 @@
 #include "api/catalog_json.h"
 
+#include "db/offer_query.h"
+
 #include <cmath>
 
 namespace gpuplan::api {
@@ -23,21 +25,15 @@ void AddPrices(nlohmann::json& out, const db::Offer& o) {
   out["price_spot_per_hour"] = OptionalMoney(o.price_spot_per_hour);
   out["spot_zone"] = o.spot_zone.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.spot_zone);
   out["currency"] = o.currency;
-  auto per_gpu = [&](const std::optional<double>& price) {
-    return price ? nlohmann::json(RoundMoney(*price / o.instance.gpu_count))
-                 : nlohmann::json(nullptr);
-  };
-  out["price_per_gpu_hour"] = per_gpu(o.price_ondemand_per_hour);
-  out["price_spot_per_gpu_hour"] = per_gpu(o.price_spot_per_hour);
-  out["spot_above_ondemand"] = o.price_ondemand_per_hour && o.price_spot_per_hour &&
-                               *o.price_spot_per_hour > *o.price_ondemand_per_hour;
+  out["price_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, db::PriceKind::kOndemand));
+  out["price_spot_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, db::PriceKind::kSpot));
+  out["spot_above_ondemand"] = db::SpotAboveOndemand(o);
   out["observed_at"] = o.observed_at;
   out["source"] = o.source;
 }
 
 }  // namespace
 
-double RoundMoney(double amount) { return std::round(amount * 1e6) / 1e6; }
 
 namespace {
 

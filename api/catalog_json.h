@@ -6,11 +6,11 @@
 #include "db/catalog_store.h"
 #include "db/catalog_types.h"
 #include "model/gpu_spec.h"
+#include "plan/planner.h"
 
 namespace gpuplan::api {
 
-// Rounds a money amount to 6 decimals so sums and conversions print cleanly.
-double RoundMoney(double amount);
+using plan::RoundMoney;  // money as answers show it: 1e-6 of the unit
 
 nlohmann::json GpuJson(const model::GpuSpec& gpu);
 nlohmann::json CloudJson(const db::CloudSummary& cloud);

@@ -1,13 +1,15 @@
 #include <httplib.h>
 
 #include "api/body.h"
-#include "api/deadline.h"
+#include "plan/deadline.h"
 #include "api/http_util.h"
+#include "api/json_reader.h"
 #include "api/model_json.h"
-#include "api/plan_service.h"
+#include "api/plan_request.h"
 #include "api/query_params.h"
 #include "api/recommender.h"
 #include "api/routes.h"
+#include "db/catalog_store.h"
 #include "db/database.h"
 #include "model/workload_presets.h"
 
@@ -30,11 +32,10 @@ nlohmann::json ProblemJson(const Error& error) {
   return p;
 }
 
-Result<nlohmann::json> TrainingAnswer(db::CatalogStore& store, const nlohmann::json& body) {
+Result<nlohmann::json> TrainingBodyAnswer(db::CatalogStore& store, const nlohmann::json& body) {
   auto request = DecodeTrainingRequest(body);
   if (!request.ok()) return request.error();
-  PlanService plan(store);
-  return plan.Training(*request);
+  return api::TrainingAnswer(store, *request);
 }
 
 void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -42,7 +43,7 @@ void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::R
   if (!body) return;
   auto lease = ctx.pool->Acquire();
   db::CatalogStore store(*lease);
-  auto answer = TrainingAnswer(store, *body);
+  auto answer = TrainingBodyAnswer(store, *body);
   if (!answer.ok()) return WriteError(req, res, answer.error());
   WriteJson(res, *answer);
 }
@@ -66,10 +67,10 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
   nlohmann::json items = nlohmann::json::array();
   int failed = 0;
   for (size_t i = 0; i < scenarios->size(); ++i) {
-    CheckDeadline();
+    plan::CheckDeadline();
     const nlohmann::json& s = (*scenarios)[i];
     Result<nlohmann::json> answer =
-        s.is_object() ? TrainingAnswer(store, s)
+        s.is_object() ? TrainingBodyAnswer(store, s)
                       : Result<nlohmann::json>(Error::Invalid("", "a scenario must be an object"));
     if (answer.ok()) {
       items.push_back({{"index", i}, {"status", 200}, {"result", std::move(answer).value()}});
@@ -92,8 +93,7 @@ void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::
   if (!request.ok()) return WriteError(req, res, request.error());
   auto lease = ctx.pool->Acquire();
   db::CatalogStore store(*lease);
-  PlanService plan(store);
-  auto answer = plan.Inference(*request);
+  auto answer = InferenceAnswer(store, *request);
   if (!answer.ok()) return WriteError(req, res, answer.error());
   WriteJson(res, *answer);
 }

@@ -1,5 +1,6 @@
 // Decoding of planning requests (training and inference estimates, recommendations)
-// from JSON into model values. Errors carry JSON pointers ("/hardware/nodes").
+// from JSON into the planner's typed requests (plan/requests.h). Errors carry JSON
+// pointers ("/hardware/nodes").
 #pragma once
 
 #include <optional>
@@ -14,46 +15,14 @@
 #include "model/inference.h"
 #include "model/training_job.h"
 #include "model/workload.h"
+#include "plan/requests.h"
 
 namespace gpuplan::api {
 
-// Either a catalog instance (cloud, instance_type, region?, nodes) or an explicit GPU.
-struct HardwareRequest {
-  bool from_catalog = false;
-  std::string cloud, region, instance_type;
-  std::string gpu;
-  int gpus_per_node = 1;
-  int nodes = 1;
-  std::optional<model::Interconnect> interconnect;
-  double interconnect_bw_gbps = 0;
-  double network_gbps = 0;
-  double vcpus = 0;
-  std::optional<double> price_per_hour;       // explicit hardware: per node
-  std::optional<double> spot_price_per_hour;  // explicit hardware: per node
-  std::string price_currency = "USD";         // of the explicit prices
-};
-
-struct PricingRequest {
-  bool ondemand = true;
-  bool spot = true;
-  model::SpotParams spot_params;
-};
-
-struct TrainingRequest {
-  model::Workload workload;
-  model::TrainingJob job;
-  HardwareRequest hardware;
-  PricingRequest pricing;
-  std::string currency = "USD";
-};
-
-struct InferenceRequest {
-  model::Workload workload;
-  model::ServingRequest serving;
-  HardwareRequest hardware;
-  PricingRequest pricing;
-  std::string currency = "USD";
-};
+using plan::HardwareRequest;
+using plan::InferenceRequest;
+using plan::PricingRequest;
+using plan::TrainingRequest;
 
 // The workload at `key`: a preset id, or an object with a "preset" and overrides, or a full
 // shape with "family". Unknown presets are errors naming the field.

@@ -1,22 +1,32 @@
-// Recommendations: every catalog offer x node count x price kind that satisfies the
-// constraints, ranked by the objective, with the Pareto front of time vs cost and the
-// count of rejected options by reason. Comparisons: one workload across GPUs.
+// The planning endpoints' JSON in and out: decode a body into a plan request, ask
+// plan::Planner, render its answer (api/plan_json.h). No planning arithmetic here.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
-#include "db/catalog_store.h"
+#include "db/catalog_reader.h"
 #include "model/result.h"
+#include "plan/requests.h"
 
 namespace gpuplan::api {
 
-inline constexpr int kMaxRecommendationLimit = 100;
+using plan::kMaxRecommendationLimit;
 
-// POST /api/v1/recommendations body -> answer. Errors name the field.
-Result<nlohmann::json> Recommend(db::CatalogStore& store, const nlohmann::json& body);
+// Bodies -> typed requests. kInvalidArgument listing every field error (JSON pointers).
+Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body);
+Result<plan::CompareRequest> DecodeCompareRequest(const nlohmann::json& body);
 
-// POST /api/v1/compare body -> answer: the workload on each GPU (or each listed instance),
-// with time, cost and throughput per currency unit, best value first.
-Result<nlohmann::json> Compare(db::CatalogStore& store, const nlohmann::json& body);
+// POST /api/v1/recommendations body -> answer: every catalog offer x node count x price kind
+// that satisfies the constraints, ranked by the objective, with the Pareto front of time vs
+// cost and the count of rejected options by reason.
+Result<nlohmann::json> Recommend(db::CatalogReader& catalog, const nlohmann::json& body);
+// POST /api/v1/compare body -> answer: the workload on each GPU, with time, cost and
+// throughput per currency unit, best value first.
+Result<nlohmann::json> Compare(db::CatalogReader& catalog, const nlohmann::json& body);
+// Decoded estimate requests -> answers (POST /api/v1/estimates/training and /inference).
+Result<nlohmann::json> TrainingAnswer(db::CatalogReader& catalog,
+                                      const plan::TrainingRequest& request);
+Result<nlohmann::json> InferenceAnswer(db::CatalogReader& catalog,
+                                       const plan::InferenceRequest& request);
 
 }  // namespace gpuplan::api

@@ -5,6 +5,18 @@
 
 namespace gpuplan::db {
 
+std::optional<double> PricePerGpuHour(const Offer& offer, PriceKind kind) {
+  const auto& price =
+      kind == PriceKind::kSpot ? offer.price_spot_per_hour : offer.price_ondemand_per_hour;
+  if (!price || offer.instance.gpu_count < 1) return std::nullopt;
+  return *price / offer.instance.gpu_count;
+}
+
+bool SpotAboveOndemand(const Offer& offer) {
+  return offer.price_ondemand_per_hour && offer.price_spot_per_hour &&
+         *offer.price_spot_per_hour > *offer.price_ondemand_per_hour;
+}
+
 namespace {
 
 struct Ranked {
@@ -58,7 +70,7 @@ Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
     switch (query.sort) {
       case OfferSort::kPrice: sort_value = *price; break;
       case OfferSort::kPricePerGpu:
-        if (*price) sort_value = **price / offer.instance.gpu_count;
+        if (*price && offer.instance.gpu_count > 0) sort_value = **price / offer.instance.gpu_count;
         break;
       case OfferSort::kGpuCount: sort_value = offer.instance.gpu_count; break;
       case OfferSort::kGpuMemory: sort_value = offer.gpu_memory_gb; break;

@@ -13,6 +13,12 @@
 namespace gpuplan::db {
 
 enum class PriceKind { kOndemand, kSpot };
+
+// The offer's price of `kind` per GPU-hour (its instance price over its GPU count); nullopt
+// when that kind is not offered.
+std::optional<double> PricePerGpuHour(const Offer& offer, PriceKind kind);
+// Whether the offer's spot price is above its own on-demand price (a suspicious row).
+bool SpotAboveOndemand(const Offer& offer);
 enum class OfferSort { kPrice, kPricePerGpu, kGpuCount, kGpuMemory };
 
 // The position after which a page starts: the sort value and the unique key of the

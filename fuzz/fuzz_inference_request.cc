@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "api/plan_request.h"
-#include "api/plan_service.h"
+#include "api/recommender.h"
 #include "fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -24,7 +24,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckRejection(request.error(), "DecodeInferenceRequest", &req);
     return 0;
   }
-  api::PlanService plan(SeededStore());
-  CheckAnswer(req, plan.Inference(*request));
+  CheckAnswer(req, api::InferenceAnswer(SeededStore(), *request));
   return 0;
 }

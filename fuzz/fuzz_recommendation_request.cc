@@ -2,7 +2,7 @@
 // reader -> api::Recommend / api::Compare over the seeded catalog (decoding, constraints,
 // every candidate offer through the model, ranking) -> the JSON answer or the problem.
 // Both are run on every input. Slow inputs matter here: the server bounds this work with
-// a per-request deadline (api/deadline.h), which the fuzzer leaves unset, so a -timeout
+// a per-request deadline (plan/deadline.h), which the fuzzer leaves unset, so a -timeout
 // report is a request that would be cut off with 503, not a crash.
 #include <cstddef>
 #include <cstdint>

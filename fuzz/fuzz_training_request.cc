@@ -9,7 +9,7 @@
 
 #include "api/json_reader.h"
 #include "api/plan_request.h"
-#include "api/plan_service.h"
+#include "api/recommender.h"
 #include "fuzz/fuzz_common.h"
 
 namespace gpuplan::fuzz {
@@ -22,8 +22,7 @@ void Training(const httplib::Request& req, const nlohmann::json& body, bool esti
   auto request = api::DecodeTrainingRequest(body);
   if (!request.ok()) return CheckRejection(request.error(), "DecodeTrainingRequest", &req);
   if (!estimate) return;
-  api::PlanService plan(SeededStore());
-  CheckAnswer(req, plan.Training(*request));
+  CheckAnswer(req, api::TrainingAnswer(SeededStore(), *request));
 }
 
 void Batch(const httplib::Request& req, const nlohmann::json& body) {

@@ -11,7 +11,7 @@
 #include <SQLiteCpp/Exception.h>
 
 #include "api/auth.h"
-#include "api/deadline.h"
+#include "plan/deadline.h"
 #include "api/request_admission.h"
 #include "api/problem.h"
 #include "api/routes.h"
@@ -115,7 +115,7 @@ void AnswerException(const httplib::Request& req, httplib::Response& res, std::e
       what = e.what();
       status = 503;
       detail = "the service is busy: no database connection came free in time; retry shortly";
-    } catch (const api::DeadlineExceeded& e) {
+    } catch (const plan::DeadlineExceeded& e) {
       what = e.what();
       status = 503;
       detail = "the request needed more work than one request may do; narrow it (fewer "
@@ -172,7 +172,7 @@ void App::Configure() {
   s.set_pre_routing_handler([auth_reads, pool, files, deadline, admit](const httplib::Request& req,
                                                                      httplib::Response& res) {
     request_start = std::chrono::steady_clock::now();
-    api::SetRequestDeadline(deadline);
+    plan::SetRequestDeadline(deadline);
     std::string id = req.get_header_value("X-Request-Id");
     res.set_header("X-Request-Id", IsSafeRequestId(id) ? id : NewRequestId());
     if (!admit(req, res)) return httplib::Server::HandlerResponse::Handled;

@@ -9,7 +9,7 @@
 #include "server/admin_commands.h"
 #include "server/app.h"
 #include "server/calibrate_command.h"
-#include "server/estimate_command.h"
+#include "server/plan_commands.h"
 
 #include <iostream>
 
@@ -94,8 +94,15 @@ int main(int argc, char** argv) {
 
   gpuplan::server::EstimateOptions estimate_options;
   CLI::App* estimate =
-      cli.add_subcommand("estimate", "estimate training time and memory without a server");
+      cli.add_subcommand("estimate", "estimate training time, memory and cost without a server");
   gpuplan::server::AddEstimateOptions(*estimate, estimate_options);
+  gpuplan::server::RecommendOptions recommend_options;
+  CLI::App* recommend =
+      cli.add_subcommand("recommend", "rank catalog options for a training or serving job");
+  gpuplan::server::AddRecommendOptions(*recommend, recommend_options);
+  gpuplan::server::CompareOptions compare_options;
+  CLI::App* compare = cli.add_subcommand("compare", "one workload across GPUs, best value first");
+  gpuplan::server::AddCompareOptions(*compare, compare_options);
 
   std::string admin_db = config.db_path, key_name, key_scope = "write", revoke_target;
   CLI::App* keys = cli.add_subcommand("keys", "manage API keys");
@@ -136,6 +143,10 @@ int main(int argc, char** argv) {
   if (import->parsed()) return gpuplan::server::RunImport(import_command, std::cout, std::cerr);
   if (export_cmd->parsed()) return gpuplan::server::RunExport(admin_db, export_format, std::cout, std::cerr);
 
+  if (recommend->parsed()) {
+    return gpuplan::server::RunRecommend(recommend_options, std::cout, std::cerr);
+  }
+  if (compare->parsed()) return gpuplan::server::RunCompare(compare_options, std::cout, std::cerr);
   if (estimate->parsed()) {
     return gpuplan::server::RunEstimate(estimate_options, std::cout, std::cerr);
   }

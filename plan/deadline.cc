@@ -1,8 +1,8 @@
-#include "api/deadline.h"
+#include "plan/deadline.h"
 
 #include <optional>
 
-namespace gpuplan::api {
+namespace gpuplan::plan {
 
 namespace {
 thread_local std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -20,4 +20,4 @@ void CheckDeadline() {
   if (deadline && std::chrono::steady_clock::now() > *deadline) throw DeadlineExceeded();
 }
 
-}  // namespace gpuplan::api
+}  // namespace gpuplan::plan

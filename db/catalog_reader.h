@@ -1,0 +1,63 @@
+// The catalog reads the planner needs, as an interface: db::CatalogStore implements it over
+// SQLite; planner tests use an in-memory fake, and a second backend can be added without
+// touching the planner. Errors: kNotFound where a lookup names something absent, kUnavailable
+// for a failed backend.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "db/catalog_types.h"
+#include "model/gpu_spec.h"
+#include "model/result.h"
+
+namespace gpuplan::db {
+
+// Filters of ListOffers. Empty / nullopt = no filter.
+struct OfferFilter {
+  std::string cloud;
+  std::string region;
+  std::string gpu;  // a GPU id, or a family prefix: "A100" matches "A100-80GB-SXM4"
+  std::optional<int> min_gpu_count;
+  std::optional<int> max_gpu_count;
+  std::optional<double> min_gpu_memory_gb;  // per GPU
+  std::string instance_type;
+};
+
+struct CloudSummary {
+  Cloud cloud;
+  int regions = 0;
+  int instance_types = 0;
+};
+
+// Spot observations of one instance type, oldest first. Empty region/zone/since/until = no
+// filter; since/until are ISO 8601 and compare as text. Up to `limit` rows after the
+// (observed_at, zone, region) position `after` when given.
+struct SpotQuery {
+  std::string cloud, instance_type, region, zone, since, until;
+  int limit = 1000;
+  std::optional<std::tuple<std::string, std::string, std::string>> after;
+};
+
+class CatalogReader {
+ public:
+  virtual ~CatalogReader() = default;
+  virtual Result<std::vector<model::GpuSpec>> ListGpus() = 0;
+  virtual Result<model::GpuSpec> GetGpu(const std::string& id) = 0;  // kNotFound if absent
+  virtual Result<std::vector<CloudSummary>> ListClouds() = 0;
+  virtual Result<std::vector<Region>> ListRegions(const std::string& cloud) = 0;  // "" = all
+  // Every (instance type, region) with at least one current price matching `filter`,
+  // ordered by (cloud, region, instance type).
+  virtual Result<std::vector<Offer>> ListOffers(const OfferFilter& filter) = 0;
+  // The instance type with its offers in every region; kNotFound if the type is absent.
+  virtual Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(
+      const std::string& cloud, const std::string& id) = 0;
+  virtual Result<std::map<std::string, FxRate>> FxRates() = 0;
+  virtual Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) = 0;
+};
+
+}  // namespace gpuplan::db

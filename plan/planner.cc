@@ -1,0 +1,313 @@
+#include "plan/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "db/offer_query.h"
+
+namespace gpuplan::plan {
+
+namespace {
+
+constexpr double kHoursPerMonth = 730;
+
+}  // namespace
+
+double RoundMoney(double amount) { return std::round(amount * 1e6) / 1e6; }
+
+model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuSpec& gpu) {
+  model::NodeSpec node;
+  node.gpu = gpu;
+  node.gpus_per_node = type.gpu_count;
+  node.interconnect = model::ParseInterconnect(type.interconnect)
+                          .value_or(model::DefaultInterconnect(gpu, type.gpu_count));
+  if (type.gpu_count > 1 && node.interconnect == model::Interconnect::kNone) {
+    node.interconnect = model::Interconnect::kPcie;
+  }
+  node.interconnect_bw_gbps = type.interconnect_bw_gbps;
+  node.network_gbps = type.network_gbps.value_or(0);
+  node.vcpus = type.vcpus.value_or(0);
+  return node;
+}
+
+Status Planner::UseCurrency(const std::string& currency) {
+  auto rates = catalog_.FxRates();
+  if (!rates.ok()) return rates.error();
+  rates_ = std::move(rates).value();
+  if (!rates_.count(currency)) {
+    return Error::Invalid("/currency", "no exchange rate for currency '" + currency + "'");
+  }
+  currency_ = currency;
+  return OkStatus();
+}
+
+Result<double> Planner::Convert(double amount, const std::string& from) const {
+  auto v = db::ConvertCurrency(amount, from, currency_, rates_);
+  if (!v.ok()) return Error::Invalid("/currency", v.error().message);
+  return *v;
+}
+
+Result<PriceQuote> Planner::Quote(const db::Offer& offer) const {
+  PriceQuote q;
+  q.currency = currency_;
+  q.native_currency = offer.currency;
+  q.spot_zone = offer.spot_zone;
+  q.observed_at = offer.observed_at;
+  q.source = offer.source;
+  for (auto [from, to] : {std::pair{&offer.price_ondemand_per_hour, &q.ondemand},
+                          std::pair{&offer.price_spot_per_hour, &q.spot}}) {
+    if (!*from) continue;
+    auto v = Convert(**from, offer.currency);
+    if (!v.ok()) return v.error();
+    *to = *v;
+  }
+  if (q.native_currency != q.currency) {
+    auto from = rates_.find(q.native_currency), to = rates_.find(q.currency);
+    if (from != rates_.end() && to != rates_.end()) {
+      q.fx_rate = to->second.units_per_usd / from->second.units_per_usd;
+      q.fx_as_of = std::min(from->second.as_of, to->second.as_of);
+    }
+  }
+  return q;
+}
+
+Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const PricingRequest& pricing) {
+  ResolvedHardware r;
+  r.cluster.nodes = hw.nodes;
+  if (!hw.from_catalog) {
+    auto gpu = catalog_.GetGpu(hw.gpu);
+    if (!gpu.ok()) {
+      if (gpu.error().code != ErrorCode::kNotFound) return gpu.error();
+      return Error::Invalid("/hardware/gpu", "unknown GPU '" + hw.gpu + "' (see GET /api/v1/gpus)");
+    }
+    model::NodeSpec& node = r.cluster.node;
+    node.gpu = *gpu;
+    node.gpus_per_node = hw.gpus_per_node;
+    node.interconnect = hw.interconnect.value_or(model::DefaultInterconnect(*gpu, hw.gpus_per_node));
+    node.interconnect_bw_gbps = hw.interconnect_bw_gbps;
+    node.network_gbps = hw.network_gbps;
+    node.vcpus = hw.vcpus;
+    r.price.currency = currency_;
+    r.price.native_currency = hw.price_currency;
+    for (auto [from, to] : {std::pair{&hw.price_per_hour, &r.price.ondemand},
+                            std::pair{&hw.spot_price_per_hour, &r.price.spot}}) {
+      if (!*from) continue;
+      auto v = db::ConvertCurrency(**from, hw.price_currency, currency_, rates_);
+      if (!v.ok()) {
+        return Error::Invalid("/hardware/price_currency",
+                              "no exchange rate for '" + hw.price_currency + "'");
+      }
+      *to = *v;
+    }
+    if (hw.price_currency != currency_) {
+      auto from = rates_.find(hw.price_currency), to = rates_.find(currency_);
+      if (from != rates_.end() && to != rates_.end()) {
+        r.price.fx_rate = to->second.units_per_usd / from->second.units_per_usd;
+        r.price.fx_as_of = std::min(from->second.as_of, to->second.as_of);
+      }
+    }
+    return r;
+  }
+  auto found = catalog_.GetInstanceType(hw.cloud, hw.instance_type);
+  if (!found.ok()) {
+    if (found.error().code != ErrorCode::kNotFound) return found.error();
+    return Error::Invalid("/hardware/instance_type", "unknown instance type '" +
+                                                         hw.instance_type + "' in cloud '" +
+                                                         hw.cloud + "'");
+  }
+  auto gpu = catalog_.GetGpu(found->first.gpu_id);
+  if (!gpu.ok()) return gpu.error();
+  r.cluster.node = NodeFromInstance(found->first, *gpu);
+  const std::vector<db::Offer>& offers = found->second;
+  const db::Offer* chosen = nullptr;
+  const bool by_spot = pricing.spot && !pricing.ondemand;
+  double cheapest = std::numeric_limits<double>::infinity();
+  for (const db::Offer& o : offers) {
+    if (!hw.region.empty()) {
+      if (o.region == hw.region) chosen = &o;
+      continue;
+    }
+    const auto& p = by_spot ? o.price_spot_per_hour
+                            : (o.price_ondemand_per_hour ? o.price_ondemand_per_hour
+                                                         : o.price_spot_per_hour);
+    if (!p) continue;
+    auto usd = db::ConvertCurrency(*p, o.currency, "USD", rates_);
+    if (usd.ok() && *usd < cheapest) {
+      cheapest = *usd;
+      chosen = &o;
+    }
+  }
+  if (!hw.region.empty() && !chosen) {
+    return Error::Invalid("/hardware/region", "'" + hw.instance_type + "' has no price in region '" +
+                                                  hw.region + "'");
+  }
+  if (!chosen) {
+    r.warnings.push_back("no catalog price for " + hw.instance_type + ": cost is not estimated");
+    r.price.currency = currency_;
+    return r;
+  }
+  if (hw.region.empty()) {
+    r.warnings.push_back("region not given: " + chosen->region + ", the region with the lowest " +
+                         (by_spot ? "spot" : "on-demand") + " price, is used");
+  }
+  auto quote = Quote(*chosen);
+  if (!quote.ok()) return quote.error();
+  r.offer = *chosen;
+  r.price = *quote;
+  return r;
+}
+
+TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w,
+                                     int nodes, const PriceQuote& price,
+                                     const PricingRequest& pricing) const {
+  TrainingCost cost;
+  cost.currency = currency_;
+  if (pricing.ondemand && price.ondemand) {
+    OnDemandTrainingCost& c = cost.ondemand.emplace();
+    c.price_per_hour = *price.ondemand;
+    c.instances = nodes;
+    c.hours = e.total_hours;
+    c.total = *price.ondemand * nodes * e.total_hours;
+    c.p10_total = *price.ondemand * nodes * e.p10_hours;
+    c.p90_total = *price.ondemand * nodes * e.p90_hours;
+    c.units = model::SpreadCost(c.total, e.epochs, e.total_tokens, e.total_samples);
+  }
+  if (pricing.spot && price.spot) {
+    model::SpotParams params = pricing.spot_params;
+    params.checkpoint_bytes = 14 * model::ParamsTotal(w);
+    auto run = model::SpotRun(e.total_hours, nodes, params);
+    if (run.ok()) {
+      SpotTrainingCost& s = cost.spot.emplace();
+      s.price_per_hour = *price.spot;
+      s.instances = nodes;
+      s.params = params;
+      s.run = *run;
+      if (run->viable) {
+        s.expected_total = *price.spot * nodes * run->billable_hours;
+        s.units = model::SpreadCost(s.expected_total, e.epochs, e.total_tokens, e.total_samples);
+      }
+    }
+  }
+  return cost;
+}
+
+Result<std::optional<SpotHistorySummary>> Planner::SpotHistory(const db::Offer& offer) const {
+  db::SpotQuery query;
+  query.cloud = offer.instance.cloud;
+  query.instance_type = offer.instance.id;
+  query.region = offer.region;
+  query.limit = 10000;
+  auto rows = catalog_.SpotHistory(query);
+  if (!rows.ok()) return rows.error();
+  if (rows->empty()) return std::optional<SpotHistorySummary>();
+  SpotHistorySummary s;
+  double low = INFINITY, high = 0, sum = 0;
+  for (const auto& p : *rows) {
+    auto v = Convert(p.price_per_hour, p.currency);
+    if (!v.ok()) return v.error();
+    low = std::min(low, *v);
+    high = std::max(high, *v);
+    sum += *v;
+  }
+  s.observations = rows->size();
+  s.first_observed_at = rows->front().observed_at;
+  s.last_observed_at = rows->back().observed_at;
+  s.min_per_hour = low;
+  s.max_per_hour = high;
+  s.mean_per_hour = sum / rows->size();
+  s.cloud = query.cloud;
+  s.instance_type = query.instance_type;
+  s.region = query.region;
+  return std::optional<SpotHistorySummary>(std::move(s));
+}
+
+Result<TrainingPlan> Planner::Training(const TrainingRequest& request) {
+  Status currency = UseCurrency(request.currency);
+  if (!currency.ok()) return currency.error();
+  auto hw = Resolve(request.hardware, request.pricing);
+  if (!hw.ok()) return hw.error();
+  auto estimate = model::EstimateTraining(request.workload, request.job, hw->cluster);
+  if (!estimate.ok()) return estimate.error();
+  TrainingPlan plan;
+  plan.workload = request.workload;
+  plan.job = request.job;
+  plan.cluster = hw->cluster;
+  plan.estimate = std::move(estimate).value();
+  plan.cost = CostOfTraining(plan.estimate, request.workload, hw->cluster.nodes, hw->price,
+                             request.pricing);
+  plan.price = hw->price;
+  plan.offer = hw->offer;
+  if (hw->offer && hw->price.spot) {
+    auto history = SpotHistory(*hw->offer);
+    if (!history.ok()) return history.error();
+    plan.spot_history = *history;
+  }
+  plan.warnings = hw->warnings;
+  if (!hw->price.ondemand && !hw->price.spot) {
+    plan.warnings.push_back("no price: give hardware.price_per_hour or a catalog instance");
+  }
+  return plan;
+}
+
+Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
+  Status currency = UseCurrency(request.currency);
+  if (!currency.ok()) return currency.error();
+  auto hw = Resolve(request.hardware, request.pricing);
+  if (!hw.ok()) return hw.error();
+  auto e = model::EstimateServing(request.workload, hw->cluster.node, request.serving);
+  if (!e.ok()) return e.error();
+  InferencePlan plan;
+  plan.workload = request.workload;
+  plan.serving = request.serving;
+  plan.cluster = hw->cluster;
+  plan.estimate = std::move(e).value();
+  plan.currency = currency_;
+  plan.price = hw->price;
+  plan.offer = hw->offer;
+  plan.ondemand_asked = request.pricing.ondemand;
+  plan.spot_asked = request.pricing.spot;
+  const model::ServingEstimate& est = plan.estimate;
+  int per_instance = std::max(1, hw->cluster.node.gpus_per_node / std::max(1, est.gpus_per_replica));
+  plan.instances = (est.replicas + per_instance - 1) / per_instance;
+  const model::ServingPoint& p = est.chosen;
+  plan.capacity_requests_per_s = est.replicas * p.requests_per_s;
+  plan.decoder = request.serving.output_tokens > 0 &&
+                 (request.workload.family == model::Family::kDecoder ||
+                  request.workload.family == model::Family::kMoe);
+  double served_rps = request.serving.target_requests_per_s > 0
+                          ? request.serving.target_requests_per_s
+                          : est.replicas * p.requests_per_s;
+  double tokens_per_hour = served_rps * request.serving.output_tokens * 3600;
+  auto costs = [&](std::optional<double> price) -> std::optional<ServingCost> {
+    if (!price || est.verdict == model::FitVerdict::kDoesNotFit) return std::nullopt;
+    ServingCost c;
+    c.price_per_hour = *price;
+    c.instances = plan.instances;
+    c.per_hour = *price * plan.instances;
+    c.per_month = c.per_hour * kHoursPerMonth;
+    if (plan.decoder && tokens_per_hour > 0) {
+      c.per_million_tokens = c.per_hour / tokens_per_hour * 1e6;
+      double all_tokens_per_hour = tokens_per_hour *
+                                   (request.serving.input_tokens + request.serving.output_tokens) /
+                                   request.serving.output_tokens;
+      c.per_million_input_and_output_tokens = c.per_hour / all_tokens_per_hour * 1e6;
+    }
+    if (served_rps > 0) c.per_thousand_requests = c.per_hour / (served_rps * 3600) * 1e3;
+    return c;
+  };
+  if (request.pricing.ondemand) plan.ondemand = costs(hw->price.ondemand);
+  if (request.pricing.spot) plan.spot = costs(hw->price.spot);
+  plan.assumptions = est.assumptions;
+  if (plan.decoder) {
+    plan.assumptions.push_back(
+        "cost.per_million_tokens counts generated (output) tokens only; "
+        "per_million_input_and_output_tokens counts prompt and output tokens");
+  }
+  plan.warnings = est.warnings;
+  if (request.pricing.spot && hw->price.spot) plan.warnings.push_back(kSpotServingCaveat);
+  for (const auto& w : hw->warnings) plan.warnings.push_back(w);
+  return plan;
+}
+
+}  // namespace gpuplan::plan

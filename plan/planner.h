@@ -1,0 +1,212 @@
+// The planner: resolves hardware (a catalog instance with its regional prices, or an
+// explicit GPU), runs the model, prices the result in the requested currency, ranks catalog
+// options and compares GPUs. Reads the catalog through db::CatalogReader only; answers are
+// typed values (the api layer and the CLI render them). One Planner per request, on one
+// thread: it caches the exchange rates and the hardware configurations it has estimated.
+//
+// Errors: kInvalidArgument naming the request field as a JSON pointer ("/hardware/gpu",
+// "/constraints/gpus/1", "/currency"); kUnavailable when the catalog fails.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/catalog_reader.h"
+#include "model/inference.h"
+#include "model/training.h"
+#include "plan/requests.h"
+
+namespace gpuplan::plan {
+
+// Hourly prices of one node in the request's currency, and where they come from.
+struct PriceQuote {
+  std::optional<double> ondemand;
+  std::optional<double> spot;
+  std::string currency;
+  std::string native_currency;
+  std::string spot_zone;
+  std::string observed_at;
+  std::string source;
+  // Units of `currency` per unit of `native_currency`, when they differ.
+  std::optional<double> fx_rate;
+  std::string fx_as_of;
+};
+
+struct ResolvedHardware {
+  model::Cluster cluster;
+  std::optional<db::Offer> offer;  // set for catalog instances
+  PriceQuote price;
+  std::vector<std::string> warnings;
+};
+
+// Spot observations of an offer's region, in the request currency.
+struct SpotHistorySummary {
+  size_t observations = 0;
+  std::string first_observed_at, last_observed_at;
+  double min_per_hour = 0, max_per_hour = 0, mean_per_hour = 0;
+  std::string cloud, instance_type, region;  // what the series is of
+};
+
+struct OnDemandTrainingCost {
+  double price_per_hour = 0;
+  int instances = 0;
+  double hours = 0;
+  double total = 0, p10_total = 0, p90_total = 0;
+  model::UnitCosts units;
+};
+
+struct SpotTrainingCost {
+  double price_per_hour = 0;
+  int instances = 0;
+  model::SpotParams params;
+  model::SpotOutcome run;
+  double expected_total = 0;  // 0 when not viable
+  model::UnitCosts units;
+};
+
+struct TrainingCost {
+  std::string currency;
+  std::optional<OnDemandTrainingCost> ondemand;
+  std::optional<SpotTrainingCost> spot;
+};
+
+struct TrainingPlan {
+  model::Workload workload;
+  model::TrainingJob job;
+  model::Cluster cluster;
+  model::TrainingEstimate estimate;
+  TrainingCost cost;
+  PriceQuote price;
+  std::optional<db::Offer> offer;
+  std::optional<SpotHistorySummary> spot_history;
+  std::vector<std::string> warnings;  // about the hardware and its price (after the model's)
+};
+
+struct ServingCost {
+  double price_per_hour = 0;
+  int instances = 0;
+  double per_hour = 0, per_month = 0;
+  std::optional<double> per_million_tokens;                   // output tokens
+  std::optional<double> per_million_input_and_output_tokens;  // prompt + output tokens
+  std::optional<double> per_thousand_requests;
+};
+
+struct InferencePlan {
+  model::Workload workload;
+  model::ServingRequest serving;
+  model::Cluster cluster;
+  model::ServingEstimate estimate;
+  int instances = 0;
+  double capacity_requests_per_s = 0;  // replicas x requests/s of one replica
+  bool decoder = false;  // token-generating: tpot and per-token figures apply
+  std::optional<ServingCost> ondemand, spot;
+  bool ondemand_asked = true, spot_asked = true;
+  std::string currency;
+  PriceQuote price;
+  std::optional<db::Offer> offer;
+  std::vector<std::string> assumptions;  // the model's, then the planner's
+  std::vector<std::string> warnings;
+};
+
+// One catalog option of a recommendation.
+struct RecommendedOption {
+  db::Offer offer;
+  int nodes = 1;  // instances
+  int total_gpus = 1;
+  bool spot = false;
+  double price_per_hour = 0;  // per instance, request currency
+  double hours = 0;           // training: wall hours; inference: latency in s
+  double cost = 0;            // training: total; inference: per hour
+  double cost_per_month = 0;  // inference: cost x 730 h
+  double score = 0;
+  std::string why;
+  std::vector<std::string> warnings;
+  std::shared_ptr<const model::TrainingEstimate> training;  // set for training
+  std::shared_ptr<const model::ServingEstimate> serving;    // set for inference
+};
+
+struct Recommendation {
+  bool inference = false;
+  Objective objective = Objective::kCost;
+  std::string currency;
+  std::vector<RecommendedOption> items;         // ranked, at most `limit`
+  std::vector<RecommendedOption> pareto_front;  // by time: each cheaper than every faster one
+  int considered = 0;
+  int feasible = 0;
+  std::map<std::string, int> rejected;  // reason -> options
+  std::vector<std::string> assumptions;
+};
+
+struct ComparisonRow {
+  std::string gpu;
+  model::Precision precision = model::Precision::kBf16;
+  std::optional<std::string> error;  // the model refused this GPU (then no estimate)
+  model::TrainingEstimate estimate;
+  std::optional<double> price_per_gpu_hour;
+  std::optional<db::Offer> price_source;
+  double cost = 0;
+  double samples_per_currency_unit = 0;
+  double tokens_per_currency_unit = 0;
+  std::vector<std::string> warnings;
+};
+
+struct Comparison {
+  model::Workload workload;
+  std::string currency;
+  int gpus_per_node = 1;
+  std::vector<ComparisonRow> rows;  // best value first; GPUs it does not fit on last
+};
+
+// The node of a catalog instance type with GPU `gpu`.
+model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuSpec& gpu);
+
+// A service that must answer around the clock cannot lose its replicas to a spot reclaim
+// (AWS gives 2 minutes' notice, GCP and Azure about 30 s).
+inline constexpr const char* kSpotServingCaveat =
+    "spot capacity can be reclaimed at any time (AWS 2 min notice, GCP/Azure ~30 s): serving "
+    "a 24/7 latency target on spot needs spare replicas or on-demand fallback";
+
+class Planner {
+ public:
+  explicit Planner(db::CatalogReader& catalog) : catalog_(catalog) {}
+
+  // Loads the exchange rates; kInvalidArgument naming "/currency" if `currency` has none.
+  Status UseCurrency(const std::string& currency);
+  const std::string& currency() const { return currency_; }
+  Result<double> Convert(double amount, const std::string& from) const;
+  // The offer's prices in the request currency.
+  Result<PriceQuote> Quote(const db::Offer& offer) const;
+  // Without a region, the cheapest region for the price kind asked (spot price when only
+  // spot is wanted, else on-demand), named in warnings.
+  Result<ResolvedHardware> Resolve(const HardwareRequest& hardware, const PricingRequest& pricing);
+
+  Result<TrainingPlan> Training(const TrainingRequest& request);
+  Result<InferencePlan> Inference(const InferenceRequest& request);
+  Result<Recommendation> Recommend(const RecommendRequest& request);
+  Result<Comparison> Compare(const CompareRequest& request);
+
+  // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks.
+  TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model::Workload& w,
+                              int nodes, const PriceQuote& price,
+                              const PricingRequest& pricing) const;
+
+ private:
+  Result<std::optional<SpotHistorySummary>> SpotHistory(const db::Offer& offer) const;
+  Status CheckConstraintNames(const Constraints& c);
+  Result<Recommendation> RecommendTraining(const TrainingRequest& request, const Constraints& c,
+                                           Objective objective, int limit);
+  Result<Recommendation> RecommendInference(const InferenceRequest& request, Constraints c,
+                                            Objective objective, int limit);
+
+  db::CatalogReader& catalog_;
+  std::map<std::string, db::FxRate> rates_;
+  std::string currency_ = "USD";
+};
+
+// Money as answers show it: rounded to 1e-6 of the currency unit.
+double RoundMoney(double amount);
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,493 @@
+// Planner::Recommend and Planner::Compare: catalog options estimated once per distinct
+// hardware configuration, filtered by the constraints, ranked by the objective.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <tuple>
+
+#include "db/offer_query.h"
+#include "plan/deadline.h"
+#include "plan/planner.h"
+
+namespace gpuplan::plan {
+
+namespace {
+
+std::string Fmt(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return text;
+}
+
+// `gpu` is one of `wanted`: the id itself or a family prefix ("A100" matches
+// "A100-80GB-SXM4"), case-insensitive.
+bool GpuMatches(const std::set<std::string>& wanted, const std::string& gpu) {
+  if (wanted.empty()) return true;
+  std::string id = Lower(gpu);
+  for (const std::string& w : wanted) {
+    std::string want = Lower(w);
+    if (id == want || id.rfind(want + "-", 0) == 0) return true;
+  }
+  return false;
+}
+
+// What the model sees of an offer: offers with equal keys get equal estimates, whatever
+// their cloud, region or price (a p4d.24xlarge in six regions is estimated once).
+using HardwareKey = std::tuple<std::string, int, std::string, double, double, double, int>;
+
+HardwareKey KeyOf(const db::InstanceType& t, int nodes) {
+  return {t.gpu_id, t.gpu_count, t.interconnect, t.interconnect_bw_gbps,
+          t.network_gbps.value_or(0), t.vcpus.value_or(0), nodes};
+}
+
+// The price of one option (offer x price kind): nullopt when the kind is not allowed, or
+// when it is not offered (then counted as considered and rejected for no_price).
+std::optional<double> OptionPrice(bool spot, const PriceQuote& quote, const Constraints& cons,
+                                  int& considered, std::map<std::string, int>& rejected) {
+  if (spot ? !cons.spot : !cons.ondemand) return std::nullopt;
+  ++considered;
+  const auto& price = spot ? quote.spot : quote.ondemand;
+  if (!price) ++rejected["no_price"];
+  return price;
+}
+
+struct CandidateStats {
+  int unsupported = 0;  // offers with more GPUs per node than the model covers
+};
+
+Result<std::vector<db::Offer>> CandidateOffers(db::CatalogReader& catalog, const Constraints& c,
+                                               CandidateStats& stats) {
+  db::OfferFilter filter;
+  filter.min_gpu_memory_gb = c.min_gpu_memory_gb > 0 ? std::optional(c.min_gpu_memory_gb)
+                                                     : std::nullopt;
+  auto offers = catalog.ListOffers(filter);
+  if (!offers.ok()) return offers.error();
+  std::vector<db::Offer> out;
+  for (auto& o : *offers) {
+    if (!c.clouds.empty() && !c.clouds.count(o.instance.cloud)) continue;
+    if (!c.regions.empty() && !c.regions.count(o.region)) continue;
+    if (!GpuMatches(c.gpus, o.instance.gpu_id)) continue;
+    // Nodes larger than the model covers (catalog counts go to 1024) are skipped, not errors.
+    if (o.instance.gpu_count < 1 || o.instance.gpu_count > model::kMaxGpusPerNode) {
+      ++stats.unsupported;
+      continue;
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+// An estimate kept once and shared by every option with the same hardware.
+template <typename T>
+Result<std::shared_ptr<const T>> Shared(Result<T> estimate) {
+  if (!estimate.ok()) return estimate.error();
+  return std::make_shared<const T>(std::move(estimate).value());
+}
+
+bool FieldIs(const Error& e, const char* field) {
+  return e.code == ErrorCode::kInvalidArgument && !e.fields.empty() && e.fields[0].field == field;
+}
+
+// An option while options are counted and ranked: no strings, the offer by pointer (the
+// offers outlive the ranking); only the options answered become RecommendedOptions.
+struct Candidate {
+  const db::Offer* offer = nullptr;
+  int nodes = 1;
+  bool spot = false;
+  double price_per_hour = 0, hours = 0, cost = 0, score = 0;
+  std::shared_ptr<const model::TrainingEstimate> training;
+  std::shared_ptr<const model::ServingEstimate> serving;
+};
+
+RecommendedOption Materialize(const Candidate& c) {
+  RecommendedOption o;
+  o.offer = *c.offer;
+  o.nodes = c.nodes;
+  o.total_gpus = c.nodes * c.offer->instance.gpu_count;
+  o.spot = c.spot;
+  o.price_per_hour = c.price_per_hour;
+  o.hours = c.hours;
+  o.cost = c.cost;
+  o.score = c.score;
+  o.training = c.training;
+  o.serving = c.serving;
+  const std::string& gpu = c.offer->instance.gpu_id;
+  if (c.training) {
+    const model::TrainingEstimate& e = *c.training;
+    o.why = std::to_string(o.total_gpus) + "x " + gpu + (c.spot ? " on spot" : " on demand") +
+            ", " + Fmt("%.1f h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
+            Fmt("%.2f", e.mfu);
+  }
+  if (c.serving) {
+    const model::ServingEstimate& e = *c.serving;
+    o.cost_per_month = c.cost * 730;
+    o.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
+            "x " + gpu + " at batch " + std::to_string(e.chosen.batch) + ", " +
+            Fmt("%.2f s", e.chosen.latency_s) + " per request" +
+            (c.spot ? " (spot: can be reclaimed)" : "");
+    if (c.spot) o.warnings.push_back(kSpotServingCaveat);
+  }
+  return o;
+}
+
+// Ranks `feasible` by the objective; answers the first `limit` and the Pareto front.
+void Rank(std::vector<Candidate>& feasible, Objective objective, int limit, Recommendation& out) {
+  double min_cost = INFINITY, min_hours = INFINITY;
+  for (const auto& c : feasible) {
+    min_cost = std::min(min_cost, c.cost);
+    min_hours = std::min(min_hours, c.hours);
+  }
+  for (auto& c : feasible) {
+    switch (objective) {
+      case Objective::kCost: c.score = c.cost + c.hours * 1e-9; break;
+      case Objective::kTime: c.score = c.hours + c.cost * 1e-12; break;
+      case Objective::kBalanced:  // product of the ratios to the best of each
+        c.score = (c.cost / std::max(min_cost, 1e-12)) * (c.hours / std::max(min_hours, 1e-12));
+        break;
+    }
+  }
+  std::stable_sort(feasible.begin(), feasible.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+  std::vector<const Candidate*> by_time;
+  by_time.reserve(feasible.size());
+  for (const auto& c : feasible) by_time.push_back(&c);
+  std::stable_sort(by_time.begin(), by_time.end(), [](const Candidate* a, const Candidate* b) {
+    return a->hours < b->hours || (a->hours == b->hours && a->cost < b->cost);
+  });
+  double best_cost = INFINITY;
+  for (const Candidate* c : by_time) {
+    if (c->cost < best_cost) {
+      best_cost = c->cost;
+      out.pareto_front.push_back(Materialize(*c));
+    }
+  }
+  out.feasible = static_cast<int>(feasible.size());
+  for (int i = 0; i < static_cast<int>(feasible.size()) && i < limit; ++i) {
+    out.items.push_back(Materialize(feasible[i]));
+  }
+}
+
+}  // namespace
+
+Status Planner::CheckConstraintNames(const Constraints& c) {
+  std::vector<FieldError> errors;
+  if (!c.cloud_names.empty()) {
+    auto clouds = catalog_.ListClouds();
+    if (!clouds.ok()) return clouds.error();
+    std::set<std::string> known;
+    for (const auto& cloud : *clouds) known.insert(cloud.cloud.id);
+    for (size_t i = 0; i < c.cloud_names.size(); ++i) {
+      if (!known.count(c.cloud_names[i])) {
+        errors.push_back({"/constraints/clouds/" + std::to_string(i),
+                          "unknown cloud (ids are lower case; see GET /api/v1/clouds)"});
+      }
+    }
+  }
+  if (!c.region_names.empty()) {
+    auto regions = catalog_.ListRegions("");
+    if (!regions.ok()) return regions.error();
+    std::set<std::string> known;
+    for (const auto& region : *regions) known.insert(region.id);
+    for (size_t i = 0; i < c.region_names.size(); ++i) {
+      if (!known.count(c.region_names[i])) {
+        errors.push_back({"/constraints/regions/" + std::to_string(i),
+                          "unknown region (see GET /api/v1/regions)"});
+      }
+    }
+  }
+  if (!c.gpu_names.empty()) {
+    auto gpus = catalog_.ListGpus();
+    if (!gpus.ok()) return gpus.error();
+    for (size_t i = 0; i < c.gpu_names.size(); ++i) {
+      bool known = false;
+      for (const auto& g : *gpus) known = known || GpuMatches({c.gpu_names[i]}, g.id);
+      if (!known) {
+        errors.push_back({"/constraints/gpus/" + std::to_string(i),
+                          "no catalog GPU is or starts with this name (see GET /api/v1/gpus)"});
+      }
+    }
+  }
+  if (!errors.empty()) {
+    Error e{ErrorCode::kInvalidArgument, errors.front().detail, errors};
+    if (errors.size() > 1) e.message = std::to_string(errors.size()) + " invalid fields";
+    return e;
+  }
+  return OkStatus();
+}
+
+Result<Recommendation> Planner::Recommend(const RecommendRequest& request) {
+  Status names = CheckConstraintNames(request.constraints);
+  if (!names.ok()) return names.error();
+  Status currency =
+      UseCurrency(request.training ? request.training->currency : request.inference->currency);
+  if (!currency.ok()) return currency.error();
+  if (request.training) {
+    return RecommendTraining(*request.training, request.constraints, request.objective,
+                             request.limit);
+  }
+  return RecommendInference(*request.inference, request.constraints, request.objective,
+                            request.limit);
+}
+
+Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request,
+                                                  const Constraints& cons, Objective objective,
+                                                  int limit) {
+  CandidateStats stats;
+  auto offers = CandidateOffers(catalog_, cons, stats);
+  if (!offers.ok()) return offers.error();
+  Recommendation out;
+  out.objective = objective;
+  out.currency = currency_;
+  out.rejected = {{"does_not_fit", 0},   {"precision_unsupported", 0},
+                  {"batch_too_small", 0}, {"layout_does_not_divide", 0},
+                  {"node_too_large", stats.unsupported}, {"over_deadline", 0},
+                  {"over_budget", 0},    {"no_price", 0}};
+  std::map<std::string, model::GpuSpec> gpus;
+  std::map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>> cache;
+  std::vector<Candidate> feasible;
+  for (const db::Offer& offer : *offers) {
+    CheckDeadline();
+    if (!gpus.count(offer.instance.gpu_id)) {
+      auto g = catalog_.GetGpu(offer.instance.gpu_id);
+      if (!g.ok()) return g.error();
+      gpus.emplace(offer.instance.gpu_id, *g);
+    }
+    auto quote = Quote(offer);
+    if (!quote.ok()) return quote.error();
+    for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
+      HardwareKey key = KeyOf(offer.instance, nodes);
+      auto it = cache.find(key);
+      if (it == cache.end()) {
+        model::Cluster cluster;
+        cluster.node = NodeFromInstance(offer.instance, gpus.at(offer.instance.gpu_id));
+        cluster.nodes = nodes;
+        it = cache.emplace(key, Shared(model::EstimateTraining(request.workload, request.job,
+                                                               cluster, model::DefaultConstants(),
+                                                               false)))
+                 .first;
+      }
+      for (bool spot : {false, true}) {
+        auto price = OptionPrice(spot, *quote, cons, out.considered, out.rejected);
+        if (!price) continue;
+        if (!it->second.ok()) {
+          const Error& error = it->second.error();
+          if (FieldIs(error, "/precision")) {
+            ++out.rejected["precision_unsupported"];
+          } else if (FieldIs(error, "/global_batch_size")) {
+            ++out.rejected["batch_too_small"];  // fewer samples per step than GPUs
+          } else if (FieldIs(error, "/tensor_parallel") || FieldIs(error, "/pipeline_parallel")) {
+            ++out.rejected["layout_does_not_divide"];  // TP x PP does not divide its GPUs
+          } else {
+            return error;
+          }
+          continue;
+        }
+        const auto& estimate = *it->second;
+        if (estimate->memory.verdict == model::FitVerdict::kDoesNotFit) {
+          ++out.rejected["does_not_fit"];
+          continue;
+        }
+        Candidate c;
+        c.offer = &offer;
+        c.nodes = nodes;
+        c.spot = spot;
+        c.price_per_hour = *price;
+        c.training = estimate;
+        if (spot) {
+          PricingRequest spot_only = request.pricing;
+          spot_only.ondemand = false;
+          spot_only.spot = true;
+          TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, *quote, spot_only);
+          if (!cost.spot || !cost.spot->run.viable) {
+            ++out.rejected["no_price"];
+            continue;
+          }
+          c.hours = cost.spot->run.wall_hours;
+          c.cost = RoundMoney(cost.spot->expected_total);
+        } else {
+          c.hours = estimate->total_hours;
+          c.cost = *price * nodes * estimate->total_hours;
+        }
+        if (cons.deadline_hours && c.hours > *cons.deadline_hours) {
+          ++out.rejected["over_deadline"];
+          continue;
+        }
+        if (cons.budget && c.cost > *cons.budget) {
+          ++out.rejected["over_budget"];
+          continue;
+        }
+        feasible.push_back(std::move(c));
+      }
+    }
+  }
+  Rank(feasible, objective, limit, out);
+  return out;
+}
+
+Result<Recommendation> Planner::RecommendInference(const InferenceRequest& request,
+                                                   Constraints cons, Objective objective,
+                                                   int limit) {
+  Recommendation out;
+  out.inference = true;
+  out.objective = objective;
+  out.currency = currency_;
+  if (!cons.price_kinds_given) {
+    cons.spot = false;
+    out.assumptions.push_back(
+        "on-demand prices only: a serving fleet runs around the clock and spot capacity can "
+        "be reclaimed; ask price_kinds [\"spot\"] to see spot options");
+  }
+  CandidateStats stats;
+  auto offers = CandidateOffers(catalog_, cons, stats);
+  if (!offers.ok()) return offers.error();
+  out.rejected = {{"does_not_fit", 0}, {"precision_unsupported", 0},
+                  {"node_too_large", stats.unsupported}, {"slo_not_met", 0},
+                  {"over_budget", 0}, {"no_price", 0}};
+  std::map<std::string, model::GpuSpec> gpus;
+  std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
+  std::vector<Candidate> feasible;
+  for (const db::Offer& offer : *offers) {
+    CheckDeadline();
+    HardwareKey key = KeyOf(offer.instance, 1);
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      if (!gpus.count(offer.instance.gpu_id)) {
+        auto g = catalog_.GetGpu(offer.instance.gpu_id);
+        if (!g.ok()) return g.error();
+        gpus.emplace(offer.instance.gpu_id, *g);
+      }
+      model::NodeSpec node = NodeFromInstance(offer.instance, gpus.at(offer.instance.gpu_id));
+      it = cache.emplace(key, Shared(model::EstimateServing(request.workload, node,
+                                                            request.serving)))
+               .first;
+    }
+    auto quote = Quote(offer);
+    if (!quote.ok()) return quote.error();
+    for (bool spot : {false, true}) {
+      auto price = OptionPrice(spot, *quote, cons, out.considered, out.rejected);
+      if (!price) continue;
+      if (!it->second.ok()) {
+        if (FieldIs(it->second.error(), "/precision")) {
+          ++out.rejected["precision_unsupported"];
+          continue;
+        }
+        return it->second.error();
+      }
+      const auto& e = *it->second;
+      if (e->verdict == model::FitVerdict::kDoesNotFit) {
+        ++out.rejected["does_not_fit"];
+        continue;
+      }
+      if (!e->slo_met) {
+        ++out.rejected["slo_not_met"];
+        continue;
+      }
+      int per_instance = std::max(1, offer.instance.gpu_count / e->gpus_per_replica);
+      int instances = (e->replicas + per_instance - 1) / per_instance;
+      Candidate c;
+      c.offer = &offer;
+      c.nodes = instances;
+      c.spot = spot;
+      c.price_per_hour = *price;
+      c.cost = *price * instances;  // per hour
+      c.hours = e->chosen.latency_s;
+      c.serving = e;
+      if (cons.budget && c.cost * 730 > *cons.budget) {
+        ++out.rejected["over_budget"];
+        continue;
+      }
+      feasible.push_back(std::move(c));
+    }
+  }
+  Rank(feasible, objective, limit, out);
+  return out;
+}
+
+Result<Comparison> Planner::Compare(const CompareRequest& request) {
+  Status currency = UseCurrency(request.training.currency);
+  if (!currency.ok()) return currency.error();
+  auto offers = catalog_.ListOffers(db::OfferFilter{});
+  if (!offers.ok()) return offers.error();
+  // The cheapest on-demand price per GPU-hour of each GPU in the catalog.
+  std::map<std::string, std::pair<double, const db::Offer*>> cheapest;
+  for (const db::Offer& o : *offers) {
+    if (!o.price_ondemand_per_hour) continue;
+    auto p = Convert(*o.price_ondemand_per_hour / o.instance.gpu_count, o.currency);
+    if (!p.ok()) return p.error();
+    auto it = cheapest.find(o.instance.gpu_id);
+    if (it == cheapest.end() || *p < it->second.first) cheapest[o.instance.gpu_id] = {*p, &o};
+  }
+  std::vector<std::string> ids = request.gpus;
+  if (ids.empty()) {
+    for (const auto& [id, v] : cheapest) ids.push_back(id);
+  }
+  Comparison out;
+  out.workload = request.training.workload;
+  out.currency = currency_;
+  out.gpus_per_node = request.gpus_per_node;
+  const int per_node = request.gpus_per_node;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto gpu = catalog_.GetGpu(ids[i]);
+    if (!gpu.ok()) {
+      if (gpu.error().code != ErrorCode::kNotFound) return gpu.error();
+      return Error::Invalid("/gpus/" + std::to_string(i), "unknown GPU '" + ids[i] + "'");
+    }
+    model::Cluster cluster;
+    cluster.node.gpu = *gpu;
+    cluster.node.gpus_per_node = per_node;
+    cluster.node.interconnect = model::DefaultInterconnect(*gpu, per_node);
+    const model::TrainingJob& job = request.training.job;
+    auto e = model::EstimateTraining(request.training.workload, job, cluster);
+    ComparisonRow row;
+    row.gpu = ids[i];
+    row.precision =
+        e.ok() ? e->precision : (job.precision_auto ? model::AutoPrecision(*gpu) : job.precision);
+    if (!e.ok()) {
+      row.error = e.error().message;
+      out.rows.push_back(std::move(row));
+      continue;
+    }
+    row.estimate = std::move(e).value();
+    auto price = cheapest.find(ids[i]);
+    if (price != cheapest.end()) {
+      double per_hour = price->second.first * per_node;
+      const db::Offer& offer = *price->second.second;
+      row.price_per_gpu_hour = price->second.first;
+      row.price_source = offer;
+      row.cost = per_hour * row.estimate.total_hours;
+      row.samples_per_currency_unit = row.estimate.samples_per_s * 3600 / per_hour;
+      row.tokens_per_currency_unit = row.estimate.tokens_per_s * 3600 / per_hour;
+      if (db::SpotAboveOndemand(offer)) {
+        // A spot price above its own on-demand price usually means a stale or wrong
+        // on-demand row: the cheapest price is then not to be trusted blindly.
+        row.warnings.push_back("the cheapest on-demand price (" + offer.instance.id + " in " +
+                               offer.region + ") is below that offer's own spot price: the "
+                               "catalog on-demand price may be stale or wrong");
+      }
+    }
+    out.rows.push_back(std::move(row));
+  }
+  // Best value first; rows that do not fit (or failed) after the rest.
+  std::stable_sort(out.rows.begin(), out.rows.end(), [](const ComparisonRow& a, const ComparisonRow& b) {
+    auto value = [](const ComparisonRow& r) {
+      return !r.error && r.price_per_gpu_hour ? r.samples_per_currency_unit : -1.0;
+    };
+    auto fits = [](const ComparisonRow& r) {
+      return r.error || r.estimate.memory.verdict != model::FitVerdict::kDoesNotFit;
+    };
+    if (fits(a) != fits(b)) return fits(a);
+    return value(a) > value(b);
+  });
+  return out;
+}
+
+}  // namespace gpuplan::plan

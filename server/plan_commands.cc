@@ -1,0 +1,356 @@
+#include "server/plan_commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "api/plan_json.h"
+#include "api/plan_request.h"
+#include "api/recommender.h"
+#include "db/catalog_store.h"
+#include "db/database.h"
+#include "db/migrations.h"
+#include "db/seeder.h"
+#include "plan/planner.h"
+#include "server/app.h"
+
+namespace gpuplan::server {
+
+namespace {
+
+int Fail(const Error& e, std::ostream& err) {
+  err << "error: " << e.message << "\n";
+  for (const auto& f : e.fields) err << "  " << f.field << ": " << f.detail << "\n";
+  return e.code == ErrorCode::kInvalidArgument || e.code == ErrorCode::kNotFound ? 2 : 1;
+}
+
+// The catalog: the --db file (created and seeded if new), or the embedded seed in memory.
+Result<std::unique_ptr<SQLite::Database>> OpenCatalog(const std::string& path) {
+  if (!path.empty()) {
+    Status prepared = PrepareDatabase(path);
+    if (!prepared.ok()) return prepared.error();
+    return db::OpenDatabase(path);
+  }
+  auto memory = db::OpenDatabase(":memory:");
+  if (!memory.ok()) return memory.error();
+  Status migrated = db::Migrate(**memory);
+  if (!migrated.ok()) return migrated.error();
+  auto seeded = db::SeedIfEmpty(**memory);
+  if (!seeded.ok()) return seeded.error();
+  return memory;
+}
+
+// The request body: the --request file (the API's JSON) when given, else built from flags.
+Result<nlohmann::json> RequestBody(const CommonPlanOptions& o, nlohmann::json from_flags) {
+  if (o.request_file.empty()) return from_flags;
+  std::stringstream text;
+  if (o.request_file == "-") {
+    text << std::cin.rdbuf();
+  } else {
+    std::ifstream in(o.request_file);
+    if (!in) return Error::Invalid("--request", "cannot read " + o.request_file);
+    text << in.rdbuf();
+  }
+  auto body = nlohmann::json::parse(text.str(), nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    return Error::Invalid("--request", o.request_file + " is not a JSON object");
+  }
+  return body;
+}
+
+nlohmann::json Dataset(double samples, double epochs, double tokens) {
+  nlohmann::json d = {{"epochs", epochs}};
+  if (tokens > 0) d["tokens"] = tokens;
+  if (samples > 0 || tokens <= 0) d["samples"] = samples > 0 ? samples : 1e6;
+  return d;
+}
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+// The job part of a request body; training fields only when `training`.
+nlohmann::json TrainingJobBody(const JobOptions& o, bool training = true) {
+  nlohmann::json body = {{"workload", o.workload}, {"precision", o.precision},
+                         {"currency", o.currency}};
+  if (training) {
+    body["dataset"] = Dataset(o.samples, o.epochs, o.tokens);
+    body["global_batch_size"] = o.global_batch;
+  }
+  return body;
+}
+
+nlohmann::json EstimateBody(const EstimateOptions& o) {
+  nlohmann::json hardware = {{"nodes", o.nodes}};
+  if (!o.instance_type.empty()) {
+    hardware["cloud"] = o.cloud;
+    hardware["instance_type"] = o.instance_type;
+    if (!o.region.empty()) hardware["region"] = o.region;
+  } else {
+    hardware["gpu"] = o.gpu;
+    hardware["gpus_per_node"] = o.gpus;
+    if (!o.interconnect.empty()) hardware["interconnect"] = o.interconnect;
+    if (o.network_gbps > 0) hardware["network_gbps"] = o.network_gbps;
+    if (o.vcpus > 0) hardware["vcpus"] = o.vcpus;
+    if (o.price_per_hour > 0) hardware["price_per_hour"] = o.price_per_hour;
+    if (o.spot_price_per_hour > 0) hardware["spot_price_per_hour"] = o.spot_price_per_hour;
+    if (!o.price_currency.empty()) hardware["price_currency"] = o.price_currency;
+  }
+  nlohmann::json body = TrainingJobBody(o.job);
+  body["hardware"] = hardware;
+  body["optimizer"] = o.optimizer;
+  body["activation_checkpointing"] = o.checkpointing;
+  body["framework"] = o.framework;
+  body["pricing"] = {{"kind", o.pricing}};
+  if (o.micro_batch > 0) body["micro_batch_size"] = o.micro_batch;
+  if (o.zero_stage >= 0) body["zero_stage"] = o.zero_stage;
+  return body;
+}
+
+void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
+  const model::TrainingEstimate& e = plan.estimate;
+  const model::Workload& w = plan.workload;
+  const model::Cluster& cluster = plan.cluster;
+  char line[256];
+  auto print = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof(line), fmt, args...);
+    out << line;
+  };
+  print("%s on %d x %s (%d node(s)), %s\n", w.name.c_str(), cluster.TotalGpus(),
+        cluster.node.gpu.id.c_str(), cluster.nodes, std::string(model::PrecisionName(e.precision)).c_str());
+  print("  layout: tensor %d x pipeline %d x data %d, ZeRO %d; micro-batch %d x %d accumulation\n",
+        e.layout.tensor, e.layout.pipeline, e.layout.data, e.layout.zero_stage, e.micro_batch,
+        e.grad_accumulation_steps);
+  print("  throughput: %.1f samples/s", e.samples_per_s);
+  if (e.tokens_per_s > 0) print(", %.0f tokens/s", e.tokens_per_s);
+  print("\n  step: %.4f s, bottleneck %s (%.0f%%)\n", e.step.step_time_s, e.step.bottleneck.c_str(),
+        e.step.bottleneck_share * 100);
+  const auto& b = e.step.breakdown;
+  print("    compute %.4f  memory %.4f  communication %.4f  bubble %.4f  optimizer %.4f  input %.4f  overhead %.4f\n",
+        b.compute_s, b.memory_s, b.communication_s, b.bubble_s, b.optimizer_s, b.input_s,
+        b.overhead_s);
+  print("  MFU %.3f, scaling efficiency %.3f\n", e.mfu, e.scaling_efficiency);
+  print("  memory per GPU: %.1f of %.0f GB (%s); weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f; max micro-batch %d\n",
+        e.memory.total_gb, e.memory.capacity_gb, std::string(model::VerdictName(e.memory.verdict)).c_str(),
+        e.memory.weights_gb, e.memory.gradients_gb, e.memory.optimizer_gb, e.memory.activations_gb,
+        e.max_micro_batch);
+  if (e.smallest_layout) {
+    print("  fits on as few as %d GPU(s) (%d node(s)): tensor %d x pipeline %d x data %d, ZeRO %d\n",
+          e.smallest_layout->gpus, e.smallest_layout->nodes, e.smallest_layout->layout.tensor,
+          e.smallest_layout->layout.pipeline, e.smallest_layout->layout.data,
+          e.smallest_layout->layout.zero_stage);
+  } else {
+    print("  does not fit on up to 1024 GPUs of this node type\n");
+  }
+  print("  total: %.2f h (P10 %.2f, P90 %.2f) for %.0f steps\n", e.total_hours, e.p10_hours,
+        e.p90_hours, e.steps);
+  if (plan.cost.ondemand) {
+    print("  on-demand: %.2f %s/h x %d instance(s) = %.2f %s (P10 %.2f, P90 %.2f)\n",
+          plan.cost.ondemand->price_per_hour, plan.cost.currency.c_str(), plan.cost.ondemand->instances,
+          plan.cost.ondemand->total, plan.cost.currency.c_str(), plan.cost.ondemand->p10_total,
+          plan.cost.ondemand->p90_total);
+  }
+  if (plan.cost.spot && plan.cost.spot->run.viable) {
+    print("  spot: %.2f %s/h, expected %.2f %s over %.2f wall hours (%.1f interruptions)\n",
+          plan.cost.spot->price_per_hour, plan.cost.currency.c_str(), plan.cost.spot->expected_total,
+          plan.cost.currency.c_str(), plan.cost.spot->run.wall_hours,
+          plan.cost.spot->run.expected_interruptions);
+  }
+  for (const auto& wmsg : e.warnings) out << "  warning: " << wmsg << "\n";
+  for (const auto& wmsg : plan.warnings) out << "  warning: " << wmsg << "\n";
+  for (const auto& a : e.assumptions) out << "  assumption: " << a << "\n";
+}
+
+
+void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
+  char line[512];
+  std::snprintf(line, sizeof(line), "%4s  %-8s %-14s %-28s %-16s %5s %-8s %12s %12s\n", "rank",
+                "cloud", "region", "instance type", "GPU", "nodes", "price", r.inference ? "latency s" : "hours",
+                r.inference ? "cost/h" : "cost");
+  out << line;
+  for (size_t i = 0; i < r.items.size(); ++i) {
+    const plan::RecommendedOption& c = r.items[i];
+    std::snprintf(line, sizeof(line), "%4zu  %-8s %-14s %-28s %-16s %5d %-8s %12.2f %12.2f\n", i + 1,
+                  c.offer.instance.cloud.c_str(), c.offer.region.c_str(), c.offer.instance.id.c_str(),
+                  c.offer.instance.gpu_id.c_str(), c.nodes, c.spot ? "spot" : "ondemand", c.hours,
+                  c.cost);
+    out << line;
+  }
+  out << "currency " << r.currency << "; " << r.considered << " options considered, " << r.feasible
+      << " feasible; rejected:";
+  for (const auto& [reason, n] : r.rejected) {
+    if (n > 0) out << " " << reason << " " << n;
+  }
+  out << "\n";
+  for (const auto& a : r.assumptions) out << "assumption: " << a << "\n";
+}
+
+void PrintComparison(const plan::Comparison& c, std::ostream& out) {
+  char line[512];
+  std::snprintf(line, sizeof(line), "%-18s %-5s %12s %10s %-18s %12s %12s\n", "GPU", "prec",
+                "samples/s", "hours", "bottleneck", "per GPU-h", "cost");
+  out << line;
+  for (const plan::ComparisonRow& r : c.rows) {
+    if (r.error) {
+      out << r.gpu << ": " << *r.error << "\n";
+      continue;
+    }
+    std::snprintf(line, sizeof(line), "%-18s %-5s %12.1f %10.2f %-18s %12s %12s\n", r.gpu.c_str(),
+                  std::string(model::PrecisionName(r.precision)).c_str(), r.estimate.samples_per_s,
+                  r.estimate.total_hours, r.estimate.step.bottleneck.c_str(),
+                  r.price_per_gpu_hour ? std::to_string(*r.price_per_gpu_hour).c_str() : "-",
+                  r.price_per_gpu_hour ? std::to_string(r.cost).c_str() : "-");
+    out << line;
+    for (const auto& w : r.warnings) out << "  warning: " << w << "\n";
+  }
+  out << "currency " << c.currency << ", " << c.gpus_per_node << " GPU(s) per node\n";
+}
+
+// Body -> typed request -> planner -> table or the API's JSON: one path for every command.
+template <typename Request, typename Answer>
+int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
+            Result<Request> (*decode)(const nlohmann::json&),
+            Result<Answer> (plan::Planner::*ask)(const Request&),
+            nlohmann::json (*render)(const Answer&), void (*print)(const Answer&, std::ostream&),
+            std::ostream& out, std::ostream& err) {
+  auto body = RequestBody(o, std::move(flags));
+  if (!body.ok()) return Fail(body.error(), err);
+  auto request = decode(*body);
+  if (!request.ok()) return Fail(request.error(), err);
+  auto db = OpenCatalog(o.db);
+  if (!db.ok()) return Fail(db.error(), err);
+  db::CatalogStore catalog(**db);
+  plan::Planner planner(catalog);
+  auto answer = (planner.*ask)(*request);
+  if (!answer.ok()) return Fail(answer.error(), err);
+  if (o.json) {
+    out << render(*answer).dump(2) << "\n";
+  } else {
+    print(*answer, out);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void AddCommonPlanOptions(CLI::App& app, CommonPlanOptions& o) {
+  app.add_option("--db", o.db, "SQLite catalog file (default: the embedded seed, in memory)")
+      ->envname("GPUPLAN_DB");
+  app.add_option("--request", o.request_file,
+                 "the request as the API takes it (JSON file, - = stdin); other flags ignored");
+  app.add_flag("--json", o.json, "print exactly what the API answers");
+}
+
+void AddJobOptions(CLI::App& app, JobOptions& o) {
+  app.add_option("--workload", o.workload, "workload preset id (see GET /api/v1/workloads)")
+      ->capture_default_str();
+  app.add_option("--samples", o.samples, "training: dataset samples per epoch (default 1e6)");
+  app.add_option("--epochs", o.epochs, "training: epochs")->capture_default_str();
+  app.add_option("--tokens", o.tokens, "training: total tokens (instead of samples x epochs)");
+  app.add_option("--global-batch", o.global_batch, "training: samples per optimizer step")
+      ->capture_default_str();
+  app.add_option("--precision", o.precision,
+                 "auto|fp32|tf32|fp16|bf16|fp8 (auto: bf16 where the GPU has it, else fp16)")
+      ->capture_default_str();
+  app.add_option("--currency", o.currency, "currency of the answer")->capture_default_str();
+}
+
+void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
+  AddCommonPlanOptions(app, o.common);
+  AddJobOptions(app, o.job);
+  app.add_option("--gpu", o.gpu, "GPU id (explicit hardware)")->capture_default_str();
+  app.add_option("--gpus", o.gpus, "GPUs per node (explicit hardware)")->capture_default_str();
+  app.add_option("--cloud", o.cloud, "cloud of a catalog instance type");
+  app.add_option("--instance-type", o.instance_type, "catalog instance type (instead of --gpu)");
+  app.add_option("--region", o.region, "region (default: the cheapest)");
+  app.add_option("--nodes", o.nodes, "nodes")->capture_default_str();
+  app.add_option("--interconnect", o.interconnect, "none|pcie|nvlink|nvswitch (default: from GPU)");
+  app.add_option("--network-gbps", o.network_gbps, "network Gbit/s per node");
+  app.add_option("--vcpus", o.vcpus, "vCPUs per node (input pipeline)");
+  app.add_option("--price-per-hour", o.price_per_hour, "on-demand price per node (explicit hardware)");
+  app.add_option("--spot-price-per-hour", o.spot_price_per_hour, "spot price per node");
+  app.add_option("--price-currency", o.price_currency, "currency of the prices given");
+  app.add_option("--pricing", o.pricing, "ondemand|spot|both")->capture_default_str();
+  app.add_option("--micro-batch", o.micro_batch, "samples per GPU per pass (0 = chosen)");
+  app.add_option("--optimizer", o.optimizer, "adamw|adam|lamb|sgd")->capture_default_str();
+  app.add_option("--checkpointing", o.checkpointing, "none|selective|full")->capture_default_str();
+  app.add_option("--framework", o.framework, "eager|optimized")->capture_default_str();
+  app.add_option("--zero-stage", o.zero_stage, "0-3 (default: choose)");
+}
+
+void AddRecommendOptions(CLI::App& app, RecommendOptions& o) {
+  AddCommonPlanOptions(app, o.common);
+  AddJobOptions(app, o.job);
+  app.add_option("--task", o.task, "training|inference")->capture_default_str();
+  app.add_option("--input-tokens", o.input_tokens, "inference: prompt tokens per request");
+  app.add_option("--output-tokens", o.output_tokens, "inference: generated tokens per request");
+  app.add_option("--requests-per-s", o.requests_per_s, "inference: load to serve");
+  app.add_option("--latency-slo-ms", o.latency_slo_ms, "inference: end-to-end latency target");
+  app.add_option("--gpus", o.gpus, "GPU names, comma-separated (ids or prefixes: A100,H100)");
+  app.add_option("--clouds", o.clouds, "clouds, comma-separated");
+  app.add_option("--regions", o.regions, "regions, comma-separated");
+  app.add_option("--price-kinds", o.price_kinds, "ondemand,spot");
+  app.add_option("--max-nodes", o.max_nodes, "most instances per option")->capture_default_str();
+  app.add_option("--deadline-hours", o.deadline_hours, "training: finish within");
+  app.add_option("--budget", o.budget, "training: total; inference: per month");
+  app.add_option("--objective", o.objective, "cost|time|balanced")->capture_default_str();
+  app.add_option("--limit", o.limit, "items")->capture_default_str();
+}
+
+void AddCompareOptions(CLI::App& app, CompareOptions& o) {
+  AddCommonPlanOptions(app, o.common);
+  AddJobOptions(app, o.job);
+  app.add_option("--gpus", o.gpus, "GPU ids, comma-separated (default: every GPU with a price)");
+  app.add_option("--gpus-per-node", o.gpus_per_node, "GPUs per node")->capture_default_str();
+}
+
+int RunEstimate(const EstimateOptions& o, std::ostream& out, std::ostream& err) {
+  return RunPlan(o.common, EstimateBody(o), &api::DecodeTrainingRequest, &plan::Planner::Training,
+                 &api::TrainingPlanJson, &PrintTraining, out, err);
+}
+
+int RunRecommend(const RecommendOptions& o, std::ostream& out, std::ostream& err) {
+  nlohmann::json constraints = {{"max_nodes", o.max_nodes}};
+  for (auto [key, text] : {std::pair{"gpus", &o.gpus}, {"clouds", &o.clouds}, {"regions", &o.regions},
+                           {"price_kinds", &o.price_kinds}}) {
+    if (!text->empty()) constraints[key] = SplitList(*text);
+  }
+  if (o.deadline_hours > 0) constraints["deadline_hours"] = o.deadline_hours;
+  if (o.budget > 0) constraints["budget"] = o.budget;
+  nlohmann::json flags = TrainingJobBody(o.job, o.task != "inference");
+  flags["task"] = o.task;
+  flags["objective"] = o.objective;
+  flags["limit"] = o.limit;
+  flags["constraints"] = constraints;
+  if (o.task == "inference") {
+    flags["input_tokens"] = o.input_tokens;
+    flags["output_tokens"] = o.output_tokens;
+    flags["target_requests_per_s"] = o.requests_per_s;
+    if (o.latency_slo_ms > 0) flags["latency_slo_ms"] = o.latency_slo_ms;
+  }
+  return RunPlan(o.common, std::move(flags), &api::DecodeRecommendRequest,
+                 &plan::Planner::Recommend, &api::RecommendationJson, &PrintRecommendation, out,
+                 err);
+}
+
+int RunCompare(const CompareOptions& o, std::ostream& out, std::ostream& err) {
+  nlohmann::json flags = TrainingJobBody(o.job);
+  flags["gpus_per_node"] = o.gpus_per_node;
+  if (!o.gpus.empty()) flags["gpus"] = SplitList(o.gpus);
+  return RunPlan(o.common, std::move(flags), &api::DecodeCompareRequest, &plan::Planner::Compare,
+                 &api::ComparisonJson, &PrintComparison, out, err);
+}
+
+}  // namespace gpuplan::server

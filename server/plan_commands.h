@@ -1,0 +1,83 @@
+// The planning subcommands: `gpuplan estimate`, `gpuplan recommend`, `gpuplan compare`.
+// Each builds the same request the API takes (from flags, or the API's JSON with
+// --request), asks plan::Planner over the catalog (--db, or the embedded seed in memory),
+// and prints a table, or with --json exactly what the API answers.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace gpuplan::server {
+
+struct CommonPlanOptions {
+  std::string db;            // "" = the embedded seed, in memory
+  std::string request_file;  // the API's JSON body; "-" = stdin
+  bool json = false;
+};
+
+// What is trained (or served) and how much: shared by the three commands.
+struct JobOptions {
+  std::string workload = "resnet-50";
+  double samples = 0;  // 0 with no tokens: 1e6
+  double epochs = 1;
+  double tokens = 0;
+  int global_batch = 256;
+  std::string precision = "auto";
+  std::string currency = "USD";
+};
+
+struct EstimateOptions {
+  CommonPlanOptions common;
+  JobOptions job;
+  std::string gpu = "A100-80GB-SXM4";
+  int gpus = 1;  // per node
+  std::string cloud = "aws", instance_type, region;
+  int nodes = 1;
+  std::string interconnect;  // "" = from the GPU
+  double network_gbps = 0;
+  double vcpus = 0;
+  double price_per_hour = 0, spot_price_per_hour = 0;
+  std::string price_currency;
+  std::string pricing = "both";
+  int micro_batch = 0;
+  std::string optimizer = "adamw";
+  std::string checkpointing = "none";
+  std::string framework = "eager";
+  int zero_stage = -1;
+};
+
+struct RecommendOptions {
+  CommonPlanOptions common;
+  JobOptions job;
+  std::string task = "training";
+  int input_tokens = 512, output_tokens = 128;
+  double requests_per_s = 1, latency_slo_ms = 0;
+  std::string gpus, clouds, regions, price_kinds;  // comma-separated
+  int max_nodes = 4;
+  double deadline_hours = 0, budget = 0;
+  std::string objective = "cost";
+  int limit = 10;
+};
+
+struct CompareOptions {
+  CommonPlanOptions common;
+  JobOptions job;
+  std::string gpus;  // comma-separated; "" = every GPU with a price
+  int gpus_per_node = 1;
+};
+
+// Add each subcommand's options to `app`, bound to `options`.
+void AddEstimateOptions(CLI::App& app, EstimateOptions& options);
+void AddRecommendOptions(CLI::App& app, RecommendOptions& options);
+void AddCompareOptions(CLI::App& app, CompareOptions& options);
+
+// Each returns the process exit code (2 for invalid input, naming the field on `err`).
+int RunEstimate(const EstimateOptions& options, std::ostream& out, std::ostream& err);
+int RunRecommend(const RecommendOptions& options, std::ostream& out, std::ostream& err);
+int RunCompare(const CompareOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace gpuplan::server

@@ -1,0 +1,185 @@
+// The planner against an in-memory catalog (no SQLite, no HTTP): what it ranks, prices and
+// refuses follows from the catalog it is given, and it estimates each distinct hardware
+// configuration once.
+#include "plan/planner.h"
+
+#include <gtest/gtest.h>
+
+#include "model/workload_presets.h"
+#include "tests/model/model_fixtures.h"
+
+namespace gpuplan::plan {
+namespace {
+
+class FakeCatalog : public db::CatalogReader {
+ public:
+  FakeCatalog() {
+    gpus_ = {model::testing::A100_80(), model::testing::H100(), model::testing::T4()};
+    rates_["USD"] = {"USD", 1.0, "2026-11-01", "test"};
+    rates_["EUR"] = {"EUR", 0.5, "2026-11-01", "test"};
+    // The same 8x A100 machine in three regions of one cloud, and cheaper H100s elsewhere.
+    for (const char* region : {"r-east", "r-west", "r-north"}) {
+      Add("cloudy", "a100x8", "A100-80GB-SXM4", 8, region, 20.0, 8.0);
+    }
+    Add("cloudy", "h100x8", "H100-80GB-SXM5", 8, "r-east", 40.0, std::nullopt);
+    Add("other", "t4x1", "T4", 1, "o-1", 0.5, 0.2);
+  }
+
+  Result<std::vector<model::GpuSpec>> ListGpus() override { return gpus_; }
+  Result<model::GpuSpec> GetGpu(const std::string& id) override {
+    ++gpu_lookups;
+    for (const auto& g : gpus_) {
+      if (g.id == id) return g;
+    }
+    return Error::NotFound("no GPU " + id);
+  }
+  Result<std::vector<db::CloudSummary>> ListClouds() override {
+    return std::vector<db::CloudSummary>{{{"cloudy", "Cloudy", "USD"}, 3, 2},
+                                         {{"other", "Other", "USD"}, 1, 1}};
+  }
+  Result<std::vector<db::Region>> ListRegions(const std::string&) override {
+    std::vector<db::Region> out;
+    for (const auto& o : offers_) out.push_back({o.instance.cloud, o.region, o.region, "", ""});
+    return out;
+  }
+  Result<std::vector<db::Offer>> ListOffers(const db::OfferFilter&) override {
+    ++offer_listings;
+    return offers_;
+  }
+  Result<std::pair<db::InstanceType, std::vector<db::Offer>>> GetInstanceType(
+      const std::string& cloud, const std::string& id) override {
+    std::vector<db::Offer> found;
+    for (const auto& o : offers_) {
+      if (o.instance.cloud == cloud && o.instance.id == id) found.push_back(o);
+    }
+    if (found.empty()) return Error::NotFound("no instance type " + id);
+    return std::make_pair(found.front().instance, found);
+  }
+  Result<std::map<std::string, db::FxRate>> FxRates() override { return rates_; }
+  Result<std::vector<db::PriceObservation>> SpotHistory(const db::SpotQuery&) override {
+    return std::vector<db::PriceObservation>{};
+  }
+
+  int gpu_lookups = 0;
+  int offer_listings = 0;
+
+ private:
+  void Add(const char* cloud, const char* id, const char* gpu, int count, const char* region,
+           double ondemand, std::optional<double> spot) {
+    db::Offer o;
+    o.instance.cloud = cloud;
+    o.instance.id = id;
+    o.instance.gpu_id = gpu;
+    o.instance.gpu_count = count;
+    o.instance.interconnect = count > 1 ? "nvswitch" : "none";
+    o.instance.network_gbps = 100;
+    o.region = region;
+    o.price_ondemand_per_hour = ondemand;
+    o.price_spot_per_hour = spot;
+    o.currency = "USD";
+    o.observed_at = "2026-11-01";
+    offers_.push_back(o);
+  }
+
+  std::vector<model::GpuSpec> gpus_;
+  std::vector<db::Offer> offers_;
+  std::map<std::string, db::FxRate> rates_;
+};
+
+TrainingRequest ResNet() {
+  TrainingRequest r;
+  r.workload = *model::FindPreset("resnet-50");
+  r.job.samples = 1281167;
+  r.job.epochs = 10;
+  r.job.global_batch = 1024;
+  r.job.precision_auto = true;
+  return r;
+}
+
+TEST(PlannerTest, RecommendationRanksWhatTheCatalogOffers) {
+  FakeCatalog catalog;
+  Planner planner(catalog);
+  RecommendRequest request;
+  request.training = ResNet();
+  request.constraints.max_nodes = 1;
+  auto r = planner.Recommend(request);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // 5 offers x 1 node x 2 price kinds; the H100 has no spot price.
+  EXPECT_EQ(r->considered, 10);
+  EXPECT_EQ(r->rejected.at("no_price"), 1);
+  ASSERT_FALSE(r->items.empty());
+  for (size_t i = 1; i < r->items.size(); ++i) {
+    EXPECT_LE(r->items[i - 1].score, r->items[i].score);
+  }
+  // Cost ranking: each item's cost is its price x instances x hours (on-demand).
+  for (const auto& item : r->items) {
+    ASSERT_TRUE(item.training);
+    if (!item.spot) {
+      EXPECT_NEAR(item.cost, item.price_per_hour * item.nodes * item.training->total_hours, 1e-9);
+    }
+  }
+  // The same 8x A100 in three regions is one hardware configuration: same estimate object.
+  std::set<const model::TrainingEstimate*> a100;
+  for (const auto& item : r->items) {
+    if (item.offer.instance.id == "a100x8") a100.insert(item.training.get());
+  }
+  EXPECT_EQ(a100.size(), 1u);
+}
+
+TEST(PlannerTest, ConstraintNamesAreCheckedAgainstTheCatalog) {
+  FakeCatalog catalog;
+  Planner planner(catalog);
+  RecommendRequest request;
+  request.training = ResNet();
+  request.constraints.gpu_names = {"h100", "B300"};
+  request.constraints.cloud_names = {"cloudy", "Cloudy"};
+  auto r = planner.Recommend(request);
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.error().fields.size(), 2u);
+  EXPECT_EQ(r.error().fields[0].field, "/constraints/clouds/1");
+  EXPECT_EQ(r.error().fields[1].field, "/constraints/gpus/1");
+}
+
+TEST(PlannerTest, TrainingPlanIsPricedInTheRequestCurrency) {
+  FakeCatalog catalog;
+  Planner planner(catalog);
+  TrainingRequest request = ResNet();
+  request.hardware.from_catalog = true;
+  request.hardware.cloud = "cloudy";
+  request.hardware.instance_type = "a100x8";
+  request.currency = "EUR";
+  auto plan = planner.Training(request);
+  ASSERT_TRUE(plan.ok()) << plan.error().message;
+  ASSERT_TRUE(plan->cost.ondemand);
+  EXPECT_DOUBLE_EQ(plan->price.ondemand.value(), 10.0);  // 20 USD at 0.5 EUR per USD
+  EXPECT_NEAR(plan->cost.ondemand->total, 10.0 * plan->estimate.total_hours, 1e-9);
+  ASSERT_TRUE(plan->price.fx_rate);
+  EXPECT_DOUBLE_EQ(*plan->price.fx_rate, 0.5);
+  // No region given: said, with the region chosen.
+  ASSERT_FALSE(plan->warnings.empty());
+  EXPECT_NE(plan->warnings.front().find("region not given"), std::string::npos);
+  request.currency = "XYZ";
+  auto unknown = planner.Training(request);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().fields[0].field, "/currency");
+}
+
+TEST(PlannerTest, ComparisonPutsBestValueFirst) {
+  FakeCatalog catalog;
+  Planner planner(catalog);
+  CompareRequest request;
+  request.training = ResNet();
+  auto c = planner.Compare(request);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_EQ(c->rows.size(), 3u);  // every GPU with a price
+  for (size_t i = 1; i < c->rows.size(); ++i) {
+    EXPECT_GE(c->rows[i - 1].samples_per_currency_unit, c->rows[i].samples_per_currency_unit);
+  }
+  for (const auto& row : c->rows) {
+    ASSERT_TRUE(row.price_per_gpu_hour);
+    EXPECT_EQ(row.precision, row.gpu == "T4" ? model::Precision::kFp16 : model::Precision::kBf16);
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::plan

@@ -1,0 +1,93 @@
+// The CLI's planning subcommands answer what the API answers, over the same catalog file.
+#include "server/plan_commands.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "tests/testing/test_server.h"
+
+namespace gpuplan::server {
+namespace {
+
+using nlohmann::json;
+
+class PlanCommandsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new testing::TestServer(); }
+  static void TearDownTestSuite() { delete server_; }
+  static testing::TestServer* server_;
+};
+testing::TestServer* PlanCommandsTest::server_ = nullptr;
+
+TEST_F(PlanCommandsTest, RecommendGivesTheApisRankedList) {
+  RecommendOptions o;
+  o.common.db = server_->db_path();
+  o.common.json = true;
+  o.job.workload = "bert-large";
+  o.job.samples = 1e7;
+  o.gpus = "A100,H100,L4";
+  o.clouds = "aws,gcp";
+  o.limit = 20;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunRecommend(o, out, err), 0) << err.str();
+  json cli = json::parse(out.str());
+  json body = {{"task", "training"},
+               {"workload", "bert-large"},
+               {"dataset", {{"samples", 1e7}, {"epochs", 1}}},
+               {"global_batch_size", 256},
+               {"precision", "auto"},
+               {"objective", "cost"},
+               {"limit", 20},
+               {"currency", "USD"},
+               {"constraints", {{"gpus", {"A100", "H100", "L4"}}, {"clouds", {"aws", "gcp"}},
+                                {"max_nodes", 4}}}};
+  auto api = server_->Post("/api/v1/recommendations", body);
+  ASSERT_EQ(api.status, 200) << api.body.dump();
+  ASSERT_GE(cli["items"].size(), 5u);
+  EXPECT_EQ(cli["items"], api.body["items"]);
+  EXPECT_EQ(cli["pareto_front"], api.body["pareto_front"]);
+  EXPECT_EQ(cli["rejected"], api.body["rejected"]);
+
+  // A typo is the same error, on stderr, with exit code 2.
+  o.gpus = "H10O";
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunRecommend(o, out2, err2), 2);
+  EXPECT_NE(err2.str().find("/constraints/gpus/0"), std::string::npos) << err2.str();
+}
+
+TEST_F(PlanCommandsTest, EstimateAndCompareGiveTheApisAnswers) {
+  EstimateOptions e;
+  e.common.db = server_->db_path();
+  e.common.json = true;
+  e.job.workload = "bert-large";
+  e.cloud = "aws";
+  e.instance_type = "p4d.24xlarge";
+  e.job.samples = 1e7;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunEstimate(e, out, err), 0) << err.str();
+  json cli = json::parse(out.str());
+  json body = {{"workload", "bert-large"},
+               {"dataset", {{"samples", 1e7}, {"epochs", 1}}},
+               {"global_batch_size", 256},
+               {"hardware", {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}, {"nodes", 1}}}};
+  auto api = server_->Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(api.status, 200) << api.body.dump();
+  EXPECT_EQ(cli["cost"], api.body["cost"]);
+  EXPECT_EQ(cli["instance"], api.body["instance"]);
+  EXPECT_EQ(cli["time"], api.body["time"]);
+
+  CompareOptions c;
+  c.common.db = server_->db_path();
+  c.common.json = true;
+  c.job.workload = "resnet-50";
+  c.gpus = "T4,A100-80GB-SXM4";
+  std::ostringstream cout_, cerr_;
+  ASSERT_EQ(RunCompare(c, cout_, cerr_), 0) << cerr_.str();
+  auto compared = server_->Get("/api/v1/compare?workload=resnet-50&gpus=T4,A100-80GB-SXM4");
+  ASSERT_EQ(compared.status, 200);
+  EXPECT_EQ(json::parse(cout_.str())["items"], compared.body["items"]);
+}
+
+}  // namespace
+}  // namespace gpuplan::server
