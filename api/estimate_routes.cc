@@ -9,7 +9,7 @@
 #include "api/query_params.h"
 #include "api/recommender.h"
 #include "api/routes.h"
-#include "db/catalog_store.h"
+#include "db/cached_catalog.h"
 #include "db/database.h"
 #include "model/workload_presets.h"
 
@@ -32,7 +32,7 @@ nlohmann::json ProblemJson(const Error& error) {
   return p;
 }
 
-Result<nlohmann::json> TrainingBodyAnswer(db::CatalogStore& store, const nlohmann::json& body) {
+Result<nlohmann::json> TrainingBodyAnswer(db::CatalogReader& store, const nlohmann::json& body) {
   auto request = DecodeTrainingRequest(body);
   if (!request.ok()) return request.error();
   return api::TrainingAnswer(store, *request);
@@ -42,7 +42,7 @@ void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::R
   auto body = ReadJsonBody(req, res);
   if (!body) return;
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
+  db::CachedCatalog store(lease);
   auto answer = TrainingBodyAnswer(store, *body);
   if (!answer.ok()) return WriteError(req, res, answer.error());
   WriteJson(res, *answer);
@@ -63,7 +63,7 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
   }
   if (!errors.empty()) return WriteError(req, res, BodyError(errors));
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
+  db::CachedCatalog store(lease);
   nlohmann::json items = nlohmann::json::array();
   int failed = 0;
   for (size_t i = 0; i < scenarios->size(); ++i) {
@@ -92,7 +92,7 @@ void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::
   auto request = DecodeInferenceRequest(*body);
   if (!request.ok()) return WriteError(req, res, request.error());
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
+  db::CachedCatalog store(lease);
   auto answer = InferenceAnswer(store, *request);
   if (!answer.ok()) return WriteError(req, res, answer.error());
   WriteJson(res, *answer);
@@ -103,7 +103,7 @@ void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
   auto body = ReadJsonBody(req, res);
   if (!body) return;
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
+  db::CachedCatalog store(lease);
   auto answer = Recommend(store, *body);
   if (!answer.ok()) return WriteError(req, res, answer.error());
   WriteJson(res, *answer);
@@ -112,7 +112,7 @@ void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
 void RunCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
                 const nlohmann::json& body) {
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
+  db::CachedCatalog store(lease);
   auto answer = Compare(store, body);
   if (!answer.ok()) return WriteError(req, res, answer.error());
   WriteJson(res, *answer);

@@ -45,8 +45,14 @@ void BumpCatalogGeneration(SQLite::Database& db) {
 }
 
 long long CatalogGeneration(SQLite::Database& db) {
-  SQLite::Statement s(db, "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'");
-  return s.executeStep() ? s.getColumn(0).getInt64() : 0;
+  SQLite::Statement s(db, kCatalogGenerationSql);
+  return CatalogGeneration(s);
+}
+
+long long CatalogGeneration(SQLite::Statement& s) {
+  long long generation = s.executeStep() ? s.getColumn(0).getInt64() : 0;
+  s.reset();  // ends the read: a kept statement must not hold a snapshot open
+  return generation;
 }
 
 void UpsertGpu(SQLite::Database& db, const model::GpuSpec& g) {

@@ -25,7 +25,9 @@ Result<std::unique_ptr<ConnectionPool>> ConnectionPool::Open(const std::string& 
   for (int i = 0; i < size; ++i) {
     auto db = OpenDatabase(path);
     if (!db.ok()) return db.error();
-    pool->free_.push_back(std::move(db).value());
+    auto pooled = std::make_unique<Pooled>();
+    pooled->db = std::move(db).value();
+    pool->free_.push_back(std::move(pooled));
   }
   return pool;
 }
@@ -33,21 +35,32 @@ Result<std::unique_ptr<ConnectionPool>> ConnectionPool::Open(const std::string& 
 ConnectionPool::Lease ConnectionPool::Acquire(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   if (!available_.wait_for(lock, timeout, [this] { return !free_.empty(); })) throw PoolExhausted();
-  auto db = std::move(free_.back());
+  auto connection = std::move(free_.back());
   free_.pop_back();
-  return Lease(this, std::move(db));
+  return Lease(this, std::move(connection));
 }
 
-void ConnectionPool::Release(std::unique_ptr<SQLite::Database> db) {
+void ConnectionPool::Release(std::unique_ptr<Pooled> connection) {
   {
     std::lock_guard lock(mutex_);
-    free_.push_back(std::move(db));
+    free_.push_back(std::move(connection));
   }
   available_.notify_one();
 }
 
 ConnectionPool::Lease::~Lease() {
-  if (db_) pool_->Release(std::move(db_));
+  if (connection_) pool_->Release(std::move(connection_));
+}
+
+SQLite::Statement& ConnectionPool::Lease::Prepared(const char* sql) {
+  auto& slot = connection_->statements[sql];
+  if (!slot) {
+    slot = std::make_unique<SQLite::Statement>(*connection_->db, sql);
+  } else {
+    slot->reset();
+    slot->clearBindings();
+  }
+  return *slot;
 }
 
 }  // namespace gpuplan::db

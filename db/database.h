@@ -3,9 +3,11 @@
 #pragma once
 
 #include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -33,19 +35,29 @@ class PoolExhausted : public std::runtime_error {
 // back when destroyed. Its size is independent of the number of HTTP workers.
 class ConnectionPool {
  public:
+  // One pooled connection and the statements prepared on it (destroyed before it).
+  struct Pooled {
+    std::unique_ptr<SQLite::Database> db;
+    std::map<const char*, std::unique_ptr<SQLite::Statement>> statements;
+  };
+
   class Lease {
    public:
-    Lease(ConnectionPool* pool, std::unique_ptr<SQLite::Database> db)
-        : pool_(pool), db_(std::move(db)) {}
+    Lease(ConnectionPool* pool, std::unique_ptr<Pooled> connection)
+        : pool_(pool), connection_(std::move(connection)) {}
     Lease(Lease&&) = default;
     Lease& operator=(Lease&&) = delete;
     ~Lease();
-    SQLite::Database& operator*() { return *db_; }
-    SQLite::Database* operator->() { return db_.get(); }
+    SQLite::Database& operator*() { return *connection_->db; }
+    SQLite::Database* operator->() { return connection_->db.get(); }
+    // The statement for `sql`, prepared on this connection the first time any lease asks
+    // and kept with it (a request does not parse the same SQL again); reset, bindings
+    // cleared. `sql` must be a string literal: statements are cached by its address.
+    SQLite::Statement& Prepared(const char* sql);
 
    private:
     ConnectionPool* pool_;
-    std::unique_ptr<SQLite::Database> db_;
+    std::unique_ptr<Pooled> connection_;
   };
 
   // Opens `size` (>= 1) connections to `path`.
@@ -57,12 +69,12 @@ class ConnectionPool {
 
  private:
   explicit ConnectionPool(std::string path) : path_(std::move(path)) {}
-  void Release(std::unique_ptr<SQLite::Database> db);
+  void Release(std::unique_ptr<Pooled> connection);
 
   std::string path_;
   std::mutex mutex_;
   std::condition_variable available_;
-  std::vector<std::unique_ptr<SQLite::Database>> free_;
+  std::vector<std::unique_ptr<Pooled>> free_;
 };
 
 }  // namespace gpuplan::db

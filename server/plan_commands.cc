@@ -13,7 +13,7 @@
 #include "api/plan_json.h"
 #include "api/plan_request.h"
 #include "api/recommender.h"
-#include "db/catalog_store.h"
+#include "db/cached_catalog.h"
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
@@ -231,7 +231,7 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
   if (!request.ok()) return Fail(request.error(), err);
   auto db = OpenCatalog(o.db);
   if (!db.ok()) return Fail(db.error(), err);
-  db::CatalogStore catalog(**db);
+  db::CachedCatalog catalog(**db);
   plan::Planner planner(catalog);
   auto answer = (planner.*ask)(*request);
   if (!answer.ok()) return Fail(answer.error(), err);

@@ -497,7 +497,9 @@ TEST_F(EstimateApiTest, FitWarningsAgreeWithTheMemoryAnswer) {
     }
     bool fits = reply.body["memory"]["verdict"] != "does_not_fit";
     EXPECT_NE(says_no_fit, fits) << gpu << reply.body.dump();
-    if (fits) EXPECT_GE(reply.body["memory"]["max_micro_batch"].get<int>(), 1) << gpu;
+    if (fits) {
+      EXPECT_GE(reply.body["memory"]["max_micro_batch"].get<int>(), 1) << gpu;
+    }
   }
 }
 
