@@ -49,11 +49,24 @@ nlohmann::json TrainingCostJson(const plan::TrainingCost& cost, const plan::Trai
         {"restart_minutes", s.params.restart_minutes},
         {"capacity_wait_minutes", s.params.capacity_wait_minutes},
         {"lost_work_hours", run.lost_work_hours},
+        {"preemption_notice_minutes", s.params.preemption_notice_minutes},
+        {"checkpoint_on_notice", run.checkpoint_on_notice},
+        {"price_basis", s.pricing.from_history ? "history" : "current"},
+        {"price_history",
+         s.pricing.from_history
+             ? nlohmann::json{{"observations", s.pricing.observations},
+                              {"from", s.pricing.window_start},
+                              {"to", s.pricing.window_end},
+                              {"p10_per_hour", RoundMoney(s.pricing.p10_per_hour)},
+                              {"p90_per_hour", RoundMoney(s.pricing.p90_per_hour)}}
+             : nlohmann::json(nullptr)},
         {"wall_hours", run.viable ? nlohmann::json(run.wall_hours) : nullptr},
         {"billable_hours", run.viable ? nlohmann::json(run.billable_hours) : nullptr},
         {"expected_total", nullptr}};
     if (run.viable) {
       spot["expected_total"] = RoundMoney(s.expected_total);
+      spot["p10_total"] = RoundMoney(s.p10_total);
+      spot["p90_total"] = RoundMoney(s.p90_total);
       spot["per_epoch"] = s.units.per_epoch > 0 ? Money(s.units.per_epoch) : nullptr;
       spot["per_million_tokens"] =
           e.total_tokens > 0 ? Money(s.units.per_million_tokens) : nullptr;
@@ -166,6 +179,7 @@ nlohmann::json TrainingPlanJson(const plan::TrainingPlan& plan) {
   if (plan.offer && plan.price.spot) {
     out["instance"]["spot_history"] = SpotHistoryJson(plan.spot_history, plan.cost.currency);
   }
+  AppendAll(out["assumptions"], plan.assumptions);
   AppendAll(out["warnings"], plan.warnings);
   return out;
 }

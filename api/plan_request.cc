@@ -147,6 +147,10 @@ void ReadPricing(JsonReader& parent, PricingRequest& p) {
   }
   if (auto v = r->Number("checkpoint_write_minutes", 0, 1e4)) s.checkpoint_write_minutes = *v;
   if (auto v = r->Number("restart_minutes", 0, 1e4)) s.restart_minutes = *v;
+  if (auto v = r->Number("preemption_notice_minutes", 0, 1e3)) {
+    s.preemption_notice_minutes = *v;
+    p.notice_given = true;
+  }
   if (auto v = r->Number("capacity_wait_minutes", 0, 1e5)) s.capacity_wait_minutes = *v;
   r->Finish();
 }

@@ -75,11 +75,11 @@ struct SeededDb {
 // The seeded catalog ten times over, through the planner's catalog interface: each offer
 // also as nine more instance types with their own vCPU count, so there are ten times the
 // offers and ten times the distinct hardware configurations to estimate (the worst case).
-class TenfoldCatalog : public db::CatalogStore {
+class TenfoldCatalog : public db::CachedCatalog {
  public:
-  using db::CatalogStore::CatalogStore;
+  using db::CachedCatalog::CachedCatalog;
   Result<std::vector<db::Offer>> ListOffers(const db::OfferFilter& filter) override {
-    auto offers = db::CatalogStore::ListOffers(filter);
+    auto offers = db::CachedCatalog::ListOffers(filter);
     if (!offers.ok()) return offers;
     std::vector<db::Offer> out;
     out.reserve(offers->size() * 10);

@@ -29,7 +29,8 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
                       {p.checkpoint_interval_minutes, "checkpoint_interval_minutes"},
                       {p.checkpoint_write_minutes, "checkpoint_write_minutes"},
                       {p.restart_minutes, "restart_minutes"},
-                      {p.capacity_wait_minutes, "capacity_wait_minutes"}}) {
+                      {p.capacity_wait_minutes, "capacity_wait_minutes"},
+                      {p.preemption_notice_minutes, "preemption_notice_minutes"}}) {
     Status s = CheckNonNegative(v, f);
     if (!s.ok()) return s.error();
   }
@@ -53,8 +54,12 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
   out.checkpoint_interval_minutes = tau * 60;
   double restart = p.restart_minutes / 60, wait = p.capacity_wait_minutes / 60;
   // Each billable hour carries lambda interruptions, each losing half an interval of work
-  // (plus the checkpoint being written) and a restart.
-  double loss_per_hour = lambda * (tau / 2 + delta + restart);
+  // (none when the notice leaves time to write a checkpoint), the checkpoint being written
+  // and a restart.
+  out.checkpoint_on_notice =
+      p.preemption_notice_minutes > 0 && p.preemption_notice_minutes / 60 >= delta;
+  double lost = out.checkpoint_on_notice ? 0 : tau / 2;
+  double loss_per_hour = lambda * (lost + delta + restart);
   if (loss_per_hour >= 1) {
     out.viable = false;
     out.billable_hours = out.wall_hours = INFINITY;
@@ -63,7 +68,7 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
   double work_hours = solve_hours * (1 + delta / tau);
   out.billable_hours = work_hours / (1 - loss_per_hour);
   out.expected_interruptions = lambda * out.billable_hours;
-  out.lost_work_hours = out.expected_interruptions * (tau / 2 + delta);
+  out.lost_work_hours = out.expected_interruptions * (lost + delta);
   out.wall_hours = out.billable_hours + out.expected_interruptions * wait;
   out.overhead_fraction = out.billable_hours / solve_hours - 1;
   return out;

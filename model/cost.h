@@ -26,6 +26,10 @@ struct SpotParams {
   double checkpoint_write_gbps = 1.0;       // GB/s per node to object storage
   double restart_minutes = 10;              // provision + setup + checkpoint load, billable
   double capacity_wait_minutes = 30;        // waiting for capacity after a preemption, unbilled
+  // Warning the cloud gives before it reclaims a node (AWS 2 min, GCP and Azure ~30 s); 0 =
+  // none. When it covers the checkpoint write, the job checkpoints on notice and loses no
+  // work to the interruption (only the write and the restart).
+  double preemption_notice_minutes = 0;
 };
 
 struct SpotOutcome {
@@ -35,6 +39,7 @@ struct SpotOutcome {
   double checkpoint_interval_minutes = 0;
   double checkpoint_write_minutes = 0;
   double lost_work_hours = 0;  // recomputed work after interruptions
+  bool checkpoint_on_notice = false;  // the notice covered the checkpoint write
   double overhead_fraction = 0;  // billable / solve - 1
   bool viable = true;  // false when interruptions come faster than progress
 };

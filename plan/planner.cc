@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
+#include "db/field_rules.h"
 #include "db/offer_query.h"
 
 namespace gpuplan::plan {
@@ -12,9 +14,78 @@ namespace {
 
 constexpr double kHoursPerMonth = 730;
 
+std::string Minutes(double minutes) {
+  char b[32];
+  std::snprintf(b, sizeof(b), minutes < 1 ? "%.1f s" : "%.1f min",
+                minutes < 1 ? minutes * 60 : minutes);
+  return b;
+}
+
 }  // namespace
 
 double RoundMoney(double amount) { return std::round(amount * 1e6) / 1e6; }
+
+double PreemptionNoticeMinutes(const std::string& cloud) {
+  if (cloud == "aws") return 2;                     // EC2 spot interruption notice
+  if (cloud == "gcp" || cloud == "azure") return 0.5;  // preemption / eviction notice: ~30 s
+  return 0;
+}
+
+Result<SpotPricing> Planner::SpotPricingFor(const std::optional<db::Offer>& offer,
+                                            double current) const {
+  SpotPricing out;
+  out.price_per_hour = out.p10_per_hour = out.p90_per_hour = current;
+  out.basis = "the current spot price";
+  if (!offer) return out;
+  db::SpotQuery query;
+  query.cloud = offer->instance.cloud;
+  query.instance_type = offer->instance.id;
+  query.region = offer->region;
+  query.limit = 10000;
+  auto rows = catalog_.SpotHistory(query);
+  if (!rows.ok()) return rows.error();
+  // The cheapest zone at each observation time, over the window ending at the latest.
+  std::map<std::string, double> cheapest;
+  for (const auto& p : *rows) {
+    auto v = Convert(p.price_per_hour, p.currency);
+    if (!v.ok()) return v.error();
+    auto [it, added] = cheapest.emplace(p.observed_at, *v);
+    if (!added) it->second = std::min(it->second, *v);
+  }
+  if (cheapest.size() < 3) return out;  // a snapshot, not a history
+  auto last = db::rules::ParseTimestamp(cheapest.rbegin()->first);
+  if (!last) return out;
+  std::time_t start = *last - kSpotHistoryWindowDays * 24 * 3600;
+  std::vector<double> prices;
+  std::string first_at;
+  for (const auto& [at, price] : cheapest) {
+    auto t = db::rules::ParseTimestamp(at);
+    if (!t || *t < start) continue;
+    if (first_at.empty()) first_at = at;
+    prices.push_back(price);
+  }
+  if (prices.size() < 3) return out;
+  double sum = 0;
+  for (double p : prices) sum += p;
+  std::sort(prices.begin(), prices.end());
+  auto quantile = [&](double q) {
+    double pos = q * (prices.size() - 1);
+    size_t lo = static_cast<size_t>(pos);
+    size_t hi = std::min(lo + 1, prices.size() - 1);
+    return prices[lo] + (prices[hi] - prices[lo]) * (pos - lo);
+  };
+  out.from_history = true;
+  out.price_per_hour = sum / prices.size();
+  out.p10_per_hour = quantile(0.1);
+  out.p90_per_hour = quantile(0.9);
+  out.observations = prices.size();
+  out.window_start = first_at;
+  out.window_end = cheapest.rbegin()->first;
+  out.basis = "the mean spot price of the cheapest zone over " + std::to_string(prices.size()) +
+              " observations from " + first_at + " to " + out.window_end + " (last " +
+              std::to_string(kSpotHistoryWindowDays) + " days of the catalog's history)";
+  return out;
+}
 
 model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuSpec& gpu) {
   model::NodeSpec node;
@@ -160,7 +231,8 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
 
 TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w,
                                      int nodes, const PriceQuote& price,
-                                     const PricingRequest& pricing) const {
+                                     const PricingRequest& pricing, const SpotPricing& spot,
+                                     const std::string& cloud) const {
   TrainingCost cost;
   cost.currency = currency_;
   if (pricing.ondemand && price.ondemand) {
@@ -176,15 +248,21 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
   if (pricing.spot && price.spot) {
     model::SpotParams params = pricing.spot_params;
     params.checkpoint_bytes = 14 * model::ParamsTotal(w);
+    if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
     auto run = model::SpotRun(e.total_hours, nodes, params);
     if (run.ok()) {
       SpotTrainingCost& s = cost.spot.emplace();
-      s.price_per_hour = *price.spot;
+      s.pricing = spot;
+      s.price_per_hour = spot.price_per_hour;
       s.instances = nodes;
       s.params = params;
       s.run = *run;
       if (run->viable) {
-        s.expected_total = *price.spot * nodes * run->billable_hours;
+        s.expected_total = spot.price_per_hour * nodes * run->billable_hours;
+        double time_p10 = e.total_hours > 0 ? e.p10_hours / e.total_hours : 1;
+        double time_p90 = e.total_hours > 0 ? e.p90_hours / e.total_hours : 1;
+        s.p10_total = spot.p10_per_hour * nodes * run->billable_hours * time_p10;
+        s.p90_total = spot.p90_per_hour * nodes * run->billable_hours * time_p90;
         s.units = model::SpreadCost(s.expected_total, e.epochs, e.total_tokens, e.total_samples);
       }
     }
@@ -234,8 +312,32 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& request) {
   plan.job = request.job;
   plan.cluster = hw->cluster;
   plan.estimate = std::move(estimate).value();
+  SpotPricing spot;
+  if (hw->price.spot) {
+    auto pricing = SpotPricingFor(hw->offer, *hw->price.spot);
+    if (!pricing.ok()) return pricing.error();
+    spot = *pricing;
+  }
+  std::string cloud = hw->offer ? hw->offer->instance.cloud : "";
   plan.cost = CostOfTraining(plan.estimate, request.workload, hw->cluster.nodes, hw->price,
-                             request.pricing);
+                             request.pricing, spot, cloud);
+  if (plan.cost.spot) {
+    const SpotTrainingCost& s = *plan.cost.spot;
+    plan.assumptions.push_back("spot cost at " + s.pricing.basis);
+    if (!request.pricing.notice_given) {
+      double notice = s.params.preemption_notice_minutes;
+      plan.assumptions.push_back(
+          notice > 0 ? "preemption notice " + Minutes(notice) + " (" + cloud + "): " +
+                           (s.run.checkpoint_on_notice
+                                ? "the checkpoint (" + Minutes(s.run.checkpoint_write_minutes) +
+                                      ") is written on notice, so interruptions lose no work"
+                                : "too short for the " + Minutes(s.run.checkpoint_write_minutes) +
+                                      " checkpoint write: half an interval of work is lost "
+                                      "per interruption")
+                     : "no preemption notice known for this cloud: half a checkpoint interval "
+                       "of work is lost per interruption");
+    }
+  }
   plan.price = hw->price;
   plan.offer = hw->offer;
   if (hw->offer && hw->price.spot) {

@@ -58,12 +58,28 @@ struct OnDemandTrainingCost {
   model::UnitCosts units;
 };
 
-struct SpotTrainingCost {
+// The spot price an expected cost uses: the mean over the catalog's recent spot history of
+// the offer's region when it holds one (the cheapest zone at each observation time), with
+// its P10 and P90; else the current price.
+struct SpotPricing {
   double price_per_hour = 0;
+  double p10_per_hour = 0, p90_per_hour = 0;
+  bool from_history = false;
+  size_t observations = 0;  // observation times in the window
+  std::string window_start, window_end;
+  std::string basis;  // in words, for the answer
+};
+
+inline constexpr int kSpotHistoryWindowDays = 30;
+
+struct SpotTrainingCost {
+  double price_per_hour = 0;  // SpotPricing::price_per_hour
   int instances = 0;
   model::SpotParams params;
   model::SpotOutcome run;
   double expected_total = 0;  // 0 when not viable
+  double p10_total = 0, p90_total = 0;  // spot price P10/P90 x the time P10/P90
+  SpotPricing pricing;
   model::UnitCosts units;
 };
 
@@ -82,6 +98,7 @@ struct TrainingPlan {
   PriceQuote price;
   std::optional<db::Offer> offer;
   std::optional<SpotHistorySummary> spot_history;
+  std::vector<std::string> assumptions;  // the planner's (after the model's)
   std::vector<std::string> warnings;  // about the hardware and its price (after the model's)
 };
 
@@ -160,6 +177,9 @@ struct Comparison {
   std::vector<ComparisonRow> rows;  // best value first; GPUs it does not fit on last
 };
 
+// Minutes of warning `cloud` gives before it reclaims a spot node (0 when unknown).
+double PreemptionNoticeMinutes(const std::string& cloud);
+
 // The node of a catalog instance type with GPU `gpu`.
 model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuSpec& gpu);
 
@@ -188,10 +208,14 @@ class Planner {
   Result<Recommendation> Recommend(const RecommendRequest& request);
   Result<Comparison> Compare(const CompareRequest& request);
 
-  // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks.
+  // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;
+  // spot at `spot` (SpotPricingFor) and with `cloud`'s preemption notice unless the request
+  // gives one.
   TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model::Workload& w,
-                              int nodes, const PriceQuote& price,
-                              const PricingRequest& pricing) const;
+                              int nodes, const PriceQuote& price, const PricingRequest& pricing,
+                              const SpotPricing& spot, const std::string& cloud) const;
+  // The spot price of `offer` (current price `current`, request currency) for expected costs.
+  Result<SpotPricing> SpotPricingFor(const std::optional<db::Offer>& offer, double current) const;
 
  private:
   Result<std::optional<SpotHistorySummary>> SpotHistory(const db::Offer& offer) const;

@@ -263,6 +263,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
+    std::optional<SpotPricing> spot_pricing;  // the offer's, on first use
     for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
       HardwareKey key = KeyOf(offer.instance, nodes);
       auto it = cache.find(key);
@@ -306,7 +307,14 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
           PricingRequest spot_only = request.pricing;
           spot_only.ondemand = false;
           spot_only.spot = true;
-          TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, *quote, spot_only);
+          if (!spot_pricing) {
+            auto found = SpotPricingFor(offer, *price);
+            if (!found.ok()) return found.error();
+            spot_pricing = *found;
+          }
+          c.price_per_hour = spot_pricing->price_per_hour;
+          TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, *quote, spot_only,
+                                             *spot_pricing, offer.instance.cloud);
           if (!cost.spot || !cost.spot->run.viable) {
             ++out.rejected["no_price"];
             continue;

@@ -35,6 +35,8 @@ struct PricingRequest {
   bool ondemand = true;
   bool spot = true;
   model::SpotParams spot_params;
+  // false: the planner takes the cloud's preemption notice (AWS 2 min, GCP/Azure 30 s).
+  bool notice_given = false;
 };
 
 struct TrainingRequest {

@@ -365,6 +365,57 @@ TEST_F(CatalogWriteApiTest, SpotHistoryLinksArePercentEncoded) {
   EXPECT_GE(series.body["items"].size(), 3u) << link;
 }
 
+// Issue 10, point 4: where the catalog holds spot history for the offer's region, the
+// expected spot cost uses its recent mean (cheapest zone per observation) with a P10-P90
+// range, and says so; the cloud's preemption notice enters the lost work.
+TEST_F(CatalogWriteApiTest, SpotCostFollowsTheHistory) {
+  // g5.xlarge in us-east-1: 6 more observation times over 10 days, two zones each.
+  json prices = {{"prices", json::array()}};
+  const double cheap[] = {0.40, 0.50, 0.30, 0.60, 0.45, 0.35};
+  for (int i = 0; i < 6; ++i) {
+    std::string day = "2026-11-" + std::to_string(10 + 2 * i);
+    for (auto [zone, extra] : {std::pair{"use1-az1", 0.0}, {"use1-az2", 0.2}}) {
+      prices["prices"].push_back({{"cloud", "aws"}, {"instance_type", "g5.xlarge"},
+                                  {"region", "us-east-1"}, {"zone", zone}, {"kind", "spot"},
+                                  {"price_per_hour", cheap[i] + extra}, {"currency", "USD"},
+                                  {"observed_at", day}});
+    }
+  }
+  ASSERT_EQ(Send("POST", "/api/v1/prices", prices, *write_key_).status, 201);
+  json body = {{"workload", "resnet-50"}, {"dataset", {{"samples", 1281167}, {"epochs", 10}}},
+               {"global_batch_size", 256},
+               {"hardware", {{"cloud", "aws"}, {"instance_type", "g5.xlarge"},
+                             {"region", "us-east-1"}}}};
+  auto reply = server_->Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  const json& spot = reply.body["cost"]["spot"];
+  ASSERT_TRUE(spot.is_object()) << reply.body["cost"].dump();
+  EXPECT_EQ(spot["price_basis"], "history");
+  // The mean of the cheapest zone at each time: ours and the seeded current one (2026-11-22).
+  double now = reply.body["instance"]["price_spot_per_hour"].get<double>();
+  double mean = (2.6 + now) / 7;
+  EXPECT_NEAR(spot["price_per_hour"].get<double>(), mean, 1e-6);
+  EXPECT_EQ(spot["price_history"]["observations"], 7);
+  EXPECT_LT(spot["price_history"]["p10_per_hour"].get<double>(), mean);
+  EXPECT_GT(spot["price_history"]["p90_per_hour"].get<double>(), mean);
+  EXPECT_LE(spot["p10_total"].get<double>(), spot["expected_total"].get<double>());
+  EXPECT_GE(spot["p90_total"].get<double>(), spot["expected_total"].get<double>());
+  EXPECT_EQ(spot["preemption_notice_minutes"], 2.0);  // AWS
+  bool said = false;
+  for (const auto& a : reply.body["assumptions"]) {
+    said = said || a.get<std::string>().find("mean spot price of the cheapest zone over 7") !=
+                       std::string::npos;
+  }
+  EXPECT_TRUE(said) << reply.body["assumptions"].dump();
+  // Another region of the same type has only its seeded snapshot: the current price.
+  body["hardware"]["region"] = "us-west-2";
+  auto current = server_->Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(current.status, 200);
+  EXPECT_EQ(current.body["cost"]["spot"]["price_basis"], "current");
+  EXPECT_EQ(current.body["cost"]["spot"]["price_per_hour"],
+            current.body["instance"]["price_spot_per_hour"]);
+}
+
 TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
   ASSERT_EQ(Import("format=skypilot&cloud=azure", kAzureCsv).status / 100, 2);
   json exported = server_->Get("/api/v1/catalog/export?format=json").body;

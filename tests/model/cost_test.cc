@@ -66,6 +66,27 @@ TEST(CostTest, MoreNodesMeanMoreInterruptions) {
   EXPECT_GT(eight->overhead_fraction, one->overhead_fraction);
 }
 
+// A preemption notice that covers the checkpoint write saves the work since the last
+// checkpoint; a notice shorter than the write does not.
+TEST(CostTest, APreemptionNoticeLongEnoughToCheckpointLosesNoWork) {
+  SpotParams p;
+  p.interruption_rate_per_hour = 0.2;
+  p.checkpoint_write_minutes = 1.0;
+  auto none = SpotRun(48, 4, p);
+  p.preemption_notice_minutes = 2.0;  // AWS
+  auto aws = SpotRun(48, 4, p);
+  p.preemption_notice_minutes = 0.5;  // GCP: shorter than the 1-minute write
+  auto gcp = SpotRun(48, 4, p);
+  ASSERT_TRUE(none.ok() && aws.ok() && gcp.ok());
+  EXPECT_TRUE(aws->checkpoint_on_notice);
+  EXPECT_FALSE(gcp->checkpoint_on_notice);
+  EXPECT_LT(aws->lost_work_hours, 0.5 * none->lost_work_hours);
+  EXPECT_LT(aws->billable_hours, none->billable_hours);
+  EXPECT_DOUBLE_EQ(gcp->billable_hours, none->billable_hours);
+  p.preemption_notice_minutes = -1;
+  EXPECT_FALSE(SpotRun(48, 4, p).ok());
+}
+
 TEST(CostTest, HopelessSpotIsNotViable) {
   SpotParams p;
   p.interruption_rate_per_hour = 20;
