@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <set>
 
 #include "api/auth.h"
 #include "api/body.h"
@@ -299,8 +300,12 @@ void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib:
   bool more = static_cast<int>(rows->size()) == query.limit;
   if (more) rows->pop_back();
   nlohmann::json items = nlohmann::json::array();
+  std::set<std::string> zone_kinds;
   for (const auto& p : *rows) {
+    std::string kind = db::AwsZoneKind(p.zone);
+    if (query.cloud == "aws" && !kind.empty()) zone_kinds.insert(kind);
     items.push_back({{"region", p.region}, {"zone", p.zone.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.zone)},
+                     {"zone_kind", query.cloud == "aws" && !kind.empty() ? nlohmann::json(kind) : nlohmann::json(nullptr)},
                      {"price_per_hour", p.price_per_hour}, {"currency", p.currency},
                      {"observed_at", p.observed_at}, {"source", p.source}});
   }
@@ -310,8 +315,14 @@ void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib:
     next = EncodePosition({std::nullopt, {last.observed_at, last.zone, last.region}},
                           read->fingerprint);
   }
-  WriteJson(res, {{"cloud", query.cloud}, {"instance_type", query.instance_type},
-                  {"items", std::move(items)}, {"next_cursor", next}});
+  nlohmann::json answer = {{"cloud", query.cloud}, {"instance_type", query.instance_type},
+                           {"items", std::move(items)}, {"next_cursor", next}};
+  if (zone_kinds.size() > 1) {
+    answer["warnings"] = {"this series mixes AWS zone ids (use1-az1, from SkyPilot catalogs) and "
+                          "zone names (us-east-1a, from describe-spot-price-history): each "
+                          "account maps names to ids differently, so the two cannot be matched"};
+  }
+  WriteJson(res, answer);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "db/offer_query.h"
 
 #include <algorithm>
+#include <cctype>
 #include <tuple>
 
 namespace gpuplan::db {
@@ -10,6 +11,21 @@ std::optional<double> PricePerGpuHour(const Offer& offer, PriceKind kind) {
       kind == PriceKind::kSpot ? offer.price_spot_per_hour : offer.price_ondemand_per_hour;
   if (!price || offer.instance.gpu_count < 1) return std::nullopt;
   return *price / offer.instance.gpu_count;
+}
+
+std::string AwsZoneKind(const std::string& zone) {
+  if (zone.empty()) return "";
+  // Ids: letters and a digit, "-az", digits (use1-az1, apne1-az4). Names: a region and a
+  // letter (us-east-1a).
+  size_t az = zone.find("-az");
+  if (az != std::string::npos && az + 3 < zone.size() &&
+      std::all_of(zone.begin() + az + 3, zone.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    return "id";
+  }
+  if (std::isalpha(static_cast<unsigned char>(zone.back())) && zone.find('-') != std::string::npos) {
+    return "name";
+  }
+  return "";
 }
 
 bool SpotAboveOndemand(const Offer& offer) {

@@ -17,6 +17,9 @@ enum class PriceKind { kOndemand, kSpot };
 // The offer's price of `kind` per GPU-hour (its instance price over its GPU count); nullopt
 // when that kind is not offered.
 std::optional<double> PricePerGpuHour(const Offer& offer, PriceKind kind);
+// An AWS zone as written: "id" (use1-az1, account-independent) or "name" (us-east-1a,
+// mapped to ids differently in every account); "" when it is neither or empty.
+std::string AwsZoneKind(const std::string& zone);
 // Whether the offer's spot price is above its own on-demand price (a suspicious row).
 bool SpotAboveOndemand(const Offer& offer);
 enum class OfferSort { kPrice, kPricePerGpu, kGpuCount, kGpuMemory };

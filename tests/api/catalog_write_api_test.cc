@@ -416,6 +416,30 @@ TEST_F(CatalogWriteApiTest, SpotCostFollowsTheHistory) {
             current.body["instance"]["price_spot_per_hour"]);
 }
 
+// Issue 10: AWS zone ids (SkyPilot) and zone names (describe-spot-price-history) in one
+// series are labelled and the mix is said, not silently merged.
+TEST_F(CatalogWriteApiTest, SpotSeriesSaysWhenZoneIdsAndNamesMix) {
+  const std::string series =
+      "/api/v1/prices/spot-history?cloud=aws&instance_type=g4dn.xlarge&region=us-east-1";
+  auto before = server_->Get(series);
+  ASSERT_EQ(before.status, 200);
+  ASSERT_FALSE(before.body["items"].empty());
+  EXPECT_FALSE(before.body.contains("warnings")) << before.body.dump();
+  for (const auto& item : before.body["items"]) EXPECT_EQ(item["zone_kind"], "id") << item.dump();
+  json prices = {{"prices", {{{"cloud", "aws"}, {"instance_type", "g4dn.xlarge"},
+                              {"region", "us-east-1"}, {"zone", "us-east-1a"}, {"kind", "spot"},
+                              {"price_per_hour", 0.2}, {"currency", "USD"},
+                              {"observed_at", "2026-11-21"}}}}};
+  ASSERT_EQ(Send("POST", "/api/v1/prices", prices, *write_key_).status, 201);
+  auto after = server_->Get(series);
+  ASSERT_EQ(after.status, 200);
+  ASSERT_TRUE(after.body["warnings"].is_array()) << after.body.dump();
+  EXPECT_NE(after.body["warnings"][0].get<std::string>().find("zone ids"), std::string::npos);
+  bool named = false;
+  for (const auto& item : after.body["items"]) named = named || item["zone_kind"] == "name";
+  EXPECT_TRUE(named);
+}
+
 TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
   ASSERT_EQ(Import("format=skypilot&cloud=azure", kAzureCsv).status / 100, 2);
   json exported = server_->Get("/api/v1/catalog/export?format=json").body;
