@@ -1,5 +1,6 @@
 #include "api/recommender.h"
 
+#include <algorithm>
 #include <set>
 
 #include "api/json_reader.h"
@@ -49,6 +50,18 @@ std::optional<plan::Constraints> ReadConstraints(JsonReader& parent, bool traini
   return c;
 }
 
+// The planner and the model name request fields by dotted name ("hardware.gpu",
+// "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
+Error WithPointers(Error e) {
+  for (FieldError& f : e.fields) {
+    if (f.field.empty() || f.field.front() == '/') continue;
+    std::string pointer = "/" + f.field;
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    f.field = std::move(pointer);
+  }
+  return e;
+}
+
 }  // namespace
 
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body) {
@@ -91,7 +104,7 @@ Result<nlohmann::json> Recommend(db::CatalogReader& catalog, const nlohmann::jso
   if (!request.ok()) return request.error();
   plan::Planner planner(catalog);
   auto answer = planner.Recommend(*request);
-  if (!answer.ok()) return answer.error();
+  if (!answer.ok()) return WithPointers(answer.error());
   return RecommendationJson(*answer);
 }
 
@@ -100,7 +113,7 @@ Result<nlohmann::json> Compare(db::CatalogReader& catalog, const nlohmann::json&
   if (!request.ok()) return request.error();
   plan::Planner planner(catalog);
   auto answer = planner.Compare(*request);
-  if (!answer.ok()) return answer.error();
+  if (!answer.ok()) return WithPointers(answer.error());
   return ComparisonJson(*answer);
 }
 
@@ -108,7 +121,7 @@ Result<nlohmann::json> TrainingAnswer(db::CatalogReader& catalog,
                                       const plan::TrainingRequest& request) {
   plan::Planner planner(catalog);
   auto answer = planner.Training(request);
-  if (!answer.ok()) return answer.error();
+  if (!answer.ok()) return WithPointers(answer.error());
   return TrainingPlanJson(*answer);
 }
 
@@ -116,7 +129,7 @@ Result<nlohmann::json> InferenceAnswer(db::CatalogReader& catalog,
                                        const plan::InferenceRequest& request) {
   plan::Planner planner(catalog);
   auto answer = planner.Inference(request);
-  if (!answer.ok()) return answer.error();
+  if (!answer.ok()) return WithPointers(answer.error());
   return InferencePlanJson(*answer);
 }
 

@@ -17,7 +17,7 @@ double DalyInterval(double d, double m) {
 namespace {
 Status CheckNonNegative(double v, const char* field) {
   if (!(v >= 0) || !std::isfinite(v)) {
-    return Error::Invalid(std::string("/pricing/") + field, std::string(field) + " must not be negative");
+    return Error::Invalid(std::string("pricing.") + field, std::string(field) + " must not be negative");
   }
   return OkStatus();
 }
@@ -35,7 +35,7 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
     if (!s.ok()) return s.error();
   }
   if (!(p.checkpoint_write_gbps > 0)) {
-    return Error::Invalid("/pricing/checkpoint_write_gbps", "checkpoint_write_gbps must be positive");
+    return Error::Invalid("pricing.checkpoint_write_gbps", "checkpoint_write_gbps must be positive");
   }
   SpotOutcome out;
   double lambda = p.interruption_rate_per_hour * std::max(1, nodes);  // per job-hour
@@ -77,10 +77,10 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
 Result<CostBreakdown> JobCost(double solve_hours, int nodes, double ondemand_price,
                               std::optional<double> spot_price, const SpotParams& params) {
   if (!(solve_hours >= 0) || !std::isfinite(solve_hours)) {
-    return Error::Invalid("/time", "solve time must be a finite non-negative number");
+    return Error::Invalid("time", "solve time must be a finite non-negative number");
   }
   if (!(ondemand_price >= 0)) {
-    return Error::Invalid("/pricing/price_per_hour", "price_per_hour must not be negative");
+    return Error::Invalid("pricing.price_per_hour", "price_per_hour must not be negative");
   }
   CostBreakdown cost;
   cost.ondemand_total = ondemand_price * nodes * solve_hours;

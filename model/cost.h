@@ -45,7 +45,7 @@ struct SpotOutcome {
 };
 
 // The expected outcome of `solve_hours` of work on `nodes` spot nodes. Errors name the
-// field under "/pricing" (negative rates, zero interval...).
+// field under "pricing" ("pricing.restart_minutes"; negative rates, zero interval...).
 Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& params);
 
 struct CostBreakdown {

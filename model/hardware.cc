@@ -39,13 +39,13 @@ Interconnect DefaultInterconnect(const GpuSpec& gpu, int gpus) {
 
 Status ValidateCluster(const Cluster& c) {
   Status gpu = ValidateGpuSpec(c.node.gpu);
-  if (!gpu.ok()) return Error::Invalid("/hardware/gpu", gpu.error().message);
+  if (!gpu.ok()) return Error::Invalid("hardware.gpu", gpu.error().message);
   if (c.node.gpus_per_node < 1 || c.node.gpus_per_node > kMaxGpusPerNode) {
-    return Error::Invalid("/hardware/gpus_per_node", "gpus_per_node must be from 1 to " +
+    return Error::Invalid("hardware.gpus_per_node", "gpus_per_node must be from 1 to " +
                                                          std::to_string(kMaxGpusPerNode));
   }
   if (c.nodes < 1 || c.nodes > kMaxNodes) {
-    return Error::Invalid("/hardware/nodes",
+    return Error::Invalid("hardware.nodes",
                           "nodes must be from 1 to " + std::to_string(kMaxNodes));
   }
   for (auto [value, name] : {std::pair<double, const char*>{c.node.interconnect_bw_gbps,
@@ -53,7 +53,7 @@ Status ValidateCluster(const Cluster& c) {
                              {c.node.network_gbps, "network_gbps"},
                              {c.node.vcpus, "vcpus"}}) {
     if (!(value >= 0) || !std::isfinite(value)) {
-      return Error::Invalid(std::string("/hardware/") + name,
+      return Error::Invalid(std::string("hardware.") + name,
                             std::string(name) + " must not be negative");
     }
   }

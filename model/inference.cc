@@ -55,31 +55,31 @@ double PrefillTime(const Workload& w, const NodeSpec& node, Precision p, int tp,
 
 Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingRequest& r) {
   if (node.gpus_per_node < 1 || node.gpus_per_node > kMaxGpusPerNode) {
-    return Error::Invalid("/hardware/gpus_per_node", "gpus_per_node must be from 1 to " +
+    return Error::Invalid("hardware.gpus_per_node", "gpus_per_node must be from 1 to " +
                                                          std::to_string(kMaxGpusPerNode));
   }
   if (PeakTflops(node.gpu, r.precision) <= 0) {
-    return Error::Invalid("/precision", std::string(PrecisionName(r.precision)) +
+    return Error::Invalid("precision", std::string(PrecisionName(r.precision)) +
                                             " is not supported by " + node.gpu.id);
   }
   bool decoder = w.family == Family::kDecoder || w.family == Family::kMoe;
   if (decoder && r.input_tokens < 1) {
-    return Error::Invalid("/input_tokens", "input_tokens must be at least 1");
+    return Error::Invalid("input_tokens", "input_tokens must be at least 1");
   }
   if (decoder && r.output_tokens < 1) {
-    return Error::Invalid("/output_tokens", "output_tokens must be at least 1");
+    return Error::Invalid("output_tokens", "output_tokens must be at least 1");
   }
   if (!(r.target_requests_per_s >= 0) || !std::isfinite(r.target_requests_per_s)) {
-    return Error::Invalid("/target_requests_per_s", "the target load must not be negative");
+    return Error::Invalid("target_requests_per_s", "the target load must not be negative");
   }
   if (!(r.latency_slo_s >= 0) || !std::isfinite(r.latency_slo_s)) {
-    return Error::Invalid("/latency_slo_ms", "latency_slo_ms must not be negative");
+    return Error::Invalid("latency_slo_ms", "latency_slo_ms must not be negative");
   }
   if (r.tensor_parallel < 0 || r.tensor_parallel > node.gpus_per_node) {
-    return Error::Invalid("/tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node");
+    return Error::Invalid("tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node");
   }
   if (w.family == Family::kRnn) {
-    return Error::Invalid("/workload", "serving estimates cover transformers and CNNs");
+    return Error::Invalid("workload", "serving estimates cover transformers and CNNs");
   }
   return OkStatus();
 }

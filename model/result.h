@@ -1,7 +1,8 @@
 // Errors as values, shared by every layer. An Error carries a code that knows nothing
-// of HTTP, the input field it concerns (a JSON pointer such as "/hardware/nodes" or a
-// query parameter name, empty when none applies) and a readable message. The api
-// layer maps codes to HTTP statuses in one table.
+// of HTTP, the input field it concerns and a readable message. model/ and plan/ name
+// fields by dotted name ("hardware.nodes", "constraints.gpus.1"); the api layer turns
+// those into JSON pointers ("/hardware/nodes") and itself uses pointers for body fields
+// and plain names for query parameters. It maps codes to HTTP statuses in one table.
 #pragma once
 
 #include <cassert>
@@ -21,7 +22,7 @@ enum class ErrorCode {
 };
 
 struct FieldError {
-  std::string field;   // JSON pointer or parameter name
+  std::string field;   // dotted name (model, plan), JSON pointer or parameter name (api)
   std::string detail;  // what is wrong with it, readable by a person
 };
 

@@ -313,12 +313,12 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   if (!valid.ok()) return valid.error();
   const int gpus = cluster.TotalGpus();
   if (job.tensor_parallel > 0 && !IsTransformer(w.family) && job.tensor_parallel > 1) {
-    return Error::Invalid("/tensor_parallel", "tensor parallelism applies to transformers only");
+    return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
   }
 
   const int model_parallel = std::max(1, job.tensor_parallel) * std::max(1, job.pipeline_parallel);
   if (gpus % model_parallel != 0) {
-    return Error::Invalid(job.tensor_parallel > 1 ? "/tensor_parallel" : "/pipeline_parallel",
+    return Error::Invalid(job.tensor_parallel > 1 ? "tensor_parallel" : "pipeline_parallel",
                           "tensor_parallel x pipeline_parallel = " + std::to_string(model_parallel) +
                               " does not divide the " + std::to_string(gpus) + " GPUs");
   }
@@ -378,7 +378,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                          std::max(0, job.zero_stage)};
     plain.data = std::max(1, gpus / (plain.tensor * plain.pipeline));
     if (job.global_batch < plain.data) {
-      return Error::Invalid("/global_batch_size",
+      return Error::Invalid("global_batch_size",
                             "global_batch_size " + std::to_string(job.global_batch) +
                                 " is smaller than the " + std::to_string(plain.data) +
                                 " data-parallel GPUs");

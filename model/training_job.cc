@@ -41,41 +41,41 @@ bool IsMixedPrecision(Precision p) {
 
 Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu) {
   if (job.precision == Precision::kInt8) {
-    return Error::Invalid("/precision", "int8 is an inference precision, not a training one");
+    return Error::Invalid("precision", "int8 is an inference precision, not a training one");
   }
   if (PeakTflops(gpu, job.precision) <= 0) {
-    return Error::Invalid("/precision", std::string(PrecisionName(job.precision)) +
+    return Error::Invalid("precision", std::string(PrecisionName(job.precision)) +
                                             " is not supported by " + gpu.id);
   }
   bool has_tokens = job.tokens > 0;
   if (!(job.samples >= 0) || !(job.tokens >= 0) || !std::isfinite(job.samples) ||
       !std::isfinite(job.tokens)) {
-    return Error::Invalid("/dataset", "dataset sizes must not be negative");
+    return Error::Invalid("dataset", "dataset sizes must not be negative");
   }
   if (!has_tokens && !(job.samples > 0)) {
-    return Error::Invalid("/dataset/samples", "dataset needs samples (and epochs) or tokens");
+    return Error::Invalid("dataset.samples", "dataset needs samples (and epochs) or tokens");
   }
   if (has_tokens && TokensPerSample(workload) <= 0) {
-    return Error::Invalid("/dataset/tokens", "a cnn workload is sized in samples, not tokens");
+    return Error::Invalid("dataset.tokens", "a cnn workload is sized in samples, not tokens");
   }
   if (!has_tokens && (!(job.epochs > 0) || !std::isfinite(job.epochs))) {
-    return Error::Invalid("/dataset/epochs", "epochs must be positive");
+    return Error::Invalid("dataset.epochs", "epochs must be positive");
   }
   if (job.global_batch < 1) {
-    return Error::Invalid("/global_batch_size", "global_batch_size must be at least 1");
+    return Error::Invalid("global_batch_size", "global_batch_size must be at least 1");
   }
   if (job.micro_batch < 0) {
-    return Error::Invalid("/micro_batch_size", "micro_batch_size must be at least 1");
+    return Error::Invalid("micro_batch_size", "micro_batch_size must be at least 1");
   }
   if (job.micro_batch > job.global_batch) {
-    return Error::Invalid("/micro_batch_size",
+    return Error::Invalid("micro_batch_size",
                           "micro_batch_size must not exceed global_batch_size");
   }
   if (job.zero_stage < -1 || job.zero_stage > 3) {
-    return Error::Invalid("/zero_stage", "zero_stage must be 0, 1, 2 or 3");
+    return Error::Invalid("zero_stage", "zero_stage must be 0, 1, 2 or 3");
   }
   if (job.tensor_parallel < 0 || job.pipeline_parallel < 0) {
-    return Error::Invalid("/tensor_parallel", "parallel degrees must be positive");
+    return Error::Invalid("tensor_parallel", "parallel degrees must be positive");
   }
   return OkStatus();
 }

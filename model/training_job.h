@@ -53,8 +53,8 @@ struct TrainingJob {
 double ActivationBytes(Precision p);
 bool IsMixedPrecision(Precision p);  // fp16, bf16, fp8: 16-bit compute, fp32 master weights
 
-// Checks the job against the workload and the GPU. Errors name the field: "/dataset/samples",
-// "/global_batch_size", "/micro_batch_size", "/precision" (e.g. bf16 on a V100), "/zero_stage".
+// Checks the job against the workload and the GPU. Errors name the field: "dataset.samples",
+// "global_batch_size", "micro_batch_size", "precision" (e.g. bf16 on a V100), "zero_stage".
 Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu);
 
 }  // namespace gpuplan::model

@@ -23,7 +23,7 @@ constexpr EnumNames<Family, 7> kFamilies = {{
 
 Status Positive(double value, const char* field, const char* what) {
   if (!(value > 0) || !std::isfinite(value)) {
-    return Error::Invalid(std::string("/workload/") + field,
+    return Error::Invalid(std::string("workload.") + field,
                           std::string(field) + " must be positive for a " + what + " workload");
   }
   return OkStatus();
@@ -31,7 +31,7 @@ Status Positive(double value, const char* field, const char* what) {
 
 Status NonNegative(double value, const char* field) {
   if (!(value >= 0) || !std::isfinite(value)) {
-    return Error::Invalid(std::string("/workload/") + field,
+    return Error::Invalid(std::string("workload.") + field,
                           std::string(field) + " must not be negative");
   }
   return OkStatus();
@@ -109,7 +109,7 @@ Status CheckParamsAgainstShape(const Workload& w) {
                   "params %.4g disagrees with the shape (layers x hidden x ... gives %.4g); "
                   "fix the shape or leave params out",
                   w.params, derived);
-    return Error::Invalid("/workload/params", detail);
+    return Error::Invalid("workload.params", detail);
   }
   return OkStatus();
 }
@@ -136,18 +136,18 @@ Status ValidateWorkload(const Workload& w) {
   const char* what = FamilyName(w.family).data();
   if (w.family == Family::kCnn) {
     if (w.macs_per_sample <= 0 && w.flops_per_sample <= 0) {
-      return Error::Invalid("/workload/macs_per_sample",
+      return Error::Invalid("workload.macs_per_sample",
                             "a cnn workload needs macs_per_sample or flops_per_sample");
     }
     // Without it a CNN would have no activation traffic or memory: 4-12x too fast and
     // any batch "fits". Model zoos publish it next to params and MACs.
     if (!(w.activation_elements_per_sample > 0)) {
-      return Error::Invalid("/workload/activation_elements_per_sample",
+      return Error::Invalid("workload.activation_elements_per_sample",
                             "a cnn workload needs activation_elements_per_sample (outputs of "
                             "its conv, norm and activation layers per sample)");
     }
     if (w.depthwise_macs_share > 1 || !std::isfinite(w.depthwise_macs_share)) {
-      return Error::Invalid("/workload/depthwise_macs_share",
+      return Error::Invalid("workload.depthwise_macs_share",
                             "depthwise_macs_share is a share of the MACs, from 0 to 1");
     }
     return Positive(w.params, "params", what);
@@ -168,17 +168,17 @@ Status ValidateWorkload(const Workload& w) {
     if (!s.ok()) return s;
   }
   if (w.hidden % w.heads != 0) {
-    return Error::Invalid("/workload/heads", "hidden must be a multiple of heads");
+    return Error::Invalid("workload.heads", "hidden must be a multiple of heads");
   }
   if (w.kv_heads > 0 && w.heads % w.kv_heads != 0) {
-    return Error::Invalid("/workload/kv_heads", "heads must be a multiple of kv_heads");
+    return Error::Invalid("workload.kv_heads", "heads must be a multiple of kv_heads");
   }
   if (w.family == Family::kVit) {
     Status s = Positive(w.image_size, "image_size", what);
     if (s.ok()) s = Positive(w.patch_size, "patch_size", what);
     if (!s.ok()) return s;
     if (w.image_size % w.patch_size != 0) {
-      return Error::Invalid("/workload/patch_size", "image_size must be a multiple of patch_size");
+      return Error::Invalid("workload.patch_size", "image_size must be a multiple of patch_size");
     }
     return OkStatus();
   }
@@ -193,7 +193,7 @@ Status ValidateWorkload(const Workload& w) {
     for (auto [len, field] : {std::pair<int, const char*>{w.seq_len, "seq_len"},
                               {w.target_len, "target_len"}}) {
       if (len > w.max_context) {
-        return Error::Invalid(std::string("/workload/") + field,
+        return Error::Invalid(std::string("workload.") + field,
                               std::string(field) + " " + std::to_string(len) +
                                   " is beyond the model's context of " +
                                   std::to_string(w.max_context) + " tokens");
@@ -205,7 +205,7 @@ Status ValidateWorkload(const Workload& w) {
     if (s.ok()) s = Positive(w.active_experts, "active_experts", what);
     if (!s.ok()) return s;
     if (w.active_experts > w.experts) {
-      return Error::Invalid("/workload/active_experts", "active_experts must not exceed experts");
+      return Error::Invalid("workload.active_experts", "active_experts must not exceed experts");
     }
   }
   return CheckParamsAgainstShape(w);

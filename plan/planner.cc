@@ -107,7 +107,7 @@ Status Planner::UseCurrency(const std::string& currency) {
   if (!rates.ok()) return rates.error();
   rates_ = std::move(rates).value();
   if (!rates_.count(currency)) {
-    return Error::Invalid("/currency", "no exchange rate for currency '" + currency + "'");
+    return Error::Invalid("currency", "no exchange rate for currency '" + currency + "'");
   }
   currency_ = currency;
   return OkStatus();
@@ -115,7 +115,7 @@ Status Planner::UseCurrency(const std::string& currency) {
 
 Result<double> Planner::Convert(double amount, const std::string& from) const {
   auto v = db::ConvertCurrency(amount, from, currency_, rates_);
-  if (!v.ok()) return Error::Invalid("/currency", v.error().message);
+  if (!v.ok()) return Error::Invalid("currency", v.error().message);
   return *v;
 }
 
@@ -150,7 +150,7 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
     auto gpu = catalog_.GetGpu(hw.gpu);
     if (!gpu.ok()) {
       if (gpu.error().code != ErrorCode::kNotFound) return gpu.error();
-      return Error::Invalid("/hardware/gpu", "unknown GPU '" + hw.gpu + "' (see GET /api/v1/gpus)");
+      return Error::Invalid("hardware.gpu", "unknown GPU '" + hw.gpu + "' (see GET /api/v1/gpus)");
     }
     model::NodeSpec& node = r.cluster.node;
     node.gpu = *gpu;
@@ -166,7 +166,7 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
       if (!*from) continue;
       auto v = db::ConvertCurrency(**from, hw.price_currency, currency_, rates_);
       if (!v.ok()) {
-        return Error::Invalid("/hardware/price_currency",
+        return Error::Invalid("hardware.price_currency",
                               "no exchange rate for '" + hw.price_currency + "'");
       }
       *to = *v;
@@ -183,7 +183,7 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
   auto found = catalog_.GetInstanceType(hw.cloud, hw.instance_type);
   if (!found.ok()) {
     if (found.error().code != ErrorCode::kNotFound) return found.error();
-    return Error::Invalid("/hardware/instance_type", "unknown instance type '" +
+    return Error::Invalid("hardware.instance_type", "unknown instance type '" +
                                                          hw.instance_type + "' in cloud '" +
                                                          hw.cloud + "'");
   }
@@ -210,7 +210,7 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
     }
   }
   if (!hw.region.empty() && !chosen) {
-    return Error::Invalid("/hardware/region", "'" + hw.instance_type + "' has no price in region '" +
+    return Error::Invalid("hardware.region", "'" + hw.instance_type + "' has no price in region '" +
                                                   hw.region + "'");
   }
   if (!chosen) {

@@ -4,8 +4,9 @@
 // typed values (the api layer and the CLI render them). One Planner per request, on one
 // thread: it caches the exchange rates and the hardware configurations it has estimated.
 //
-// Errors: kInvalidArgument naming the request field as a JSON pointer ("/hardware/gpu",
-// "/constraints/gpus/1", "/currency"); kUnavailable when the catalog fails.
+// Errors: kInvalidArgument naming the request field by its dotted name ("hardware.gpu",
+// "constraints.gpus.1", "currency"; the api layer turns names into JSON pointers);
+// kUnavailable when the catalog fails.
 #pragma once
 
 #include <map>

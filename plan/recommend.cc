@@ -187,7 +187,7 @@ Status Planner::CheckConstraintNames(const Constraints& c) {
     for (const auto& cloud : *clouds) known.insert(cloud.cloud.id);
     for (size_t i = 0; i < c.cloud_names.size(); ++i) {
       if (!known.count(c.cloud_names[i])) {
-        errors.push_back({"/constraints/clouds/" + std::to_string(i),
+        errors.push_back({"constraints.clouds." + std::to_string(i),
                           "unknown cloud (ids are lower case; see GET /api/v1/clouds)"});
       }
     }
@@ -199,7 +199,7 @@ Status Planner::CheckConstraintNames(const Constraints& c) {
     for (const auto& region : *regions) known.insert(region.id);
     for (size_t i = 0; i < c.region_names.size(); ++i) {
       if (!known.count(c.region_names[i])) {
-        errors.push_back({"/constraints/regions/" + std::to_string(i),
+        errors.push_back({"constraints.regions." + std::to_string(i),
                           "unknown region (see GET /api/v1/regions)"});
       }
     }
@@ -211,7 +211,7 @@ Status Planner::CheckConstraintNames(const Constraints& c) {
       bool known = false;
       for (const auto& g : *gpus) known = known || GpuMatches({c.gpu_names[i]}, g.id);
       if (!known) {
-        errors.push_back({"/constraints/gpus/" + std::to_string(i),
+        errors.push_back({"constraints.gpus." + std::to_string(i),
                           "no catalog GPU is or starts with this name (see GET /api/v1/gpus)"});
       }
     }
@@ -281,11 +281,11 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
         if (!price) continue;
         if (!it->second.ok()) {
           const Error& error = it->second.error();
-          if (FieldIs(error, "/precision")) {
+          if (FieldIs(error, "precision")) {
             ++out.rejected["precision_unsupported"];
-          } else if (FieldIs(error, "/global_batch_size")) {
+          } else if (FieldIs(error, "global_batch_size")) {
             ++out.rejected["batch_too_small"];  // fewer samples per step than GPUs
-          } else if (FieldIs(error, "/tensor_parallel") || FieldIs(error, "/pipeline_parallel")) {
+          } else if (FieldIs(error, "tensor_parallel") || FieldIs(error, "pipeline_parallel")) {
             ++out.rejected["layout_does_not_divide"];  // TP x PP does not divide its GPUs
           } else {
             return error;
@@ -384,7 +384,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       auto price = OptionPrice(spot, *quote, cons, out.considered, out.rejected);
       if (!price) continue;
       if (!it->second.ok()) {
-        if (FieldIs(it->second.error(), "/precision")) {
+        if (FieldIs(it->second.error(), "precision")) {
           ++out.rejected["precision_unsupported"];
           continue;
         }
@@ -447,7 +447,7 @@ Result<Comparison> Planner::Compare(const CompareRequest& request) {
     auto gpu = catalog_.GetGpu(ids[i]);
     if (!gpu.ok()) {
       if (gpu.error().code != ErrorCode::kNotFound) return gpu.error();
-      return Error::Invalid("/gpus/" + std::to_string(i), "unknown GPU '" + ids[i] + "'");
+      return Error::Invalid("gpus." + std::to_string(i), "unknown GPU '" + ids[i] + "'");
     }
     model::Cluster cluster;
     cluster.node.gpu = *gpu;

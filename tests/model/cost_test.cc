@@ -102,7 +102,7 @@ TEST(CostTest, NegativeInputsNameTheField) {
   p.interruption_rate_per_hour = -1;
   auto run = SpotRun(1, 1, p);
   ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.error().fields.at(0).field, "/pricing/interruption_rate_per_hour");
+  EXPECT_EQ(run.error().fields.at(0).field, "pricing.interruption_rate_per_hour");
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ TEST(InferenceTest, NodesOutsideTheModelsRangeAreErrorsNotEndlessLoops) {
     node.gpus_per_node = gpus;
     auto e = EstimateServing(*FindPreset("llama-2-7b"), node, Chat(50, 20));
     ASSERT_FALSE(e.ok()) << gpus;
-    EXPECT_EQ(e.error().fields.at(0).field, "/hardware/gpus_per_node");
+    EXPECT_EQ(e.error().fields.at(0).field, "hardware.gpus_per_node");
   }
   NodeSpec largest = Node(A100_80(), 1).node;
   largest.gpus_per_node = kMaxGpusPerNode;
@@ -91,7 +91,7 @@ TEST(InferenceTest, BadRequestsNameTheField) {
   r.output_tokens = 0;
   auto e = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 1).node, r);
   ASSERT_FALSE(e.ok());
-  EXPECT_EQ(e.error().fields.at(0).field, "/output_tokens");
+  EXPECT_EQ(e.error().fields.at(0).field, "output_tokens");
 }
 
 }  // namespace

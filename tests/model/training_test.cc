@@ -134,11 +134,11 @@ TEST(TrainingTest, BadInputsNameTheField) {
   Workload negative = w;
   negative.params = -5;
   Case cases[] = {
-      {zero_batch, w, A100_80(), "/global_batch_size"},
-      {bf16, w, V100(), "/precision"},
-      {no_data, w, A100_80(), "/dataset/samples"},
-      {micro, w, A100_80(), "/micro_batch_size"},
-      {Job(Precision::kFp16, 32), negative, A100_80(), "/workload/params"},
+      {zero_batch, w, A100_80(), "global_batch_size"},
+      {bf16, w, V100(), "precision"},
+      {no_data, w, A100_80(), "dataset.samples"},
+      {micro, w, A100_80(), "micro_batch_size"},
+      {Job(Precision::kFp16, 32), negative, A100_80(), "workload.params"},
   };
   for (const Case& c : cases) {
     auto e = EstimateTraining(c.workload, c.job, Node(c.gpu, 1));

@@ -92,14 +92,14 @@ TEST(WorkloadTest, InvalidShapesNameTheField) {
     void (*mutate)(Workload&);
     const char* field;
   } cases[] = {
-      {[](Workload& w) { w.params = -1; }, "/workload/params"},
-      {[](Workload& w) { w.layers = 0; }, "/workload/layers"},
-      {[](Workload& w) { w.heads = 7; }, "/workload/heads"},
-      {[](Workload& w) { w.kv_heads = 3; }, "/workload/kv_heads"},
-      {[](Workload& w) { w.seq_len = 0; }, "/workload/seq_len"},
+      {[](Workload& w) { w.params = -1; }, "workload.params"},
+      {[](Workload& w) { w.layers = 0; }, "workload.layers"},
+      {[](Workload& w) { w.heads = 7; }, "workload.heads"},
+      {[](Workload& w) { w.kv_heads = 3; }, "workload.kv_heads"},
+      {[](Workload& w) { w.seq_len = 0; }, "workload.seq_len"},
       // A 7 B label on a shape of ~65 B (layers x 9, hidden x 3) and the reverse.
-      {[](Workload& w) { w.layers = 288; }, "/workload/params"},
-      {[](Workload& w) { w.params = 1e9; }, "/workload/params"},
+      {[](Workload& w) { w.layers = 288; }, "workload.params"},
+      {[](Workload& w) { w.params = 1e9; }, "workload.params"},
   };
   for (const Case& c : cases) {
     Workload w = *FindPreset("llama-2-7b");
@@ -110,11 +110,11 @@ TEST(WorkloadTest, InvalidShapesNameTheField) {
   }
   Workload cnn = *FindPreset("resnet-50");
   cnn.macs_per_sample = 0;
-  EXPECT_EQ(ValidateWorkload(cnn).error().fields.at(0).field, "/workload/macs_per_sample");
+  EXPECT_EQ(ValidateWorkload(cnn).error().fields.at(0).field, "workload.macs_per_sample");
   Workload no_activations = *FindPreset("resnet-50");
   no_activations.activation_elements_per_sample = 0;
   EXPECT_EQ(ValidateWorkload(no_activations).error().fields.at(0).field,
-            "/workload/activation_elements_per_sample");
+            "workload.activation_elements_per_sample");
   // Within the tolerance a stated params wins over the shape (tied heads, biases...).
   Workload close = *FindPreset("llama-2-7b");
   close.params *= 1.3;

@@ -136,8 +136,8 @@ TEST(PlannerTest, ConstraintNamesAreCheckedAgainstTheCatalog) {
   auto r = planner.Recommend(request);
   ASSERT_FALSE(r.ok());
   ASSERT_EQ(r.error().fields.size(), 2u);
-  EXPECT_EQ(r.error().fields[0].field, "/constraints/clouds/1");
-  EXPECT_EQ(r.error().fields[1].field, "/constraints/gpus/1");
+  EXPECT_EQ(r.error().fields[0].field, "constraints.clouds.1");
+  EXPECT_EQ(r.error().fields[1].field, "constraints.gpus.1");
 }
 
 TEST(PlannerTest, TrainingPlanIsPricedInTheRequestCurrency) {
@@ -161,7 +161,7 @@ TEST(PlannerTest, TrainingPlanIsPricedInTheRequestCurrency) {
   request.currency = "XYZ";
   auto unknown = planner.Training(request);
   ASSERT_FALSE(unknown.ok());
-  EXPECT_EQ(unknown.error().fields[0].field, "/currency");
+  EXPECT_EQ(unknown.error().fields[0].field, "currency");
 }
 
 TEST(PlannerTest, ComparisonPutsBestValueFirst) {

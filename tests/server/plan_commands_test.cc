@@ -53,7 +53,7 @@ TEST_F(PlanCommandsTest, RecommendGivesTheApisRankedList) {
   o.gpus = "H10O";
   std::ostringstream out2, err2;
   EXPECT_EQ(RunRecommend(o, out2, err2), 2);
-  EXPECT_NE(err2.str().find("/constraints/gpus/0"), std::string::npos) << err2.str();
+  EXPECT_NE(err2.str().find("constraints.gpus.0"), std::string::npos) << err2.str();
 }
 
 TEST_F(PlanCommandsTest, EstimateAndCompareGiveTheApisAnswers) {
