@@ -19,19 +19,6 @@ namespace {
 
 inline constexpr size_t kMaxBatchScenarios = 1000;
 
-nlohmann::json ProblemJson(const Error& error) {
-  nlohmann::json p = {{"type", "urn:gpuplan:problem:validation"},
-                      {"status", HttpStatus(error.code)},
-                      {"title", HttpStatus(error.code) == 422 ? "Unprocessable Content" : "Error"},
-                      {"detail", HttpStatus(error.code) == 500 ? "internal error" : error.message}};
-  if (!error.fields.empty()) {
-    nlohmann::json errors = nlohmann::json::array();
-    for (const auto& f : error.fields) errors.push_back({{"pointer", f.field}, {"detail", f.detail}});
-    p["errors"] = std::move(errors);
-  }
-  return p;
-}
-
 Result<nlohmann::json> TrainingBodyAnswer(db::CatalogReader& store, const nlohmann::json& body) {
   auto request = DecodeTrainingRequest(body);
   if (!request.ok()) return request.error();

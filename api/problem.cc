@@ -54,20 +54,6 @@ const char* Title(int status) {
   }
 }
 
-nlohmann::json Base(const httplib::Request& req, const httplib::Response& res, int status,
-                    const std::string& detail) {
-  nlohmann::json body = {
-      {"type", TypeFor(status)},
-      {"title", Title(status)},
-      {"status", status},
-      {"detail", detail},
-      {"instance", req.path},
-  };
-  std::string request_id = res.get_header_value("X-Request-Id");
-  if (!request_id.empty()) body["request_id"] = request_id;
-  return body;
-}
-
 void Send(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
   if (status == 503 || status == 429) res.set_header("Retry-After", "1");
@@ -98,28 +84,40 @@ int HttpStatus(ErrorCode code) {
   return 500;
 }
 
+nlohmann::json ProblemJson(const Error& error, int status_override) {
+  int status = status_override != 0 ? status_override : HttpStatus(error.code);
+  // Internal details are for the log, not the client.
+  std::string detail = status == 500 ? "internal error" : error.message;
+  nlohmann::json body = {{"type", TypeFor(status)},
+                         {"title", Title(status)},
+                         {"status", status},
+                         {"detail", detail}};
+  if (!error.fields.empty()) {
+    nlohmann::json errors = nlohmann::json::array();
+    for (const FieldError& f : error.fields) {
+      nlohmann::json item = {{"detail", f.detail}};
+      if (!f.field.empty() && f.field.front() == '/') {
+        item["pointer"] = f.field;
+      } else if (f.field.rfind("line ", 0) == 0) {
+        item["line"] = std::atoi(f.field.c_str() + 5);
+      } else {
+        item["parameter"] = f.field;
+      }
+      errors.push_back(std::move(item));
+    }
+    body["errors"] = std::move(errors);
+  }
+  return body;
+}
+
 void WriteError(const httplib::Request& req, httplib::Response& res, const Error& error,
                 int status_override) noexcept {
   int status = status_override != 0 ? status_override : HttpStatus(error.code);
   try {
-    // Internal details are for the log, not the client.
-    std::string detail = status == 500 ? "internal error" : error.message;
-    nlohmann::json body = Base(req, res, status, detail);
-    if (!error.fields.empty()) {
-      nlohmann::json errors = nlohmann::json::array();
-      for (const FieldError& f : error.fields) {
-        nlohmann::json item = {{"detail", f.detail}};
-        if (!f.field.empty() && f.field.front() == '/') {
-          item["pointer"] = f.field;
-        } else if (f.field.rfind("line ", 0) == 0) {
-          item["line"] = std::atoi(f.field.c_str() + 5);
-        } else {
-          item["parameter"] = f.field;
-        }
-        errors.push_back(std::move(item));
-      }
-      body["errors"] = std::move(errors);
-    }
+    nlohmann::json body = ProblemJson(error, status);
+    body["instance"] = req.path;
+    std::string request_id = res.get_header_value("X-Request-Id");
+    if (!request_id.empty()) body["request_id"] = request_id;
     Send(res, status, body);
   } catch (...) {
     SendFallback(res, status);
@@ -129,7 +127,7 @@ void WriteError(const httplib::Request& req, httplib::Response& res, const Error
 void WriteProblem(const httplib::Request& req, httplib::Response& res, int status,
                   const std::string& detail) noexcept {
   try {
-    Send(res, status, Base(req, res, status, detail));
+    WriteError(req, res, Error{ErrorCode::kInternal, detail, {}}, status);
   } catch (...) {
     SendFallback(res, status);
   }

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "model/result.h"
 
 namespace httplib {
@@ -14,6 +16,11 @@ struct Response;
 namespace gpuplan::api {
 
 int HttpStatus(ErrorCode code);
+
+// The problem+json object of `error` (type, title, status, detail, errors[]) without the
+// request's instance and id: what WriteError sends, and what a batch item carries.
+// `status`, when not 0, replaces the status the code maps to.
+nlohmann::json ProblemJson(const Error& error, int status = 0);
 
 // Writes `error` as problem+json with the status its code maps to. Field errors whose
 // field starts with '/' are rendered as JSON pointers into the body; others as query
