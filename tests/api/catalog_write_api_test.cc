@@ -440,6 +440,22 @@ TEST_F(CatalogWriteApiTest, SpotSeriesSaysWhenZoneIdsAndNamesMix) {
   EXPECT_TRUE(named);
 }
 
+// Issue 10: an observation from the future (2099) would stay the current price forever;
+// it is refused, and the current price is unchanged.
+TEST_F(CatalogWriteApiTest, FuturePricesAreRefused) {
+  const std::string path = "/api/v1/instances/aws/g5.xlarge";
+  auto before = server_->Get(path);
+  ASSERT_EQ(before.status, 200);
+  json prices = {{"prices", {{{"cloud", "aws"}, {"instance_type", "g5.xlarge"},
+                              {"region", "us-east-1"}, {"kind", "ondemand"},
+                              {"price_per_hour", 0.01}, {"currency", "USD"},
+                              {"observed_at", "2099-01-01"}}}}};
+  auto reply = Send("POST", "/api/v1/prices", prices, *write_key_);
+  EXPECT_EQ(reply.status, 422);
+  EXPECT_EQ(reply.body["errors"][0]["pointer"], "/prices/0/observed_at") << reply.body.dump();
+  EXPECT_EQ(server_->Get(path).body["regions"], before.body["regions"]);
+}
+
 TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
   ASSERT_EQ(Import("format=skypilot&cloud=azure", kAzureCsv).status / 100, 2);
   json exported = server_->Get("/api/v1/catalog/export?format=json").body;
