@@ -45,7 +45,6 @@ nlohmann::json WorkloadJson(const model::Workload& w) {
     }
     if (w.family == model::Family::kVit) {
       j["image_size"] = w.image_size;
-    j["spatial_dims"] = w.spatial_dims;
       j["patch_size"] = w.patch_size;
     } else {
       j["seq_len"] = w.seq_len;

@@ -92,7 +92,10 @@ Result<plan::CompareRequest> DecodeCompareRequest(const nlohmann::json& body) {
   plan::CompareRequest out;
   auto request = ReadTrainingRequest(r, false);
   if (request) out.training = std::move(*request);
-  if (auto wanted = r.Strings("gpus", 64)) out.gpus = *wanted;
+  if (auto wanted = r.Strings("gpus", 64)) {
+    out.gpus = *wanted;
+    out.gpus_given = true;
+  }
   out.gpus_per_node = static_cast<int>(r.Integer("gpus_per_node", 1, 64).value_or(1));
   r.Finish();
   if (!errors.empty()) return BodyError(errors);

@@ -9,7 +9,7 @@
 namespace gpuplan::db {
 
 // Immutable once built, except for the spot series, filled on demand under their mutex.
-class CatalogSnapshot {
+class CachedSnapshot {
  public:
   long long generation = 0;
   std::vector<model::GpuSpec> gpus;
@@ -18,12 +18,14 @@ class CatalogSnapshot {
   std::map<std::pair<std::string, std::string>, std::pair<InstanceType, std::vector<Offer>>> types;
 
   std::mutex spot_mutex;
-  std::map<std::tuple<std::string, std::string, std::string, int>,
+  std::map<std::tuple<std::string, std::string, std::string, std::string, int>,
            std::shared_ptr<const std::vector<PriceObservation>>>
       spot;
 };
 
 namespace {
+
+constexpr size_t kMaxCachedSpotRows = 2000;
 
 // The current snapshot of each database file.
 class SnapshotCache {
@@ -32,25 +34,26 @@ class SnapshotCache {
     static SnapshotCache cache;
     return cache;
   }
-  std::shared_ptr<CatalogSnapshot> Get(const std::string& file, long long generation) {
+  std::shared_ptr<CachedSnapshot> Get(const std::string& file, long long generation) {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(file);
     if (it == entries_.end() || it->second->generation != generation) return nullptr;
     return it->second;
   }
-  void Put(const std::string& file, std::shared_ptr<CatalogSnapshot> snapshot) {
+  // Replaces whatever was there: a restored file may carry a lower generation, and a
+  // snapshot that lost a race is simply rebuilt by the next request.
+  void Put(const std::string& file, std::shared_ptr<CachedSnapshot> snapshot) {
     std::lock_guard lock(mutex_);
-    auto& slot = entries_[file];
-    if (!slot || slot->generation <= snapshot->generation) slot = std::move(snapshot);
+    entries_[file] = std::move(snapshot);
   }
 
  private:
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<CatalogSnapshot>> entries_;
+  std::map<std::string, std::shared_ptr<CachedSnapshot>> entries_;
 };
 
-Result<std::shared_ptr<CatalogSnapshot>> Build(CatalogStore& store, long long generation) {
-  auto snapshot = std::make_shared<CatalogSnapshot>();
+Result<std::shared_ptr<CachedSnapshot>> Build(CatalogStore& store, long long generation) {
+  auto snapshot = std::make_shared<CachedSnapshot>();
   snapshot->generation = generation;
   auto gpus = store.ListGpus();
   if (!gpus.ok()) return gpus.error();
@@ -71,20 +74,25 @@ Result<std::shared_ptr<CatalogSnapshot>> Build(CatalogStore& store, long long ge
 
 }  // namespace
 
-Result<std::shared_ptr<CatalogSnapshot>> CachedCatalog::Snapshot() {
+Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
   if (checked_) return snapshot_;
   try {
     checked_ = true;
-    std::string file = db_.getFilename();
+    std::string file = DatabaseFile(db_);
     if (file.empty()) return snapshot_;  // in memory: private to this connection
-    long long generation = lease_ ? CatalogGeneration(lease_->Prepared(kCatalogGenerationSql))
-                                  : CatalogGeneration(db_);
-    snapshot_ = SnapshotCache::Instance().Get(file, generation);
+    auto generation = [&] {
+      return lease_ ? CatalogGeneration(lease_->Prepared(kCatalogGenerationSql))
+                    : CatalogGeneration(db_);
+    };
+    long long before = generation();
+    snapshot_ = SnapshotCache::Instance().Get(file, before);
     if (!snapshot_) {
-      auto built = Build(store_, generation);
+      auto built = Build(store_, before);
       if (!built.ok()) return built.error();
       snapshot_ = *built;
-      SnapshotCache::Instance().Put(file, snapshot_);
+      // A write committed while it was built: this request uses what it read (as it would
+      // without the cache), but the snapshot is not shared under a generation it may not be.
+      if (generation() == before) SnapshotCache::Instance().Put(file, snapshot_);
     }
     return snapshot_;
   } catch (const SQLite::Exception& e) {
@@ -129,20 +137,25 @@ Result<std::map<std::string, FxRate>> CachedCatalog::FxRates() {
 Result<std::vector<PriceObservation>> CachedCatalog::SpotHistory(const SpotQuery& q) {
   auto s = Snapshot();
   if (!s.ok()) return s.error();
-  bool whole_region = q.zone.empty() && q.since.empty() && q.until.empty() && !q.after;
+  bool whole_region = q.zone.empty() && q.until.empty() && !q.after;
   if (!*s || !whole_region) return store_.SpotHistory(q);
-  CatalogSnapshot& snapshot = **s;
-  auto key = std::make_tuple(q.cloud, q.instance_type, q.region, q.limit);
+  CachedSnapshot& snapshot = **s;
+  auto key = std::make_tuple(q.cloud, q.instance_type, q.region, q.since, q.limit);
+  std::shared_ptr<const std::vector<PriceObservation>> cached;
   {
     std::lock_guard lock(snapshot.spot_mutex);
     auto it = snapshot.spot.find(key);
-    if (it != snapshot.spot.end()) return *it->second;
+    if (it != snapshot.spot.end()) cached = it->second;
   }
+  if (cached) return *cached;  // copied outside the lock
   auto rows = store_.SpotHistory(q);
   if (!rows.ok()) return rows.error();
-  auto shared = std::make_shared<const std::vector<PriceObservation>>(*rows);
-  std::lock_guard lock(snapshot.spot_mutex);
-  snapshot.spot.emplace(key, shared);
+  // Long series are not kept: the snapshot's memory stays bounded by the catalog's size.
+  if (rows->size() <= kMaxCachedSpotRows) {
+    auto shared = std::make_shared<const std::vector<PriceObservation>>(*rows);
+    std::lock_guard lock(snapshot.spot_mutex);
+    snapshot.spot.emplace(key, std::move(shared));
+  }
   return rows;
 }
 

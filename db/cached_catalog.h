@@ -16,7 +16,7 @@
 
 namespace gpuplan::db {
 
-class CatalogSnapshot;  // db/cached_catalog.cc
+class CachedSnapshot;  // db/cached_catalog.cc
 
 class CachedCatalog : public CatalogReader {
  public:
@@ -37,18 +37,19 @@ class CachedCatalog : public CatalogReader {
   Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(
       const std::string& cloud, const std::string& id) override;
   Result<std::map<std::string, FxRate>> FxRates() override;
-  // Whole-region series (no zone, since, until or cursor) come from the snapshot.
+  // Whole-region series (no zone, until or cursor; any since) of up to 2 000 rows are kept
+  // in the snapshot.
   Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) override;
 
  private:
   // The snapshot of the current generation, built on first use; nullptr for in-memory
   // databases.
-  Result<std::shared_ptr<CatalogSnapshot>> Snapshot();
+  Result<std::shared_ptr<CachedSnapshot>> Snapshot();
 
   SQLite::Database& db_;
   CatalogStore store_;
   ConnectionPool::Lease* lease_ = nullptr;
-  std::shared_ptr<CatalogSnapshot> snapshot_;
+  std::shared_ptr<CachedSnapshot> snapshot_;
   bool checked_ = false;
 };
 

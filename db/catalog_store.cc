@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "db/catalog_writer.h"
+#include "db/database.h"
 #include "db/price_rows.h"
 
 namespace gpuplan::db {
@@ -246,7 +247,7 @@ class OfferCache {
 Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
   try {
     // In-memory databases are private to their connection: never cached.
-    std::string file = db_.getFilename();
+    std::string file = DatabaseFile(db_);
     long long generation = CatalogGeneration(db_);
     std::shared_ptr<const std::vector<Offer>> all;
     if (!file.empty()) all = OfferCache::Instance().Get(file, generation);

@@ -50,9 +50,12 @@ long long CatalogGeneration(SQLite::Database& db) {
 }
 
 long long CatalogGeneration(SQLite::Statement& s) {
-  long long generation = s.executeStep() ? s.getColumn(0).getInt64() : 0;
-  s.reset();  // ends the read: a kept statement must not hold a snapshot open
-  return generation;
+  // Reset on every path: a kept statement left mid-step would hold a read snapshot open.
+  struct Reset {
+    SQLite::Statement& s;
+    ~Reset() { s.tryReset(); }
+  } reset{s};
+  return s.executeStep() ? s.getColumn(0).getInt64() : 0;
 }
 
 void UpsertGpu(SQLite::Database& db, const model::GpuSpec& g) {

@@ -1,5 +1,7 @@
 #include "db/database.h"
 
+#include <sqlite3.h>
+
 #include <SQLiteCpp/Exception.h>
 
 namespace gpuplan::db {
@@ -57,10 +59,15 @@ SQLite::Statement& ConnectionPool::Lease::Prepared(const char* sql) {
   if (!slot) {
     slot = std::make_unique<SQLite::Statement>(*connection_->db, sql);
   } else {
-    slot->reset();
+    slot->tryReset();  // after a failed step reset() would throw that step's error again
     slot->clearBindings();
   }
   return *slot;
+}
+
+std::string DatabaseFile(SQLite::Database& db) {
+  const char* file = sqlite3_db_filename(db.getHandle(), "main");
+  return file ? std::string(file) : std::string();
 }
 
 }  // namespace gpuplan::db

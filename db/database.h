@@ -23,6 +23,10 @@ namespace gpuplan::db {
 // Fails with kUnavailable when the file cannot be opened.
 Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path);
 
+// The file behind `db`'s main database; "" for in-memory and temporary databases (which
+// are private to their connection, so nothing about them may be shared in a process).
+std::string DatabaseFile(SQLite::Database& db);
+
 // Thrown by ConnectionPool::Acquire when no connection came free in time. The HTTP
 // layer answers it with 503 and Retry-After.
 class PoolExhausted : public std::runtime_error {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <limits>
 
 #include "db/field_rules.h"
@@ -37,32 +38,45 @@ Result<SpotPricing> Planner::SpotPricingFor(const std::optional<db::Offer>& offe
   out.price_per_hour = out.p10_per_hour = out.p90_per_hour = current;
   out.basis = "the current spot price";
   if (!offer) return out;
+  auto latest = db::rules::ParseTimestamp(offer->observed_at);
+  if (!latest) return out;
+  const std::time_t window = kSpotHistoryWindowDays * 24 * 3600;
   db::SpotQuery query;
   query.cloud = offer->instance.cloud;
   query.instance_type = offer->instance.id;
   query.region = offer->region;
   query.limit = 10000;
+  {
+    // The window's start as a date (a day early): the query compares text.
+    std::time_t since = *latest - window - 24 * 3600;
+    char day[16];
+    std::strftime(day, sizeof(day), "%Y-%m-%d", std::gmtime(&since));
+    query.since = day;
+  }
   auto rows = catalog_.SpotHistory(query);
   if (!rows.ok()) return rows.error();
-  // The cheapest zone at each observation time, over the window ending at the latest.
-  std::map<std::string, double> cheapest;
+  // Each zone's price holds until it changes: at every time any zone changed, the
+  // cheapest zone's price then (zones report changes at their own times).
+  std::map<std::time_t, std::vector<std::pair<std::string, double>>> changes;
   for (const auto& p : *rows) {
+    auto t = db::rules::ParseTimestamp(p.observed_at);
+    if (!t) continue;
     auto v = Convert(p.price_per_hour, p.currency);
     if (!v.ok()) return v.error();
-    auto [it, added] = cheapest.emplace(p.observed_at, *v);
-    if (!added) it->second = std::min(it->second, *v);
+    changes[*t].push_back({p.zone, *v});
   }
-  if (cheapest.size() < 3) return out;  // a snapshot, not a history
-  auto last = db::rules::ParseTimestamp(cheapest.rbegin()->first);
-  if (!last) return out;
-  std::time_t start = *last - kSpotHistoryWindowDays * 24 * 3600;
+  if (changes.size() < 3) return out;  // a snapshot, not a history
+  const std::time_t last = changes.rbegin()->first;
+  std::map<std::string, double> zone_price;
   std::vector<double> prices;
-  std::string first_at;
-  for (const auto& [at, price] : cheapest) {
-    auto t = db::rules::ParseTimestamp(at);
-    if (!t || *t < start) continue;
-    if (first_at.empty()) first_at = at;
-    prices.push_back(price);
+  std::time_t first = 0;
+  for (const auto& [t, updates] : changes) {
+    for (const auto& [zone, price] : updates) zone_price[zone] = price;
+    if (t < last - window) continue;
+    double cheapest = INFINITY;
+    for (const auto& [zone, price] : zone_price) cheapest = std::min(cheapest, price);
+    if (prices.empty()) first = t;
+    prices.push_back(cheapest);
   }
   if (prices.size() < 3) return out;
   double sum = 0;
@@ -74,16 +88,22 @@ Result<SpotPricing> Planner::SpotPricingFor(const std::optional<db::Offer>& offe
     size_t hi = std::min(lo + 1, prices.size() - 1);
     return prices[lo] + (prices[hi] - prices[lo]) * (pos - lo);
   };
+  auto date = [](std::time_t t) {
+    char b[32];
+    std::strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return std::string(b);
+  };
   out.from_history = true;
   out.price_per_hour = sum / prices.size();
   out.p10_per_hour = quantile(0.1);
   out.p90_per_hour = quantile(0.9);
   out.observations = prices.size();
-  out.window_start = first_at;
-  out.window_end = cheapest.rbegin()->first;
+  out.window_start = date(first);
+  out.window_end = date(last);
   out.basis = "the mean spot price of the cheapest zone over " + std::to_string(prices.size()) +
-              " observations from " + first_at + " to " + out.window_end + " (last " +
-              std::to_string(kSpotHistoryWindowDays) + " days of the catalog's history)";
+              " observation times from " + out.window_start + " to " + out.window_end +
+              " (the last " + std::to_string(kSpotHistoryWindowDays) +
+              " days of the catalog's history; each zone's price holds until it changes)";
   return out;
 }
 
@@ -161,6 +181,7 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
     node.vcpus = hw.vcpus;
     r.price.currency = currency_;
     r.price.native_currency = hw.price_currency;
+    r.price.source = "request";
     for (auto [from, to] : {std::pair{&hw.price_per_hour, &r.price.ondemand},
                             std::pair{&hw.spot_price_per_hour, &r.price.spot}}) {
       if (!*from) continue;

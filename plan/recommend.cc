@@ -241,6 +241,10 @@ Result<Recommendation> Planner::Recommend(const RecommendRequest& request) {
 Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request,
                                                   const Constraints& cons, Objective objective,
                                                   int limit) {
+  // A request error is not an option's rejection: refuse it before counting options.
+  if (request.job.tensor_parallel > 1 && !model::IsTransformer(request.workload.family)) {
+    return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
+  }
   CandidateStats stats;
   auto offers = CandidateOffers(catalog_, cons, stats);
   if (!offers.ok()) return offers.error();
@@ -435,7 +439,7 @@ Result<Comparison> Planner::Compare(const CompareRequest& request) {
     if (it == cheapest.end() || *p < it->second.first) cheapest[o.instance.gpu_id] = {*p, &o};
   }
   std::vector<std::string> ids = request.gpus;
-  if (ids.empty()) {
+  if (!request.gpus_given) {
     for (const auto& [id, v] : cheapest) ids.push_back(id);
   }
   Comparison out;

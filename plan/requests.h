@@ -83,7 +83,8 @@ struct RecommendRequest {
 // One workload across GPUs, each priced at its cheapest on-demand catalog price per GPU-hour.
 struct CompareRequest {
   TrainingRequest training;       // hardware unused
-  std::vector<std::string> gpus;  // empty: every GPU with a catalog price
+  std::vector<std::string> gpus;  // as listed (an empty list compares nothing)
+  bool gpus_given = false;        // false: every GPU with a catalog price
   int gpus_per_node = 1;
 };
 

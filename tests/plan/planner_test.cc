@@ -158,10 +158,34 @@ TEST(PlannerTest, TrainingPlanIsPricedInTheRequestCurrency) {
   // No region given: said, with the region chosen.
   ASSERT_FALSE(plan->warnings.empty());
   EXPECT_NE(plan->warnings.front().find("region not given"), std::string::npos);
+  // Explicit hardware: its prices come from the request, and the answer says so.
+  TrainingRequest own = ResNet();
+  own.hardware.gpu = "T4";
+  own.hardware.price_per_hour = 0.5;
+  auto priced = planner.Training(own);
+  ASSERT_TRUE(priced.ok());
+  EXPECT_EQ(priced->price.source, "request");
   request.currency = "XYZ";
   auto unknown = planner.Training(request);
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().fields[0].field, "currency");
+}
+
+TEST(PlannerTest, RequestErrorsAreNotCountedAsRejections) {
+  FakeCatalog catalog;
+  Planner planner(catalog);
+  RecommendRequest request;
+  request.training = ResNet();
+  request.training->job.tensor_parallel = 2;  // a CNN has no tensor parallelism
+  auto r = planner.Recommend(request);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().fields[0].field, "tensor_parallel");
+  CompareRequest none;
+  none.training = ResNet();
+  none.gpus_given = true;  // an empty list compares nothing, not everything
+  auto c = planner.Compare(none);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->rows.empty());
 }
 
 TEST(PlannerTest, ComparisonPutsBestValueFirst) {

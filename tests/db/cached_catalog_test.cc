@@ -1,0 +1,59 @@
+// The per-generation catalog snapshot: shared by connections to one file, refreshed by any
+// write, and never shared between in-memory databases (each is private to its connection).
+#include "db/cached_catalog.h"
+
+#include <SQLiteCpp/Transaction.h>
+#include <gtest/gtest.h>
+
+#include "db/catalog_writer.h"
+#include "db/database.h"
+#include "db/migrations.h"
+#include "db/seeder.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gpuplan::db {
+namespace {
+
+std::unique_ptr<SQLite::Database> Seeded(const std::string& path) {
+  auto db = OpenDatabase(path);
+  EXPECT_TRUE(db.ok());
+  EXPECT_TRUE(Migrate(**db).ok());
+  EXPECT_TRUE(SeedIfEmpty(**db).ok());
+  return std::move(db).value();
+}
+
+void SetMemory(SQLite::Database& db, const std::string& id, double gb) {
+  auto gpu = CatalogStore(db).GetGpu(id);
+  ASSERT_TRUE(gpu.ok());
+  gpu->memory_gb = gb;
+  SQLite::Transaction tx(db);
+  UpsertGpu(db, *gpu);
+  tx.commit();
+}
+
+TEST(CachedCatalogTest, InMemoryCatalogsAreNeverShared) {
+  auto a = Seeded(":memory:");
+  auto b = Seeded(":memory:");
+  EXPECT_EQ(DatabaseFile(*a), "");
+  SetMemory(*a, "T4", 17);  // both now at the same generation number...
+  SetMemory(*b, "T4", 33);
+  CachedCatalog ca(*a), cb(*b);  // ...but each answers from its own database
+  EXPECT_EQ(ca.GetGpu("T4")->memory_gb, 17);
+  EXPECT_EQ(cb.GetGpu("T4")->memory_gb, 33);
+}
+
+TEST(CachedCatalogTest, AWriteIsSeenByTheNextRequestOnAnyConnection) {
+  testing::TempDir dir;
+  std::string path = dir.File("c.db");
+  auto writer = Seeded(path);
+  auto reader = OpenDatabase(path);
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ(CachedCatalog(**reader).GetGpu("T4")->memory_gb, 16);
+  SetMemory(*writer, "T4", 24);
+  EXPECT_EQ(CachedCatalog(**reader).GetGpu("T4")->memory_gb, 24);
+  // Unknown ids are still kNotFound through the snapshot.
+  EXPECT_EQ(CachedCatalog(**reader).GetGpu("NO-SUCH").error().code, ErrorCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace gpuplan::db
