@@ -40,9 +40,8 @@ PY
   echo "| GPU | precision | images/s | bottleneck | MFU | memory | hours |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   for g in H100-80GB-SXM5 A100-80GB-SXM4 L40S RTX-4090 A10G L4 T4; do
-    p=bf16; case $g in T4|A10G) p=fp16;; esac
-    "$bin" estimate --workload resnet-50 --gpu $g --precision $p --samples 1281167 --epochs 90 \
-      --global-batch 256 --optimizer sgd --json | python3 -c "import json,sys; d=json.load(sys.stdin); print('| $g | $p | %.0f | %s | %.2f | %s | %.1f |' % (d['throughput']['samples_per_s'], d['bottleneck'], d['mfu'], d['memory']['verdict'], d['time']['total_hours']))"
+    "$bin" estimate --workload resnet-50 --gpu $g --samples 1281167 --epochs 90 \
+      --global-batch 256 --optimizer sgd --json | python3 -c "import json,sys; d=json.load(sys.stdin); print('| $g | %s | %.0f | %s | %.2f | %s | %.1f |' % (d['precision'], d['throughput']['samples_per_s'], d['bottleneck'], d['mfu'], d['memory']['verdict'], d['time']['total_hours']))"
   done
   echo
   echo "Llama-2-7B, 8 GPUs of one node, 1 B tokens, global batch 256 x 4096, optimized stack:"
@@ -50,9 +49,8 @@ PY
   echo "| GPUs | precision | tokens/s | bottleneck | MFU | memory | layout | hours |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
   for g in H100-80GB-SXM5 A100-80GB-SXM4 L40S RTX-4090 A10G L4 T4; do
-    p=bf16; case $g in T4|A10G) p=fp16;; esac
-    "$bin" estimate --workload llama-2-7b --gpu $g --gpus 8 --precision $p --tokens 1e9 \
-      --global-batch 256 --framework optimized --json | python3 -c "import json,sys; d=json.load(sys.stdin); l=d['layout']; print('| 8x $g | $p | %.0f | %s | %.2f | %s | tp%d pp%d dp%d ZeRO-%d | %.1f |' % (d['throughput']['tokens_per_s'], d['bottleneck'], d['mfu'], d['memory']['verdict'], l['tensor_parallel'], l['pipeline_parallel'], l['data_parallel'], l['zero_stage'], d['time']['total_hours']))"
+    "$bin" estimate --workload llama-2-7b --gpu $g --gpus 8 --tokens 1e9 \
+      --global-batch 256 --framework optimized --json | python3 -c "import json,sys; d=json.load(sys.stdin); l=d['layout']; print('| 8x $g | %s | %.0f | %s | %.2f | %s | tp%d pp%d dp%d ZeRO-%d | %.1f |' % (d['precision'], d['throughput']['tokens_per_s'], d['bottleneck'], d['mfu'], d['memory']['verdict'], l['tensor_parallel'], l['pipeline_parallel'], l['data_parallel'], l['zero_stage'], d['time']['total_hours']))"
   done
 } >"$tmp/unseen.md"
 
