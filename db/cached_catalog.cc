@@ -40,6 +40,13 @@ class SnapshotCache {
     if (it == entries_.end() || it->second->generation != generation) return nullptr;
     return it->second;
   }
+  // Held while a snapshot of `file` is built, so that after a write one request builds it
+  // and the others wait for it instead of each building their own.
+  std::mutex& BuildMutex(const std::string& file) {
+    std::lock_guard lock(mutex_);
+    return build_mutexes_[file];
+  }
+
   // Replaces whatever was there: a restored file may carry a lower generation, and a
   // snapshot that lost a race is simply rebuilt by the next request.
   void Put(const std::string& file, std::shared_ptr<CachedSnapshot> snapshot) {
@@ -50,6 +57,7 @@ class SnapshotCache {
  private:
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<CachedSnapshot>> entries_;
+  std::map<std::string, std::mutex> build_mutexes_;
 };
 
 Result<std::shared_ptr<CachedSnapshot>> Build(CatalogStore& store, long long generation) {
@@ -87,6 +95,9 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
     long long before = generation();
     snapshot_ = SnapshotCache::Instance().Get(file, before);
     if (!snapshot_) {
+      std::lock_guard building(SnapshotCache::Instance().BuildMutex(file));
+      snapshot_ = SnapshotCache::Instance().Get(file, before);  // built while we waited?
+      if (snapshot_) return snapshot_;
       auto built = Build(store_, before);
       if (!built.ok()) return built.error();
       snapshot_ = *built;

@@ -362,8 +362,8 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   auto offers = CandidateOffers(catalog_, cons, stats);
   if (!offers.ok()) return offers.error();
   out.rejected = {{"does_not_fit", 0}, {"precision_unsupported", 0},
-                  {"node_too_large", stats.unsupported}, {"slo_not_met", 0},
-                  {"over_budget", 0}, {"no_price", 0}};
+                  {"tensor_parallel_too_large", 0}, {"node_too_large", stats.unsupported},
+                  {"slo_not_met", 0}, {"over_budget", 0}, {"no_price", 0}};
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
   std::vector<Candidate> feasible;
@@ -390,6 +390,10 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       if (!it->second.ok()) {
         if (FieldIs(it->second.error(), "precision")) {
           ++out.rejected["precision_unsupported"];
+          continue;
+        }
+        if (FieldIs(it->second.error(), "tensor_parallel")) {
+          ++out.rejected["tensor_parallel_too_large"];  // more GPUs per replica than the node has
           continue;
         }
         return it->second.error();

@@ -188,6 +188,24 @@ TEST(PlannerTest, RequestErrorsAreNotCountedAsRejections) {
   EXPECT_TRUE(c->rows.empty());
 }
 
+TEST(PlannerTest, ServingReplicasWiderThanANodeRejectOnlyThatOption) {
+  FakeCatalog catalog;
+  Planner planner(catalog);
+  RecommendRequest request;
+  InferenceRequest& serve = request.inference.emplace();
+  serve.workload = *model::FindPreset("llama-3-8b");
+  serve.serving.precision_auto = true;
+  serve.serving.input_tokens = 512;
+  serve.serving.output_tokens = 128;
+  serve.serving.target_requests_per_s = 1;
+  serve.serving.tensor_parallel = 4;  // the 1-GPU T4 offer cannot hold a replica
+  auto r = planner.Recommend(request);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->rejected.at("tensor_parallel_too_large"), 1);
+  ASSERT_FALSE(r->items.empty());
+  for (const auto& item : r->items) EXPECT_GE(item.offer.instance.gpu_count, 4);
+}
+
 TEST(PlannerTest, ComparisonPutsBestValueFirst) {
   FakeCatalog catalog;
   Planner planner(catalog);
