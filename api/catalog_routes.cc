@@ -1,8 +1,5 @@
 #include <httplib.h>
 
-#include <algorithm>
-#include <cctype>
-
 #include "api/catalog_json.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
@@ -11,6 +8,7 @@
 #include "db/catalog_store.h"
 #include "db/database.h"
 #include "db/offer_query.h"
+#include "db/text.h"
 
 namespace gpuplan::api {
 
@@ -132,12 +130,9 @@ void ListGpus(const ApiContext& ctx, const httplib::Request& req, httplib::Respo
   if (!gpus.ok()) return WriteError(req, res, gpus.error());
   nlohmann::json items = nlohmann::json::array();
   for (const auto& gpu : *gpus) {
-    bool same_vendor = vendor.size() == gpu.vendor.size() &&
-                       std::equal(vendor.begin(), vendor.end(), gpu.vendor.begin(),
-                                  [](unsigned char a, unsigned char b) {
-                                    return std::tolower(a) == std::tolower(b);
-                                  });
-    if (vendor.empty() || same_vendor) items.push_back(GpuJson(gpu));
+    if (vendor.empty() || db::AsciiLower(gpu.vendor) == db::AsciiLower(vendor)) {
+      items.push_back(GpuJson(gpu));
+    }
   }
   WriteJson(res, ListJson(std::move(items)));
 }

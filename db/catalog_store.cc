@@ -10,6 +10,7 @@
 #include "db/catalog_writer.h"
 #include "db/database.h"
 #include "db/price_rows.h"
+#include "db/text.h"
 
 namespace gpuplan::db {
 
@@ -203,14 +204,7 @@ bool Matches(const Offer& o, const OfferFilter& f) {
   if (!f.cloud.empty() && t.cloud != f.cloud) return false;
   if (!f.region.empty() && o.region != f.region) return false;
   if (!f.instance_type.empty() && t.id != f.instance_type) return false;
-  if (!f.gpu.empty()) {
-    auto lower = [](std::string s) {
-      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return s;
-    };
-    std::string gpu = lower(t.gpu_id), want = lower(f.gpu);
-    if (gpu != want && gpu.rfind(want + "-", 0) != 0) return false;
-  }
+  if (!f.gpu.empty() && !GpuIdMatches(t.gpu_id, f.gpu)) return false;
   if (f.min_gpu_count && t.gpu_count < *f.min_gpu_count) return false;
   if (f.max_gpu_count && t.gpu_count > *f.max_gpu_count) return false;
   if (f.min_gpu_memory_gb && o.gpu_memory_gb < *f.min_gpu_memory_gb) return false;

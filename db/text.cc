@@ -1,5 +1,7 @@
 #include "db/text.h"
 
+#include <cctype>
+
 #include <charconv>
 #include <cmath>
 
@@ -100,6 +102,17 @@ bool IsValidUtf8(std::string_view text) {
     i += n;
   }
   return true;
+}
+
+std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool GpuIdMatches(std::string_view gpu_id, std::string_view wanted) {
+  std::string id = AsciiLower(gpu_id), want = AsciiLower(wanted);
+  return id == want || id.rfind(want + "-", 0) == 0;
 }
 
 bool HasControlCharacter(std::string_view text) {

@@ -25,6 +25,13 @@ std::optional<std::string> HexDecode(std::string_view hex);
 // above U+10FFFF). NUL bytes are well-formed; callers that refuse them check separately.
 bool IsValidUtf8(std::string_view text);
 
+// ASCII letters lower-cased; other bytes as they are.
+std::string AsciiLower(std::string_view text);
+
+// A catalog GPU id `gpu_id` is `wanted`, or of its family ("A100" matches "A100-80GB-SXM4"),
+// ignoring ASCII case: how filters and constraints name GPUs.
+bool GpuIdMatches(std::string_view gpu_id, std::string_view wanted);
+
 // True when `text` has a C0 control character (U+0000..U+001F) or DEL.
 bool HasControlCharacter(std::string_view text);
 

@@ -139,6 +139,14 @@ Result<double> Planner::Convert(double amount, const std::string& from) const {
   return *v;
 }
 
+void Planner::NoteFxRate(PriceQuote& q) const {
+  if (q.native_currency == q.currency) return;
+  auto from = rates_.find(q.native_currency), to = rates_.find(q.currency);
+  if (from == rates_.end() || to == rates_.end()) return;
+  q.fx_rate = to->second.units_per_usd / from->second.units_per_usd;
+  q.fx_as_of = std::min(from->second.as_of, to->second.as_of);
+}
+
 Result<PriceQuote> Planner::Quote(const db::Offer& offer) const {
   PriceQuote q;
   q.currency = currency_;
@@ -153,13 +161,7 @@ Result<PriceQuote> Planner::Quote(const db::Offer& offer) const {
     if (!v.ok()) return v.error();
     *to = *v;
   }
-  if (q.native_currency != q.currency) {
-    auto from = rates_.find(q.native_currency), to = rates_.find(q.currency);
-    if (from != rates_.end() && to != rates_.end()) {
-      q.fx_rate = to->second.units_per_usd / from->second.units_per_usd;
-      q.fx_as_of = std::min(from->second.as_of, to->second.as_of);
-    }
-  }
+  NoteFxRate(q);
   return q;
 }
 
@@ -192,13 +194,7 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
       }
       *to = *v;
     }
-    if (hw.price_currency != currency_) {
-      auto from = rates_.find(hw.price_currency), to = rates_.find(currency_);
-      if (from != rates_.end() && to != rates_.end()) {
-        r.price.fx_rate = to->second.units_per_usd / from->second.units_per_usd;
-        r.price.fx_as_of = std::min(from->second.as_of, to->second.as_of);
-      }
-    }
+    NoteFxRate(r.price);
     return r;
   }
   auto found = catalog_.GetInstanceType(hw.cloud, hw.instance_type);

@@ -220,6 +220,8 @@ class Planner {
 
  private:
   Result<std::optional<SpotHistorySummary>> SpotHistory(const db::Offer& offer) const;
+  // Sets `q`'s exchange rate from its native currency to its currency, when they differ.
+  void NoteFxRate(PriceQuote& q) const;
   Status CheckConstraintNames(const Constraints& c);
   Result<Recommendation> RecommendTraining(const TrainingRequest& request, const Constraints& c,
                                            Objective objective, int limit);

@@ -1,7 +1,6 @@
 // Planner::Recommend and Planner::Compare: catalog options estimated once per distinct
 // hardware configuration, filtered by the constraints, ranked by the objective.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -9,6 +8,7 @@
 #include <tuple>
 
 #include "db/offer_query.h"
+#include "db/text.h"
 #include "plan/deadline.h"
 #include "plan/planner.h"
 
@@ -22,20 +22,11 @@ std::string Fmt(const char* format, double value) {
   return buffer;
 }
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return text;
-}
-
-// `gpu` is one of `wanted`: the id itself or a family prefix ("A100" matches
-// "A100-80GB-SXM4"), case-insensitive.
+// `gpu` is one of `wanted` (db::GpuIdMatches); every GPU when `wanted` is empty.
 bool GpuMatches(const std::set<std::string>& wanted, const std::string& gpu) {
   if (wanted.empty()) return true;
-  std::string id = Lower(gpu);
   for (const std::string& w : wanted) {
-    std::string want = Lower(w);
-    if (id == want || id.rfind(want + "-", 0) == 0) return true;
+    if (db::GpuIdMatches(gpu, w)) return true;
   }
   return false;
 }
@@ -209,7 +200,7 @@ Status Planner::CheckConstraintNames(const Constraints& c) {
     if (!gpus.ok()) return gpus.error();
     for (size_t i = 0; i < c.gpu_names.size(); ++i) {
       bool known = false;
-      for (const auto& g : *gpus) known = known || GpuMatches({c.gpu_names[i]}, g.id);
+      for (const auto& g : *gpus) known = known || db::GpuIdMatches(g.id, c.gpu_names[i]);
       if (!known) {
         errors.push_back({"constraints.gpus." + std::to_string(i),
                           "no catalog GPU is or starts with this name (see GET /api/v1/gpus)"});
@@ -436,8 +427,9 @@ Result<Comparison> Planner::Compare(const CompareRequest& request) {
   // The cheapest on-demand price per GPU-hour of each GPU in the catalog.
   std::map<std::string, std::pair<double, const db::Offer*>> cheapest;
   for (const db::Offer& o : *offers) {
-    if (!o.price_ondemand_per_hour) continue;
-    auto p = Convert(*o.price_ondemand_per_hour / o.instance.gpu_count, o.currency);
+    auto per_gpu = db::PricePerGpuHour(o, db::PriceKind::kOndemand);
+    if (!per_gpu) continue;
+    auto p = Convert(*per_gpu, o.currency);
     if (!p.ok()) return p.error();
     auto it = cheapest.find(o.instance.gpu_id);
     if (it == cheapest.end() || *p < it->second.first) cheapest[o.instance.gpu_id] = {*p, &o};

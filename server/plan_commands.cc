@@ -64,10 +64,12 @@ Result<nlohmann::json> RequestBody(const CommonPlanOptions& o, nlohmann::json fr
   return body;
 }
 
+// Only what was given: without --samples or --tokens the request names the missing field,
+// as the API does, rather than planning a dataset size nobody chose.
 nlohmann::json Dataset(double samples, double epochs, double tokens) {
   nlohmann::json d = {{"epochs", epochs}};
   if (tokens > 0) d["tokens"] = tokens;
-  if (samples > 0 || tokens <= 0) d["samples"] = samples > 0 ? samples : 1e6;
+  if (samples > 0) d["samples"] = samples;
   return d;
 }
 
@@ -256,7 +258,7 @@ void AddCommonPlanOptions(CLI::App& app, CommonPlanOptions& o) {
 void AddJobOptions(CLI::App& app, JobOptions& o) {
   app.add_option("--workload", o.workload, "workload preset id (see GET /api/v1/workloads)")
       ->capture_default_str();
-  app.add_option("--samples", o.samples, "training: dataset samples per epoch (default 1e6)");
+  app.add_option("--samples", o.samples, "training: dataset samples per epoch (or --tokens)");
   app.add_option("--epochs", o.epochs, "training: epochs")->capture_default_str();
   app.add_option("--tokens", o.tokens, "training: total tokens (instead of samples x epochs)");
   app.add_option("--global-batch", o.global_batch, "training: samples per optimizer step")

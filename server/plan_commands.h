@@ -22,7 +22,7 @@ struct CommonPlanOptions {
 // What is trained (or served) and how much: shared by the three commands.
 struct JobOptions {
   std::string workload = "resnet-50";
-  double samples = 0;  // 0 with no tokens: 1e6
+  double samples = 0;  // 0: not given (then --tokens is needed for training)
   double epochs = 1;
   double tokens = 0;
   int global_batch = 256;

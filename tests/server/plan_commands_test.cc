@@ -54,6 +54,13 @@ TEST_F(PlanCommandsTest, RecommendGivesTheApisRankedList) {
   std::ostringstream out2, err2;
   EXPECT_EQ(RunRecommend(o, out2, err2), 2);
   EXPECT_NE(err2.str().find("constraints.gpus.0"), std::string::npos) << err2.str();
+
+  // No dataset size given: named, not a default nobody chose.
+  CompareOptions c;
+  c.common.db = server_->db_path();
+  std::ostringstream out3, err3;
+  EXPECT_EQ(RunCompare(c, out3, err3), 2);
+  EXPECT_NE(err3.str().find("/dataset/samples"), std::string::npos) << err3.str();
 }
 
 TEST_F(PlanCommandsTest, EstimateAndCompareGiveTheApisAnswers) {
@@ -81,10 +88,11 @@ TEST_F(PlanCommandsTest, EstimateAndCompareGiveTheApisAnswers) {
   c.common.db = server_->db_path();
   c.common.json = true;
   c.job.workload = "resnet-50";
+  c.job.samples = 1281167;
   c.gpus = "T4,A100-80GB-SXM4";
   std::ostringstream cout_, cerr_;
   ASSERT_EQ(RunCompare(c, cout_, cerr_), 0) << cerr_.str();
-  auto compared = server_->Get("/api/v1/compare?workload=resnet-50&gpus=T4,A100-80GB-SXM4");
+  auto compared = server_->Get("/api/v1/compare?workload=resnet-50&samples=1281167&gpus=T4,A100-80GB-SXM4");
   ASSERT_EQ(compared.status, 200);
   EXPECT_EQ(json::parse(cout_.str())["items"], compared.body["items"]);
 }
