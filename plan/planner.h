@@ -196,7 +196,6 @@ class Planner {
 
   // Loads the exchange rates; kInvalidArgument naming "/currency" if `currency` has none.
   Status UseCurrency(const std::string& currency);
-  const std::string& currency() const { return currency_; }
   Result<double> Convert(double amount, const std::string& from) const;
   // The offer's prices in the request currency.
   Result<PriceQuote> Quote(const db::Offer& offer) const;
