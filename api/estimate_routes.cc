@@ -19,7 +19,7 @@ namespace {
 
 inline constexpr size_t kMaxBatchScenarios = 1000;
 
-Result<nlohmann::json> TrainingBodyAnswer(db::CatalogReader& store, const nlohmann::json& body) {
+Result<std::string> TrainingBodyAnswer(db::CatalogReader& store, const nlohmann::json& body) {
   auto request = DecodeTrainingRequest(body);
   if (!request.ok()) return request.error();
   return api::TrainingAnswer(store, *request);
@@ -32,7 +32,7 @@ void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::R
   db::CachedCatalog store(lease);
   auto answer = TrainingBodyAnswer(store, *body);
   if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJson(res, *answer);
+  WriteJsonText(res, std::move(answer).value());
 }
 
 void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -51,26 +51,36 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
   if (!errors.empty()) return WriteError(req, res, BodyError(errors));
   auto lease = ctx.pool->Acquire();
   db::CachedCatalog store(lease);
-  nlohmann::json items = nlohmann::json::array();
-  int failed = 0;
+  JsonWriter out;
+  out.BeginObject();
+  out.Key("items");
+  out.BeginArray();
+  size_t failed = 0;
   for (size_t i = 0; i < scenarios->size(); ++i) {
     plan::CheckDeadline();
     const nlohmann::json& s = (*scenarios)[i];
-    Result<nlohmann::json> answer =
+    Result<std::string> answer =
         s.is_object() ? TrainingBodyAnswer(store, s)
-                      : Result<nlohmann::json>(Error::Invalid("", "a scenario must be an object"));
+                      : Result<std::string>(Error::Invalid("", "a scenario must be an object"));
+    out.BeginObject();
+    out.Field("index", i);
     if (answer.ok()) {
-      items.push_back({{"index", i}, {"status", 200}, {"result", std::move(answer).value()}});
+      out.Field("status", 200);
+      out.Key("result");
+      out.Raw(*answer);
     } else {
       if (answer.error().code == ErrorCode::kUnavailable) return WriteError(req, res, answer.error());
       ++failed;
-      items.push_back(
-          {{"index", i}, {"status", HttpStatus(answer.error().code)}, {"problem", ProblemJson(answer.error())}});
+      out.Field("status", HttpStatus(answer.error().code));
+      out.Field("problem", ProblemJson(answer.error()));
     }
+    out.EndObject();
   }
-  WriteJson(res, {{"items", std::move(items)},
-                  {"succeeded", scenarios->size() - failed},
-                  {"failed", failed}});
+  out.EndArray();
+  out.Field("succeeded", scenarios->size() - failed);
+  out.Field("failed", failed);
+  out.EndObject();
+  WriteJsonText(res, out.Take());
 }
 
 void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -82,7 +92,7 @@ void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::
   db::CachedCatalog store(lease);
   auto answer = InferenceAnswer(store, *request);
   if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJson(res, *answer);
+  WriteJsonText(res, std::move(answer).value());
 }
 
 void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
@@ -93,7 +103,7 @@ void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
   db::CachedCatalog store(lease);
   auto answer = Recommend(store, *body);
   if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJson(res, *answer);
+  WriteJsonText(res, std::move(answer).value());
 }
 
 void RunCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
@@ -102,7 +112,7 @@ void RunCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   db::CachedCatalog store(lease);
   auto answer = Compare(store, body);
   if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJson(res, *answer);
+  WriteJsonText(res, std::move(answer).value());
 }
 
 void PostCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -158,17 +168,23 @@ void ListWorkloads(const ApiContext&, const httplib::Request& req, httplib::Resp
     q.Fail("family", "family must be one of cnn, encoder, vit, decoder, moe, rnn");
   }
   if (!q.ok()) return WriteError(req, res, q.error());
-  nlohmann::json items = nlohmann::json::array();
+  JsonWriter out;
+  out.BeginObject();
+  out.Key("items");
+  out.BeginArray();
   for (const model::Workload& w : model::WorkloadPresets()) {
-    if (family.empty() || model::FamilyName(w.family) == family) items.push_back(WorkloadJson(w));
+    if (family.empty() || model::FamilyName(w.family) == family) WriteWorkload(out, w);
   }
-  WriteJson(res, ListJson(std::move(items)));
+  out.EndArray();
+  out.Field("next_cursor", nullptr);
+  out.EndObject();
+  WriteJsonText(res, out.Take());
 }
 
 void GetWorkload(const ApiContext&, const httplib::Request& req, httplib::Response& res) {
   auto w = model::FindPreset(req.matches[1].str());
   if (!w) return WriteError(req, res, Error::NotFound("no workload preset '" + req.matches[1].str() + "'"));
-  WriteJson(res, WorkloadJson(*w));
+  WriteJsonText(res, WorkloadJson(*w));
 }
 
 }  // namespace

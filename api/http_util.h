@@ -15,6 +15,11 @@ inline void WriteJson(httplib::Response& res, const nlohmann::json& body, int st
   res.status = status;
   res.set_content(EncodeJson(body), "application/json");
 }
+// An answer already encoded (JsonWriter::Take, the plan renderers).
+inline void WriteJsonText(httplib::Response& res, std::string text, int status = 200) {
+  res.status = status;
+  res.set_content(std::move(text), "application/json");
+}
 
 // {"items": [...], "next_cursor": null} for lists that fit in one page.
 inline nlohmann::json ListJson(nlohmann::json items) {

@@ -4,144 +4,165 @@
 
 namespace gpuplan::api {
 
-namespace {
-double Round(double v, int digits = 4) {
+double RoundSignificant(double v, int digits) {
   if (v == 0 || !std::isfinite(v)) return v;
   double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
   return std::round(v * scale) / scale;
 }
-}  // namespace
 
-nlohmann::json WorkloadJson(const model::Workload& w) {
-  nlohmann::json j = {
-      {"id", w.id},
-      {"name", w.name},
-      {"family", model::FamilyName(w.family)},
-      {"params", model::ParamsTotal(w)},
-      {"matmul_params_per_token", model::IsImage(w.family) && w.family == model::Family::kCnn
-                                      ? nlohmann::json(nullptr)
-                                      : nlohmann::json(model::MatmulParamsPerToken(w))},
-      {"forward_flops_per_sample", model::ForwardFlopsPerSample(w)},
-      {"train_flops_per_sample", model::TrainFlopsPerSample(w)},
-      {"source", w.source},
-  };
+void WriteWorkload(JsonWriter& out, const model::Workload& w) {
+  out.BeginObject();
+  out.Field("id", w.id);
+  out.Field("name", w.name);
+  out.Field("family", model::FamilyName(w.family));
+  out.Field("params", model::ParamsTotal(w));
   if (w.family == model::Family::kCnn) {
-    j["macs_per_sample"] = w.macs_per_sample;
-    j["image_size"] = w.image_size;
-    j["spatial_dims"] = w.spatial_dims;
-    j["activation_elements_per_sample"] = w.activation_elements_per_sample;
-    j["conv_layers"] = w.conv_layers;
-    if (w.depthwise_macs_share >= 0) j["depthwise_macs_share"] = w.depthwise_macs_share;
+    out.Field("matmul_params_per_token", nullptr);
   } else {
-    j["layers"] = w.layers;
-    j["hidden"] = w.hidden;
-    j["vocab"] = w.vocab;
-    j["tokens_per_sample"] = model::TokensPerSample(w);
+    out.Field("matmul_params_per_token", model::MatmulParamsPerToken(w));
+  }
+  out.Field("forward_flops_per_sample", model::ForwardFlopsPerSample(w));
+  out.Field("train_flops_per_sample", model::TrainFlopsPerSample(w));
+  if (w.family == model::Family::kCnn) {
+    out.Field("macs_per_sample", w.macs_per_sample);
+    out.Field("image_size", w.image_size);
+    out.Field("spatial_dims", w.spatial_dims);
+    out.Field("activation_elements_per_sample", w.activation_elements_per_sample);
+    out.Field("conv_layers", w.conv_layers);
+    if (w.depthwise_macs_share >= 0) out.Field("depthwise_macs_share", w.depthwise_macs_share);
+  } else {
+    out.Field("layers", w.layers);
+    out.Field("hidden", w.hidden);
+    out.Field("vocab", w.vocab);
+    out.Field("tokens_per_sample", model::TokensPerSample(w));
     if (model::IsTransformer(w.family)) {
-      j["heads"] = w.heads;
-      j["kv_heads"] = model::KvHeads(w);
-      j["ffn"] = model::FfnSize(w);
-      j["gated_mlp"] = w.gated_mlp;
+      out.Field("heads", w.heads);
+      out.Field("kv_heads", model::KvHeads(w));
+      out.Field("ffn", model::FfnSize(w));
+      out.Field("gated_mlp", w.gated_mlp);
     }
     if (w.family == model::Family::kVit) {
-      j["image_size"] = w.image_size;
-      j["patch_size"] = w.patch_size;
+      out.Field("image_size", w.image_size);
+      out.Field("patch_size", w.patch_size);
     } else {
-      j["seq_len"] = w.seq_len;
+      out.Field("seq_len", w.seq_len);
     }
-    if (w.max_context > 0) j["max_context"] = w.max_context;
-    j["variable_length"] = w.variable_length;
+    if (w.max_context > 0) out.Field("max_context", w.max_context);
+    out.Field("variable_length", w.variable_length);
     if (w.family == model::Family::kEncoderDecoder) {
-      j["decoder_layers"] = w.decoder_layers;
-      j["target_len"] = w.target_len;
+      out.Field("decoder_layers", w.decoder_layers);
+      out.Field("target_len", w.target_len);
     }
     if (w.family == model::Family::kMoe) {
-      j["experts"] = w.experts;
-      j["active_experts"] = w.active_experts;
+      out.Field("experts", w.experts);
+      out.Field("active_experts", w.active_experts);
     }
   }
-  return j;
+  out.Field("source", w.source);
+  out.EndObject();
 }
 
-nlohmann::json MemoryJson(const model::MemoryBreakdown& m, int max_micro_batch) {
-  return {
-      {"per_gpu_gb",
-       {{"weights", Round(m.weights_gb)},
-        {"gradients", Round(m.gradients_gb)},
-        {"optimizer", Round(m.optimizer_gb)},
-        {"activations", Round(m.activations_gb)},
-        {"overhead", Round(m.overhead_gb)},
-        {"total", Round(m.total_gb)}}},
-      {"capacity_gb", m.capacity_gb},
-      {"verdict", model::VerdictName(m.verdict)},
-      {"max_micro_batch", max_micro_batch},
-  };
+std::string WorkloadJson(const model::Workload& w) {
+  JsonWriter out;
+  WriteWorkload(out, w);
+  return out.Take();
 }
 
-nlohmann::json LayoutJson(const model::ParallelLayout& l) {
-  return {{"tensor_parallel", l.tensor},
-          {"pipeline_parallel", l.pipeline},
-          {"data_parallel", l.data},
-          {"zero_stage", l.zero_stage}};
+void WriteLayout(JsonWriter& out, const model::ParallelLayout& l) {
+  out.BeginObject();
+  out.Field("tensor_parallel", l.tensor);
+  out.Field("pipeline_parallel", l.pipeline);
+  out.Field("data_parallel", l.data);
+  out.Field("zero_stage", l.zero_stage);
+  out.EndObject();
 }
 
-nlohmann::json TrainingEstimateJson(const model::TrainingEstimate& e, const model::Workload& w,
-                                    const model::Cluster& cluster,
-                                    const model::TrainingJob& job) {
+namespace {
+
+void WriteMemory(JsonWriter& out, const model::MemoryBreakdown& m, int max_micro_batch) {
+  out.BeginObject();
+  out.Object("per_gpu_gb", [&] {
+    out.Field("weights", RoundSignificant(m.weights_gb));
+    out.Field("gradients", RoundSignificant(m.gradients_gb));
+    out.Field("optimizer", RoundSignificant(m.optimizer_gb));
+    out.Field("activations", RoundSignificant(m.activations_gb));
+    out.Field("overhead", RoundSignificant(m.overhead_gb));
+    out.Field("total", RoundSignificant(m.total_gb));
+  });
+  out.Field("capacity_gb", m.capacity_gb);
+  out.Field("verdict", model::VerdictName(m.verdict));
+  out.Field("max_micro_batch", max_micro_batch);
+  out.EndObject();
+}
+
+}  // namespace
+
+void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate& e,
+                                  const model::Cluster& cluster, const model::TrainingJob& job) {
   const model::StepBreakdown& b = e.step.breakdown;
-  nlohmann::json j = {
-      {"workload", w.id.empty() ? "custom" : w.id},
-      {"hardware",
-       {{"gpu", cluster.node.gpu.id},
-        {"gpus_per_node", cluster.node.gpus_per_node},
-        {"nodes", cluster.nodes},
-        {"total_gpus", cluster.TotalGpus()},
-        {"interconnect", model::InterconnectName(cluster.node.interconnect)}}},
-      {"precision", model::PrecisionName(e.precision)},
-      {"global_batch_size", job.global_batch},
-      {"micro_batch_size", e.micro_batch},
-      {"gradient_accumulation_steps", e.grad_accumulation_steps},
-      {"layout", LayoutJson(e.layout)},
-      {"throughput",
-       {{"samples_per_s", Round(e.samples_per_s)},
-        {"tokens_per_s", e.tokens_per_s > 0 ? nlohmann::json(Round(e.tokens_per_s))
-                                            : nlohmann::json(nullptr)}}},
-      {"step_time_s", Round(e.step.step_time_s)},
-      {"breakdown",
-       {{"compute_s", Round(b.compute_s)},
-        {"memory_s", Round(b.memory_s)},
-        {"communication_s", Round(b.communication_s)},
-        {"pipeline_bubble_s", Round(b.bubble_s)},
-        {"optimizer_s", Round(b.optimizer_s)},
-        {"input_s", Round(b.input_s)},
-        {"overhead_s", Round(b.overhead_s)}}},
-      {"bottleneck", e.step.bottleneck},
-      {"bottleneck_share", Round(e.step.bottleneck_share, 3)},
-      {"mfu", Round(e.mfu, 3)},
-      {"scaling_efficiency", Round(e.scaling_efficiency, 3)},
-      {"memory", MemoryJson(e.memory, e.max_micro_batch)},
-      {"smallest_fitting_layout",
-       e.smallest_layout
-           ? nlohmann::json{{"gpus", e.smallest_layout->gpus},
-                            {"nodes", e.smallest_layout->nodes},
-                            {"layout", LayoutJson(e.smallest_layout->layout)},
-                            {"per_gpu_gb", Round(e.smallest_layout->memory.total_gb)}}
-           : nlohmann::json(nullptr)},
-      {"time",
-       {{"total_hours", Round(e.total_hours)},
-        {"p10_hours", Round(e.p10_hours)},
-        {"p90_hours", Round(e.p90_hours)},
-        {"steps", e.steps},
-        {"epochs", Round(e.epochs)},
-        {"total_samples", e.total_samples},
-        {"total_tokens", e.total_tokens > 0 ? nlohmann::json(e.total_tokens)
-                                            : nlohmann::json(nullptr)},
-        {"train_flops", e.train_flops}}},
-      {"assumptions", e.assumptions},
-      {"warnings", e.warnings},
-      {"model_version", kModelVersion},
-  };
-  return j;
+  out.Object("hardware", [&] {
+    out.Field("gpu", cluster.node.gpu.id);
+    out.Field("gpus_per_node", cluster.node.gpus_per_node);
+    out.Field("nodes", cluster.nodes);
+    out.Field("total_gpus", cluster.TotalGpus());
+    out.Field("interconnect", model::InterconnectName(cluster.node.interconnect));
+  });
+  out.Field("precision", model::PrecisionName(e.precision));
+  out.Field("global_batch_size", job.global_batch);
+  out.Field("micro_batch_size", e.micro_batch);
+  out.Field("gradient_accumulation_steps", e.grad_accumulation_steps);
+  out.Key("layout");
+  WriteLayout(out, e.layout);
+  out.Object("throughput", [&] {
+    out.Field("samples_per_s", RoundSignificant(e.samples_per_s));
+    if (e.tokens_per_s > 0) {
+      out.Field("tokens_per_s", RoundSignificant(e.tokens_per_s));
+    } else {
+      out.Field("tokens_per_s", nullptr);
+    }
+  });
+  out.Field("step_time_s", RoundSignificant(e.step.step_time_s));
+  out.Object("breakdown", [&] {
+    out.Field("compute_s", RoundSignificant(b.compute_s));
+    out.Field("memory_s", RoundSignificant(b.memory_s));
+    out.Field("communication_s", RoundSignificant(b.communication_s));
+    out.Field("pipeline_bubble_s", RoundSignificant(b.bubble_s));
+    out.Field("optimizer_s", RoundSignificant(b.optimizer_s));
+    out.Field("input_s", RoundSignificant(b.input_s));
+    out.Field("overhead_s", RoundSignificant(b.overhead_s));
+  });
+  out.Field("bottleneck", e.step.bottleneck);
+  out.Field("bottleneck_share", RoundSignificant(e.step.bottleneck_share, 3));
+  out.Field("mfu", RoundSignificant(e.mfu, 3));
+  out.Field("scaling_efficiency", RoundSignificant(e.scaling_efficiency, 3));
+  out.Key("memory");
+  WriteMemory(out, e.memory, e.max_micro_batch);
+  out.Key("smallest_fitting_layout");
+  if (e.smallest_layout) {
+    out.BeginObject();
+    out.Field("gpus", e.smallest_layout->gpus);
+    out.Field("nodes", e.smallest_layout->nodes);
+    out.Key("layout");
+    WriteLayout(out, e.smallest_layout->layout);
+    out.Field("per_gpu_gb", RoundSignificant(e.smallest_layout->memory.total_gb));
+    out.EndObject();
+  } else {
+    out.Null();
+  }
+  out.Object("time", [&] {
+    out.Field("total_hours", RoundSignificant(e.total_hours));
+    out.Field("p10_hours", RoundSignificant(e.p10_hours));
+    out.Field("p90_hours", RoundSignificant(e.p90_hours));
+    out.Field("steps", e.steps);
+    out.Field("epochs", RoundSignificant(e.epochs));
+    out.Field("total_samples", e.total_samples);
+    if (e.total_tokens > 0) {
+      out.Field("total_tokens", e.total_tokens);
+    } else {
+      out.Field("total_tokens", nullptr);
+    }
+    out.Field("train_flops", e.train_flops);
+  });
 }
 
 }  // namespace gpuplan::api

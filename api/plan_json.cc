@@ -8,99 +8,151 @@ namespace gpuplan::api {
 
 namespace {
 
-nlohmann::json Money(std::optional<double> v) {
-  return v ? nlohmann::json(RoundMoney(*v)) : nlohmann::json(nullptr);
+std::optional<double> Money(std::optional<double> v) {
+  if (v) return RoundMoney(*v);
+  return std::nullopt;
 }
 
-void AppendAll(nlohmann::json& list, const std::vector<std::string>& items) {
-  for (const auto& s : items) list.push_back(s);
+// Per-unit costs: null where the unit does not apply (no epochs, no tokens, no images).
+void WriteUnitCosts(JsonWriter& out, const model::UnitCosts& u, const model::TrainingEstimate& e,
+                    bool images) {
+  out.Field("per_epoch", u.per_epoch > 0 ? Money(u.per_epoch) : std::nullopt);
+  out.Field("per_million_tokens", e.total_tokens > 0 ? Money(u.per_million_tokens) : std::nullopt);
+  out.Field("per_thousand_samples", Money(u.per_thousand_samples));
+  if (images) out.Field("per_thousand_images", Money(u.per_thousand_samples));
 }
 
-nlohmann::json TrainingCostJson(const plan::TrainingCost& cost, const plan::TrainingPlan& plan) {
+void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
+                       const plan::TrainingPlan& plan) {
   const model::TrainingEstimate& e = plan.estimate;
   bool images = model::IsImage(plan.workload.family) && e.total_samples > 0;
-  nlohmann::json out = {{"currency", cost.currency}, {"ondemand", nullptr}, {"spot", nullptr}};
+  out.BeginObject();
+  out.Field("currency", cost.currency);
+  out.Key("ondemand");
   if (cost.ondemand) {
     const plan::OnDemandTrainingCost& c = *cost.ondemand;
-    out["ondemand"] = {{"price_per_hour", RoundMoney(c.price_per_hour)},
-                       {"instances", c.instances},
-                       {"hours", c.hours},
-                       {"total", RoundMoney(c.total)},
-                       {"p10_total", RoundMoney(c.p10_total)},
-                       {"p90_total", RoundMoney(c.p90_total)},
-                       {"per_epoch", c.units.per_epoch > 0 ? Money(c.units.per_epoch) : nullptr},
-                       {"per_million_tokens",
-                        e.total_tokens > 0 ? Money(c.units.per_million_tokens) : nullptr},
-                       {"per_thousand_samples", Money(c.units.per_thousand_samples)},
-                       {"per_thousand_images",
-                        images ? Money(c.units.per_thousand_samples) : nullptr}};
+    out.BeginObject();
+    out.Field("price_per_hour", RoundMoney(c.price_per_hour));
+    out.Field("instances", c.instances);
+    out.Field("hours", c.hours);
+    out.Field("total", RoundMoney(c.total));
+    out.Field("p10_total", RoundMoney(c.p10_total));
+    out.Field("p90_total", RoundMoney(c.p90_total));
+    WriteUnitCosts(out, c.units, e, images);
+    if (!images) out.Field("per_thousand_images", nullptr);
+    out.EndObject();
+  } else {
+    out.Null();
   }
+  out.Key("spot");
   if (cost.spot) {
     const plan::SpotTrainingCost& s = *cost.spot;
     const model::SpotOutcome& run = s.run;
-    nlohmann::json spot = {
-        {"price_per_hour", RoundMoney(s.price_per_hour)},
-        {"instances", s.instances},
-        {"viable", run.viable},
-        {"interruption_rate_per_hour", s.params.interruption_rate_per_hour},
-        {"expected_interruptions", run.expected_interruptions},
-        {"checkpoint_interval_minutes", run.checkpoint_interval_minutes},
-        {"checkpoint_write_minutes", run.checkpoint_write_minutes},
-        {"restart_minutes", s.params.restart_minutes},
-        {"capacity_wait_minutes", s.params.capacity_wait_minutes},
-        {"lost_work_hours", run.lost_work_hours},
-        {"preemption_notice_minutes", s.params.preemption_notice_minutes},
-        {"checkpoint_on_notice", run.checkpoint_on_notice},
-        {"price_basis", s.pricing.from_history ? "history" : "current"},
-        {"price_history",
-         s.pricing.from_history
-             ? nlohmann::json{{"observations", s.pricing.observations},
-                              {"from", s.pricing.window_start},
-                              {"to", s.pricing.window_end},
-                              {"p10_per_hour", RoundMoney(s.pricing.p10_per_hour)},
-                              {"p90_per_hour", RoundMoney(s.pricing.p90_per_hour)}}
-             : nlohmann::json(nullptr)},
-        {"wall_hours", run.viable ? nlohmann::json(run.wall_hours) : nullptr},
-        {"billable_hours", run.viable ? nlohmann::json(run.billable_hours) : nullptr},
-        {"expected_total", nullptr}};
-    if (run.viable) {
-      spot["expected_total"] = RoundMoney(s.expected_total);
-      spot["p10_total"] = RoundMoney(s.p10_total);
-      spot["p90_total"] = RoundMoney(s.p90_total);
-      spot["per_epoch"] = s.units.per_epoch > 0 ? Money(s.units.per_epoch) : nullptr;
-      spot["per_million_tokens"] =
-          e.total_tokens > 0 ? Money(s.units.per_million_tokens) : nullptr;
-      spot["per_thousand_samples"] = Money(s.units.per_thousand_samples);
+    out.BeginObject();
+    out.Field("price_per_hour", RoundMoney(s.price_per_hour));
+    out.Field("instances", s.instances);
+    out.Field("viable", run.viable);
+    out.Field("interruption_rate_per_hour", s.params.interruption_rate_per_hour);
+    out.Field("expected_interruptions", run.expected_interruptions);
+    out.Field("checkpoint_interval_minutes", run.checkpoint_interval_minutes);
+    out.Field("checkpoint_write_minutes", run.checkpoint_write_minutes);
+    out.Field("restart_minutes", s.params.restart_minutes);
+    out.Field("capacity_wait_minutes", s.params.capacity_wait_minutes);
+    out.Field("lost_work_hours", run.lost_work_hours);
+    out.Field("preemption_notice_minutes", s.params.preemption_notice_minutes);
+    out.Field("checkpoint_on_notice", run.checkpoint_on_notice);
+    out.Field("price_basis", s.pricing.from_history ? "history" : "current");
+    out.Key("price_history");
+    if (s.pricing.from_history) {
+      out.BeginObject();
+      out.Field("observations", s.pricing.observations);
+      out.Field("from", s.pricing.window_start);
+      out.Field("to", s.pricing.window_end);
+      out.Field("p10_per_hour", RoundMoney(s.pricing.p10_per_hour));
+      out.Field("p90_per_hour", RoundMoney(s.pricing.p90_per_hour));
+      out.EndObject();
+    } else {
+      out.Null();
     }
-    out["spot"] = std::move(spot);
+    if (run.viable) {
+      out.Field("wall_hours", run.wall_hours);
+      out.Field("billable_hours", run.billable_hours);
+      out.Field("expected_total", RoundMoney(s.expected_total));
+      out.Field("p10_total", RoundMoney(s.p10_total));
+      out.Field("p90_total", RoundMoney(s.p90_total));
+      WriteUnitCosts(out, s.units, e, false);
+    } else {
+      out.Field("wall_hours", nullptr);
+      out.Field("billable_hours", nullptr);
+      out.Field("expected_total", nullptr);
+    }
+    out.EndObject();
+  } else {
+    out.Null();
   }
-  return out;
+  out.EndObject();
 }
 
-nlohmann::json SpotHistoryJson(const std::optional<plan::SpotHistorySummary>& h,
-                               const std::string& currency) {
-  if (!h) return nullptr;
-  return {{"observations", h->observations},
-          {"first_observed_at", h->first_observed_at},
-          {"last_observed_at", h->last_observed_at},
-          {"min_per_hour", RoundMoney(h->min_per_hour)},
-          {"max_per_hour", RoundMoney(h->max_per_hour)},
-          {"mean_per_hour", RoundMoney(h->mean_per_hour)},
-          {"currency", currency},
-          {"series", "/api/v1/prices/spot-history?cloud=" + PercentEncode(h->cloud) +
-                         "&instance_type=" + PercentEncode(h->instance_type) +
-                         "&region=" + PercentEncode(h->region)}};
+void WriteSpotHistory(JsonWriter& out, const std::optional<plan::SpotHistorySummary>& h,
+                      const std::string& currency) {
+  if (!h) return out.Null();
+  out.BeginObject();
+  out.Field("observations", h->observations);
+  out.Field("first_observed_at", h->first_observed_at);
+  out.Field("last_observed_at", h->last_observed_at);
+  out.Field("min_per_hour", RoundMoney(h->min_per_hour));
+  out.Field("max_per_hour", RoundMoney(h->max_per_hour));
+  out.Field("mean_per_hour", RoundMoney(h->mean_per_hour));
+  out.Field("currency", currency);
+  out.Field("series", "/api/v1/prices/spot-history?cloud=" + PercentEncode(h->cloud) +
+                          "&instance_type=" + PercentEncode(h->instance_type) +
+                          "&region=" + PercentEncode(h->region));
+  out.EndObject();
 }
 
-nlohmann::json ServingCostJson(const std::optional<plan::ServingCost>& c) {
-  if (!c) return nullptr;
-  return {{"price_per_hour", RoundMoney(c->price_per_hour)},
-          {"instances", c->instances},
-          {"per_hour", RoundMoney(c->per_hour)},
-          {"per_month", RoundMoney(c->per_month)},
-          {"per_million_tokens", Money(c->per_million_tokens)},
-          {"per_million_input_and_output_tokens", Money(c->per_million_input_and_output_tokens)},
-          {"per_thousand_requests", Money(c->per_thousand_requests)}};
+void WriteServingCost(JsonWriter& out, const std::optional<plan::ServingCost>& c) {
+  if (!c) return out.Null();
+  out.BeginObject();
+  out.Field("price_per_hour", RoundMoney(c->price_per_hour));
+  out.Field("instances", c->instances);
+  out.Field("per_hour", RoundMoney(c->per_hour));
+  out.Field("per_month", RoundMoney(c->per_month));
+  out.Field("per_million_tokens", Money(c->per_million_tokens));
+  out.Field("per_million_input_and_output_tokens", Money(c->per_million_input_and_output_tokens));
+  out.Field("per_thousand_requests", Money(c->per_thousand_requests));
+  out.EndObject();
+}
+
+// The price used, its source and date, and the exchange rate when it was converted, as
+// members of an object the caller has begun.
+void WritePriceQuoteMembers(JsonWriter& out, const plan::PriceQuote& q,
+                            const std::optional<db::Offer>& offer) {
+  if (offer) {
+    out.Field("cloud", offer->instance.cloud);
+    out.Field("region", offer->region);
+    out.Field("instance_type", offer->instance.id);
+  }
+  out.Field("price_ondemand_per_hour", Money(q.ondemand));
+  out.Field("price_spot_per_hour", Money(q.spot));
+  out.Field("currency", q.currency);
+  out.Field("native_currency", q.native_currency);
+  if (q.fx_rate) {
+    out.Object("fx_rate", [&] {
+      out.Field("from", q.native_currency);
+      out.Field("to", q.currency);
+      out.Field("rate", *q.fx_rate);
+      out.Field("as_of", q.fx_as_of);
+    });
+  }
+  out.Field("observed_at", q.observed_at);
+  out.Field("source", q.source);
+  if (offer) {
+    if (offer->spot_zone.empty()) {
+      out.Field("spot_zone", nullptr);
+    } else {
+      out.Field("spot_zone", offer->spot_zone);
+    }
+  }
 }
 
 const char* ObjectiveName(plan::Objective o) {
@@ -111,202 +163,250 @@ const char* ObjectiveName(plan::Objective o) {
   }
 }
 
-nlohmann::json OptionJson(const plan::RecommendedOption& c, bool inference,
-                          const std::string& currency) {
-  nlohmann::json j = {{"cloud", c.offer.instance.cloud},
-                      {"region", c.offer.region},
-                      {"instance_type", c.offer.instance.id},
-                      {"gpu", c.offer.instance.gpu_id},
-                      {"gpus_per_instance", c.offer.instance.gpu_count},
-                      {"nodes", c.nodes},
-                      {"total_gpus", c.total_gpus},
-                      {"price_kind", c.spot ? "spot" : "ondemand"},
-                      {"price_per_hour", RoundMoney(c.price_per_hour)},
-                      {inference ? "latency_s" : "hours", c.hours},
-                      {inference ? "cost_per_hour" : "cost", RoundMoney(c.cost)},
-                      {"currency", currency},
-                      {"why", c.why}};
+// One option of a recommendation; `rank` is 0 for Pareto-front entries (no rank).
+void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inference,
+                 const std::string& currency, size_t rank) {
+  out.BeginObject();
+  if (rank > 0) out.Field("rank", rank);
+  out.Field("cloud", c.offer.instance.cloud);
+  out.Field("region", c.offer.region);
+  out.Field("instance_type", c.offer.instance.id);
+  out.Field("gpu", c.offer.instance.gpu_id);
+  out.Field("gpus_per_instance", c.offer.instance.gpu_count);
+  out.Field("nodes", c.nodes);
+  out.Field("total_gpus", c.total_gpus);
+  out.Field("price_kind", c.spot ? "spot" : "ondemand");
+  out.Field("price_per_hour", RoundMoney(c.price_per_hour));
+  out.Field(inference ? "latency_s" : "hours", c.hours);
+  out.Field(inference ? "cost_per_hour" : "cost", RoundMoney(c.cost));
+  out.Field("currency", currency);
+  out.Field("why", c.why);
   if (c.training) {
     const model::TrainingEstimate& e = *c.training;
-    j["throughput"] = {{"samples_per_s", e.samples_per_s},
-                       {"tokens_per_s",
-                        e.tokens_per_s > 0 ? nlohmann::json(e.tokens_per_s) : nullptr}};
-    j["mfu"] = e.mfu;
-    j["bottleneck"] = e.step.bottleneck;
-    j["memory_verdict"] = model::VerdictName(e.memory.verdict);
-    j["layout"] = LayoutJson(e.layout);
-    j["p90_hours"] = c.spot ? nlohmann::json(nullptr) : nlohmann::json(e.p90_hours);
+    out.Object("throughput", [&] {
+      out.Field("samples_per_s", e.samples_per_s);
+      if (e.tokens_per_s > 0) {
+        out.Field("tokens_per_s", e.tokens_per_s);
+      } else {
+        out.Field("tokens_per_s", nullptr);
+      }
+    });
+    out.Field("mfu", e.mfu);
+    out.Field("bottleneck", e.step.bottleneck);
+    out.Field("memory_verdict", model::VerdictName(e.memory.verdict));
+    out.Key("layout");
+    WriteLayout(out, e.layout);
+    if (c.spot) {
+      out.Field("p90_hours", nullptr);
+    } else {
+      out.Field("p90_hours", e.p90_hours);
+    }
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;
-    j["replicas"] = e.replicas;
-    j["gpus_per_replica"] = e.gpus_per_replica;
-    j["batch"] = e.chosen.batch;
-    j["cost_per_month"] = RoundMoney(c.cost_per_month);
+    out.Field("replicas", e.replicas);
+    out.Field("gpus_per_replica", e.gpus_per_replica);
+    out.Field("batch", e.chosen.batch);
+    out.Field("cost_per_month", RoundMoney(c.cost_per_month));
   }
-  if (!c.warnings.empty()) j["warnings"] = c.warnings;
-  return j;
+  if (!c.warnings.empty()) out.Field("warnings", c.warnings);
+  out.EndObject();
+}
+
+template <typename Answer>
+std::string Encode(void (*write)(JsonWriter&, const Answer&), const Answer& answer) {
+  JsonWriter out;
+  write(out, answer);
+  return out.Take();
+}
+
+// The model's strings, then the planner's.
+void WriteBoth(JsonWriter& out, const std::vector<std::string>& first,
+               const std::vector<std::string>& second) {
+  out.BeginArray();
+  for (const auto& s : first) out.String(s);
+  for (const auto& s : second) out.String(s);
+  out.EndArray();
 }
 
 }  // namespace
 
-nlohmann::json PriceQuoteJson(const plan::PriceQuote& q, const std::optional<db::Offer>& offer) {
-  nlohmann::json j = {{"price_ondemand_per_hour", Money(q.ondemand)},
-                      {"price_spot_per_hour", Money(q.spot)},
-                      {"currency", q.currency},
-                      {"native_currency", q.native_currency},
-                      {"observed_at", q.observed_at},
-                      {"source", q.source}};
-  if (q.fx_rate) {
-    j["fx_rate"] = {{"from", q.native_currency}, {"to", q.currency}, {"rate", *q.fx_rate},
-                    {"as_of", q.fx_as_of}};
-  }
-  if (offer) {
-    j["cloud"] = offer->instance.cloud;
-    j["region"] = offer->region;
-    j["instance_type"] = offer->instance.id;
-    j["spot_zone"] = offer->spot_zone.empty() ? nlohmann::json(nullptr)
-                                              : nlohmann::json(offer->spot_zone);
-  }
-  return j;
+void WriteTrainingPlan(JsonWriter& out, const plan::TrainingPlan& plan) {
+  out.BeginObject();
+  out.Key("workload");
+  WriteWorkload(out, plan.workload);
+  WriteTrainingEstimateMembers(out, plan.estimate, plan.cluster, plan.job);
+  out.Key("cost");
+  WriteTrainingCost(out, plan.cost, plan);
+  out.Object("instance", [&] {
+    WritePriceQuoteMembers(out, plan.price, plan.offer);
+    if (plan.offer && plan.price.spot) {
+      out.Key("spot_history");
+      WriteSpotHistory(out, plan.spot_history, plan.cost.currency);
+    }
+  });
+  out.Key("assumptions");
+  WriteBoth(out, plan.estimate.assumptions, plan.assumptions);
+  out.Key("warnings");
+  WriteBoth(out, plan.estimate.warnings, plan.warnings);
+  out.Field("model_version", kModelVersion);
+  out.EndObject();
 }
 
-nlohmann::json TrainingPlanJson(const plan::TrainingPlan& plan) {
-  nlohmann::json out = TrainingEstimateJson(plan.estimate, plan.workload, plan.cluster, plan.job);
-  out["workload"] = WorkloadJson(plan.workload);
-  out["cost"] = TrainingCostJson(plan.cost, plan);
-  out["instance"] = PriceQuoteJson(plan.price, plan.offer);
-  if (plan.offer && plan.price.spot) {
-    out["instance"]["spot_history"] = SpotHistoryJson(plan.spot_history, plan.cost.currency);
-  }
-  AppendAll(out["assumptions"], plan.assumptions);
-  AppendAll(out["warnings"], plan.warnings);
-  return out;
-}
-
-nlohmann::json InferencePlanJson(const plan::InferencePlan& plan) {
+void WriteInferencePlan(JsonWriter& out, const plan::InferencePlan& plan) {
   const model::ServingEstimate& e = plan.estimate;
   const model::ServingPoint& p = e.chosen;
   const bool decoder = plan.decoder;
-  nlohmann::json curve = nlohmann::json::array();
+  // Hardware that cannot serve the model: say so, never "0 replicas, SLO met".
+  const bool fits = e.verdict != model::FitVerdict::kDoesNotFit;
+  auto optional = [](bool given, auto v) { return given ? std::optional(v) : std::nullopt; };
+  out.BeginObject();
+  out.Key("workload");
+  WriteWorkload(out, plan.workload);
+  out.Object("hardware", [&] {
+    out.Field("gpu", plan.cluster.node.gpu.id);
+    out.Field("gpus_per_node", plan.cluster.node.gpus_per_node);
+  });
+  out.Field("precision", model::PrecisionName(e.precision));
+  out.Field("replicas", optional(fits, e.replicas));
+  out.Field("gpus_per_replica", e.gpus_per_replica);
+  out.Field("instances", optional(fits, plan.instances));
+  out.Field("total_gpus", optional(fits, e.total_gpus));
+  out.Field("batch", optional(fits, p.batch));
+  out.Field("latency_s", optional(fits, p.latency_s));
+  out.Field("ttft_s", optional(fits, p.ttft_s));
+  out.Field("tpot_s", optional(fits && decoder, p.tpot_s));
+  out.Field("slo_met", e.slo_met);
+  out.Key("throughput_per_replica");
+  if (fits) {
+    out.BeginObject();
+    out.Field("requests_per_s", p.requests_per_s);
+    out.Field("tokens_per_s", optional(decoder, p.tokens_per_s));
+    out.EndObject();
+  } else {
+    out.Null();
+  }
+  out.Field("capacity_requests_per_s", optional(fits, plan.capacity_requests_per_s));
+  if (!fits) out.Field("does_not_fit_reason", e.warnings.empty() ? "does not fit" : e.warnings.back());
+  out.Object("memory", [&] {
+    out.Field("weights_gb", e.weights_gb);
+    out.Field("kv_cache_gb", e.kv_cache_gb);
+    out.Field("kv_cache_bytes_per_token", e.kv_cache_bytes_per_token);
+    out.Field("total_gb", e.memory_total_gb);
+    out.Field("capacity_gb", e.memory_capacity_gb);
+    out.Field("verdict", model::VerdictName(e.verdict));
+    out.Field("max_batch", e.max_batch);
+  });
+  out.Key("curve");
+  out.BeginArray();
   for (const auto& c : e.curve) {
-    curve.push_back({{"batch", c.batch},
-                     {"ttft_s", c.ttft_s},
-                     {"tpot_s", decoder ? nlohmann::json(c.tpot_s) : nullptr},
-                     {"latency_s", c.latency_s},
-                     {"requests_per_s", c.requests_per_s},
-                     {"tokens_per_s", decoder ? nlohmann::json(c.tokens_per_s) : nullptr}});
+    out.BeginObject();
+    out.Field("batch", c.batch);
+    out.Field("ttft_s", c.ttft_s);
+    out.Field("tpot_s", optional(decoder, c.tpot_s));
+    out.Field("latency_s", c.latency_s);
+    out.Field("requests_per_s", c.requests_per_s);
+    out.Field("tokens_per_s", optional(decoder, c.tokens_per_s));
+    out.EndObject();
   }
-  nlohmann::json out = {
-      {"workload", WorkloadJson(plan.workload)},
-      {"hardware",
-       {{"gpu", plan.cluster.node.gpu.id}, {"gpus_per_node", plan.cluster.node.gpus_per_node}}},
-      {"precision", model::PrecisionName(e.precision)},
-      {"replicas", e.replicas},
-      {"gpus_per_replica", e.gpus_per_replica},
-      {"instances", plan.instances},
-      {"total_gpus", e.total_gpus},
-      {"batch", p.batch},
-      {"latency_s", p.latency_s},
-      {"ttft_s", p.ttft_s},
-      {"tpot_s", decoder ? nlohmann::json(p.tpot_s) : nullptr},
-      {"slo_met", e.slo_met},
-      {"throughput_per_replica",
-       {{"requests_per_s", p.requests_per_s},
-        {"tokens_per_s", decoder ? nlohmann::json(p.tokens_per_s) : nullptr}}},
-      {"capacity_requests_per_s", plan.capacity_requests_per_s},
-      {"memory",
-       {{"weights_gb", e.weights_gb},
-        {"kv_cache_gb", e.kv_cache_gb},
-        {"kv_cache_bytes_per_token", e.kv_cache_bytes_per_token},
-        {"total_gb", e.memory_total_gb},
-        {"capacity_gb", e.memory_capacity_gb},
-        {"verdict", model::VerdictName(e.verdict)},
-        {"max_batch", e.max_batch}}},
-      {"curve", std::move(curve)},
-      {"cost",
-       {{"currency", plan.currency},
-        {"ondemand", plan.ondemand_asked ? ServingCostJson(plan.ondemand) : nullptr},
-        {"spot", plan.spot_asked ? ServingCostJson(plan.spot) : nullptr}}},
-      {"instance", PriceQuoteJson(plan.price, plan.offer)},
-      {"assumptions", plan.assumptions},
-      {"warnings", plan.warnings},
-      {"model_version", kModelVersion},
-  };
-  if (e.verdict == model::FitVerdict::kDoesNotFit) {
-    // Hardware that cannot serve the model: say so, never "0 replicas, SLO met".
-    for (const char* key : {"replicas", "instances", "total_gpus", "batch", "latency_s",
-                            "ttft_s", "tpot_s", "capacity_requests_per_s"}) {
-      out[key] = nullptr;
-    }
-    out["throughput_per_replica"] = nullptr;
-    out["does_not_fit_reason"] = e.warnings.empty() ? "does not fit" : e.warnings.back();
-  }
-  return out;
+  out.EndArray();
+  out.Object("cost", [&] {
+    out.Field("currency", plan.currency);
+    out.Key("ondemand");
+    WriteServingCost(out, plan.ondemand_asked ? plan.ondemand : std::nullopt);
+    out.Key("spot");
+    WriteServingCost(out, plan.spot_asked ? plan.spot : std::nullopt);
+  });
+  out.Object("instance", [&] { WritePriceQuoteMembers(out, plan.price, plan.offer); });
+  out.Field("assumptions", plan.assumptions);
+  out.Field("warnings", plan.warnings);
+  out.Field("model_version", kModelVersion);
+  out.EndObject();
 }
 
-nlohmann::json RecommendationJson(const plan::Recommendation& r) {
-  nlohmann::json items = nlohmann::json::array(), front = nlohmann::json::array();
-  for (size_t i = 0; i < r.items.size(); ++i) {
-    nlohmann::json j = OptionJson(r.items[i], r.inference, r.currency);
-    j["rank"] = i + 1;
-    items.push_back(std::move(j));
-  }
-  for (const auto& c : r.pareto_front) front.push_back(OptionJson(c, r.inference, r.currency));
-  nlohmann::json out = {{"objective", ObjectiveName(r.objective)},
-                        {"currency", r.currency},
-                        {"items", std::move(items)},
-                        {"pareto_front", std::move(front)},
-                        {"considered", r.considered},
-                        {"feasible", r.feasible},
-                        {"rejected", r.rejected},
-                        {"model_version", kModelVersion}};
-  if (r.inference) out["assumptions"] = r.assumptions;
-  return out;
+void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
+  out.BeginObject();
+  out.Field("objective", ObjectiveName(r.objective));
+  out.Field("currency", r.currency);
+  out.Key("items");
+  out.BeginArray();
+  for (size_t i = 0; i < r.items.size(); ++i) WriteOption(out, r.items[i], r.inference, r.currency, i + 1);
+  out.EndArray();
+  out.Key("pareto_front");
+  out.BeginArray();
+  for (const auto& c : r.pareto_front) WriteOption(out, c, r.inference, r.currency, 0);
+  out.EndArray();
+  out.Field("considered", r.considered);
+  out.Field("feasible", r.feasible);
+  out.Object("rejected", [&] {
+    for (const auto& [reason, count] : r.rejected) out.Field(reason, count);
+  });
+  if (r.inference) out.Field("assumptions", r.assumptions);
+  out.Field("model_version", kModelVersion);
+  out.EndObject();
 }
 
-nlohmann::json ComparisonJson(const plan::Comparison& c) {
-  nlohmann::json rows = nlohmann::json::array();
+void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
+  out.BeginObject();
+  out.Key("workload");
+  WriteWorkload(out, c.workload);
+  out.Field("currency", c.currency);
+  out.Field("gpus_per_node", c.gpus_per_node);
+  out.Key("items");
+  out.BeginArray();
   for (const plan::ComparisonRow& r : c.rows) {
-    nlohmann::json row = {{"gpu", r.gpu}, {"precision", model::PrecisionName(r.precision)}};
+    out.BeginObject();
+    out.Field("gpu", r.gpu);
+    out.Field("precision", model::PrecisionName(r.precision));
     if (r.error) {
-      row["error"] = *r.error;
-      rows.push_back(std::move(row));
+      out.Field("error", *r.error);
+      out.EndObject();
       continue;
     }
     const model::TrainingEstimate& e = r.estimate;
-    row["samples_per_s"] = e.samples_per_s;
-    row["tokens_per_s"] = e.tokens_per_s > 0 ? nlohmann::json(e.tokens_per_s) : nullptr;
-    row["hours"] = e.total_hours;
-    row["bottleneck"] = e.step.bottleneck;
-    row["mfu"] = e.mfu;
-    row["memory_verdict"] = model::VerdictName(e.memory.verdict);
-    row["memory_per_gpu_gb"] = e.memory.total_gb;
-    row["layout"] = LayoutJson(e.layout);
-    row["smallest_fitting_gpus"] =
-        e.smallest_layout ? nlohmann::json(e.smallest_layout->gpus) : nlohmann::json(nullptr);
-    if (r.price_per_gpu_hour && r.price_source) {
-      row["price_per_gpu_hour"] = RoundMoney(*r.price_per_gpu_hour);
-      row["price_source"] = {{"cloud", r.price_source->instance.cloud},
-                             {"region", r.price_source->region},
-                             {"instance_type", r.price_source->instance.id}};
-      row["cost"] = RoundMoney(r.cost);
-      row["samples_per_currency_unit"] = r.samples_per_currency_unit;
-      row["tokens_per_currency_unit"] =
-          e.tokens_per_s > 0 ? nlohmann::json(r.tokens_per_currency_unit) : nullptr;
+    const bool tokens = e.tokens_per_s > 0;
+    out.Field("samples_per_s", e.samples_per_s);
+    out.Field("tokens_per_s", tokens ? std::optional(e.tokens_per_s) : std::nullopt);
+    out.Field("hours", e.total_hours);
+    out.Field("bottleneck", e.step.bottleneck);
+    out.Field("mfu", e.mfu);
+    out.Field("memory_verdict", model::VerdictName(e.memory.verdict));
+    out.Field("memory_per_gpu_gb", e.memory.total_gb);
+    out.Key("layout");
+    WriteLayout(out, e.layout);
+    out.Key("smallest_fitting_gpus");
+    if (e.smallest_layout) {
+      out.Value(e.smallest_layout->gpus);
     } else {
-      row["price_per_gpu_hour"] = nullptr;
-      row["cost"] = nullptr;
-      row["samples_per_currency_unit"] = nullptr;
+      out.Null();
     }
-    if (!r.warnings.empty()) row["warnings"] = r.warnings;
-    rows.push_back(std::move(row));
+    if (r.price_per_gpu_hour && r.price_source) {
+      out.Field("price_per_gpu_hour", RoundMoney(*r.price_per_gpu_hour));
+      out.Object("price_source", [&] {
+        out.Field("cloud", r.price_source->instance.cloud);
+        out.Field("region", r.price_source->region);
+        out.Field("instance_type", r.price_source->instance.id);
+      });
+      out.Field("cost", RoundMoney(r.cost));
+      out.Field("samples_per_currency_unit", r.samples_per_currency_unit);
+      out.Field("tokens_per_currency_unit",
+                tokens ? std::optional(r.tokens_per_currency_unit) : std::nullopt);
+    } else {
+      out.Field("price_per_gpu_hour", nullptr);
+      out.Field("cost", nullptr);
+      out.Field("samples_per_currency_unit", nullptr);
+    }
+    if (!r.warnings.empty()) out.Field("warnings", r.warnings);
+    out.EndObject();
   }
-  return {{"workload", WorkloadJson(c.workload)},
-          {"currency", c.currency},
-          {"gpus_per_node", c.gpus_per_node},
-          {"items", std::move(rows)},
-          {"model_version", kModelVersion}};
+  out.EndArray();
+  out.Field("model_version", kModelVersion);
+  out.EndObject();
 }
+
+std::string TrainingPlanJson(const plan::TrainingPlan& plan) { return Encode(&WriteTrainingPlan, plan); }
+std::string InferencePlanJson(const plan::InferencePlan& plan) { return Encode(&WriteInferencePlan, plan); }
+std::string RecommendationJson(const plan::Recommendation& r) { return Encode(&WriteRecommendation, r); }
+std::string ComparisonJson(const plan::Comparison& c) { return Encode(&WriteComparison, c); }
 
 }  // namespace gpuplan::api

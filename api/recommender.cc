@@ -102,7 +102,7 @@ Result<plan::CompareRequest> DecodeCompareRequest(const nlohmann::json& body) {
   return out;
 }
 
-Result<nlohmann::json> Recommend(db::CatalogReader& catalog, const nlohmann::json& body) {
+Result<std::string> Recommend(db::CatalogReader& catalog, const nlohmann::json& body) {
   auto request = DecodeRecommendRequest(body);
   if (!request.ok()) return request.error();
   plan::Planner planner(catalog);
@@ -111,7 +111,7 @@ Result<nlohmann::json> Recommend(db::CatalogReader& catalog, const nlohmann::jso
   return RecommendationJson(*answer);
 }
 
-Result<nlohmann::json> Compare(db::CatalogReader& catalog, const nlohmann::json& body) {
+Result<std::string> Compare(db::CatalogReader& catalog, const nlohmann::json& body) {
   auto request = DecodeCompareRequest(body);
   if (!request.ok()) return request.error();
   plan::Planner planner(catalog);
@@ -120,16 +120,16 @@ Result<nlohmann::json> Compare(db::CatalogReader& catalog, const nlohmann::json&
   return ComparisonJson(*answer);
 }
 
-Result<nlohmann::json> TrainingAnswer(db::CatalogReader& catalog,
-                                      const plan::TrainingRequest& request) {
+Result<std::string> TrainingAnswer(db::CatalogReader& catalog,
+                                   const plan::TrainingRequest& request) {
   plan::Planner planner(catalog);
   auto answer = planner.Training(request);
   if (!answer.ok()) return WithPointers(answer.error());
   return TrainingPlanJson(*answer);
 }
 
-Result<nlohmann::json> InferenceAnswer(db::CatalogReader& catalog,
-                                       const plan::InferenceRequest& request) {
+Result<std::string> InferenceAnswer(db::CatalogReader& catalog,
+                                    const plan::InferenceRequest& request) {
   plan::Planner planner(catalog);
   auto answer = planner.Inference(request);
   if (!answer.ok()) return WithPointers(answer.error());

@@ -1,8 +1,10 @@
 // The planning endpoints' JSON in and out: decode a body into a plan request, ask
-// plan::Planner, render its answer (api/plan_json.h). No planning arithmetic here.
+// plan::Planner, render its answer (api/plan_json.h) as encoded JSON text. No planning
+// arithmetic here.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "db/catalog_reader.h"
 #include "model/result.h"
@@ -19,14 +21,14 @@ Result<plan::CompareRequest> DecodeCompareRequest(const nlohmann::json& body);
 // POST /api/v1/recommendations body -> answer: every catalog offer x node count x price kind
 // that satisfies the constraints, ranked by the objective, with the Pareto front of time vs
 // cost and the count of rejected options by reason.
-Result<nlohmann::json> Recommend(db::CatalogReader& catalog, const nlohmann::json& body);
+Result<std::string> Recommend(db::CatalogReader& catalog, const nlohmann::json& body);
 // POST /api/v1/compare body -> answer: the workload on each GPU, with time, cost and
 // throughput per currency unit, best value first.
-Result<nlohmann::json> Compare(db::CatalogReader& catalog, const nlohmann::json& body);
+Result<std::string> Compare(db::CatalogReader& catalog, const nlohmann::json& body);
 // Decoded estimate requests -> answers (POST /api/v1/estimates/training and /inference).
-Result<nlohmann::json> TrainingAnswer(db::CatalogReader& catalog,
-                                      const plan::TrainingRequest& request);
-Result<nlohmann::json> InferenceAnswer(db::CatalogReader& catalog,
-                                       const plan::InferenceRequest& request);
+Result<std::string> TrainingAnswer(db::CatalogReader& catalog,
+                                   const plan::TrainingRequest& request);
+Result<std::string> InferenceAnswer(db::CatalogReader& catalog,
+                                    const plan::InferenceRequest& request);
 
 }  // namespace gpuplan::api

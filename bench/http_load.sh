@@ -21,14 +21,19 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global_batch_size":256,"precision":"bf16","hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"},"pricing":{"kind":"both"}}'
 LUA
 
+# Prints wrk's figures and leaves the requests/s in $rate.
 run() {
   echo "== $1"
   shift
-  wrk -t2 -c"$conns" -d"${duration}s" --latency "$@" | grep -E "Requests/sec|Latency  |50%|99%"
+  wrk -t2 -c"$conns" -d"${duration}s" --latency "$@" >"$work/wrk.txt"
+  grep -E "Requests/sec|Latency  |50%|99%" "$work/wrk.txt"
+  rate=$(sed -n 's/^Requests\/sec: *//p' "$work/wrk.txt")
 }
 run "GET /healthz (trivial)" "http://127.0.0.1:$port/healthz"
+healthz=$rate
 run "GET /api/v1/instances?cloud=aws&gpu=A100" "http://127.0.0.1:$port/api/v1/instances?cloud=aws&gpu=A100"
 run "POST /api/v1/estimates/training (p4d, BERT-large)" -s "$work/post.lua" "http://127.0.0.1:$port/api/v1/estimates/training"
+echo "== estimate / healthz requests/s: $(awk -v a="$rate" -v b="$healthz" 'BEGIN { printf "%.2f", a / b }') (issue 10 target: at least 0.5)"
 
 if command -v nginx >/dev/null; then
   mkdir -p "$work/www" "$work/nginx"

@@ -127,11 +127,15 @@ void CheckEncodes(const nlohmann::json& value) {
       R"({"type":"about:blank","title":"Internal Server Error","status":500,)"
       R"("detail":"the answer could not be encoded"})";
   std::string text = api::EncodeJson(value);
-  Trace("answer", text);
   Require(text != kFallback, "EncodeJson fell back: dumping the answer threw");
-  Require(db::IsValidUtf8(text), "EncodeJson produced text that is not UTF-8", text);
+  CheckEncodedText(text, "EncodeJson");
+}
+
+void CheckEncodedText(const std::string& text, std::string_view who) {
+  Trace("answer", text);
+  Require(db::IsValidUtf8(text), std::string(who) + " produced text that is not UTF-8", text);
   nlohmann::json back = nlohmann::json::parse(text, nullptr, false);
-  Require(!back.is_discarded(), "EncodeJson produced text that does not parse", text);
+  Require(!back.is_discarded(), std::string(who) + " produced text that does not parse", text);
 }
 
 }  // namespace gpuplan::fuzz

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -61,6 +62,8 @@ void CheckError(const Error& error);
 
 // Encodes `value` with api::EncodeJson and checks that the text parses back.
 void CheckEncodes(const nlohmann::json& value);
+// Checks an answer already encoded (api::JsonWriter): UTF-8 that parses as JSON.
+void CheckEncodedText(const std::string& text, std::string_view who);
 
 // A decoder's or parser's rejection of the input (`what` names it): bad input must be
 // kInvalidArgument (a 4xx, never a 5xx), and its problem answer must render, for `req`
@@ -72,7 +75,11 @@ void CheckRejection(const Error& error, std::string_view what,
 template <typename T>
 void CheckAnswer(const httplib::Request& req, const Result<T>& answer) {
   if (answer.ok()) {
-    CheckEncodes(*answer);
+    if constexpr (std::is_same_v<T, std::string>) {
+      CheckEncodedText(*answer, "JsonWriter");
+    } else {
+      CheckEncodes(*answer);
+    }
   } else {
     CheckErrorAnswer(req, answer.error());
   }

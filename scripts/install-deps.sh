@@ -12,7 +12,7 @@ runtime_packages=(
 )
 packages=(
   build-essential cmake pkg-config curl
-  libcpp-httplib-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev sqlite3
+  libcpp-httplib-dev nlohmann-json3-dev rapidjson-dev libsqlite3-dev libsqlitecpp-dev sqlite3
   libspdlog-dev libcli11-dev libcsv-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev llvm

@@ -225,7 +225,7 @@ template <typename Request, typename Answer>
 int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
             Result<Request> (*decode)(const nlohmann::json&),
             Result<Answer> (plan::Planner::*ask)(const Request&),
-            nlohmann::json (*render)(const Answer&), void (*print)(const Answer&, std::ostream&),
+            std::string (*render)(const Answer&), void (*print)(const Answer&, std::ostream&),
             std::ostream& out, std::ostream& err) {
   auto body = RequestBody(o, std::move(flags));
   if (!body.ok()) return Fail(body.error(), err);
@@ -238,7 +238,8 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
   auto answer = (planner.*ask)(*request);
   if (!answer.ok()) return Fail(answer.error(), err);
   if (o.json) {
-    out << render(*answer).dump(2) << "\n";
+    // The API's text, indented for a terminal; the keys keep the API's order.
+    out << nlohmann::ordered_json::parse(render(*answer)).dump(2) << "\n";
   } else {
     print(*answer, out);
   }

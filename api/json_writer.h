@@ -1,0 +1,117 @@
+// A streaming JSON encoder for answers rendered from typed values (plan/ results): text is
+// written as the renderer goes, with no document tree in between (RapidJSON's Writer
+// underneath). Keys come out in the order they are written.
+//
+// Never produces invalid JSON from valid calls: non-finite numbers are written as null
+// (as nlohmann's dump does), and a string holding invalid UTF-8 has each bad byte replaced
+// by U+FFFD (as EncodeJson does). Calls must nest correctly (a Key before each value of an
+// object, End* matching Begin*); that is checked by assertions in debug builds.
+// Not thread-safe; one writer per answer.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace gpuplan::api {
+
+class JsonWriter {
+ public:
+  JsonWriter();
+  ~JsonWriter();
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+
+  void BeginObject();
+  void EndObject();
+  void BeginArray();
+  void EndArray();
+  void Key(std::string_view key);
+
+  void Null();
+  void Bool(bool v);
+  void Int(long long v);
+  void Uint(unsigned long long v);
+  void Number(double v);  // null when not finite
+  void String(std::string_view v);
+  // A value already encoded as JSON text, written as is.
+  void Raw(std::string_view encoded);
+  // A document tree (error details, rows that are built as trees), encoded by EncodeJson.
+  void Json(const nlohmann::json& v);
+
+  // Any value: bool, integer, floating point, nullptr, string, std::optional of a value
+  // (null when empty), std::vector of values (an array).
+  template <typename T>
+  void Value(const T& v);
+
+  // Key then value.
+  template <typename T>
+  void Field(std::string_view key, const T& v) {
+    Key(key);
+    Value(v);
+  }
+  // Key then an object whose members `fill` writes.
+  template <typename Fill>
+  void Object(std::string_view key, Fill&& fill) {
+    Key(key);
+    BeginObject();
+    fill();
+    EndObject();
+  }
+
+  // The text written so far; the writer is empty afterwards.
+  std::string Take();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+namespace json_writer_detail {
+template <typename T>
+struct IsOptional : std::false_type {};
+template <typename T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T>
+struct IsVector : std::false_type {};
+template <typename T, typename A>
+struct IsVector<std::vector<T, A>> : std::true_type {};
+}  // namespace json_writer_detail
+
+template <typename T>
+void JsonWriter::Value(const T& v) {
+  using U = std::decay_t<T>;
+  if constexpr (std::is_same_v<U, nlohmann::json>) {
+    Json(v);  // first: a json converts implicitly to almost anything
+  } else if constexpr (std::is_same_v<U, bool>) {
+    Bool(v);
+  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>) {
+    Int(v);
+  } else if constexpr (std::is_integral_v<U>) {
+    Uint(v);
+  } else if constexpr (std::is_floating_point_v<U>) {
+    Number(static_cast<double>(v));
+  } else if constexpr (std::is_same_v<U, std::nullptr_t>) {
+    Null();
+  } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+    String(std::string_view(v));
+  } else if constexpr (json_writer_detail::IsOptional<U>::value) {
+    if (v) {
+      Value(*v);
+    } else {
+      Null();
+    }
+  } else if constexpr (json_writer_detail::IsVector<U>::value) {
+    BeginArray();
+    for (const auto& item : v) Value(item);
+    EndArray();
+  } else {
+    static_assert(sizeof(U) == 0, "JsonWriter::Value: no JSON form for this type");
+  }
+}
+
+}  // namespace gpuplan::api
