@@ -2,14 +2,18 @@
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= 2
+# What `make deps` installs: all (build, run and test), build (the Docker build stage) or runtime.
+DEPS_MODE ?= all
+# Extra CMake options for `make build`, e.g. -DBUILD_TESTING=OFF -DGPUPLAN_BUILD_BENCH=OFF.
+CMAKE_ARGS ?=
 
 .PHONY: deps build run test clean test-sanitize fuzz-build fuzz fuzz-smoke
 
 deps:
-	./scripts/install-deps.sh
+	./scripts/install-deps.sh $(DEPS_MODE)
 
 build: deps
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 run: build

@@ -162,6 +162,11 @@ void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate
       out.Field("total_tokens", nullptr);
     }
     out.Field("train_flops", e.train_flops);
+    if (job.hours > 0) {
+      out.Field("fixed_duration", true);
+      out.Field("p10_samples", RoundSignificant(e.work_p10_samples));
+      out.Field("p90_samples", RoundSignificant(e.work_p90_samples));
+    }
   });
 }
 

@@ -159,8 +159,15 @@ void ReadDataset(JsonReader& parent, model::TrainingJob& job) {
   auto r = parent.Object("dataset", true);
   if (!r) return;
   bool has_tokens = r->Has("tokens");
+  bool has_hours = r->Has("hours");
   if (auto v = r->Number("tokens", 1, 1e18)) job.tokens = *v;
-  if (auto v = r->Number("samples", 1, 1e15, !has_tokens)) job.samples = *v;
+  if (auto v = r->Number("hours", 0.001, 1e6)) job.hours = *v;
+  // With hours, samples (optional) is the epoch size the answer counts epochs in.
+  if (auto v = r->Number("samples", 1, 1e15, !has_tokens && !has_hours)) job.samples = *v;
+  if (has_hours && has_tokens) r->Fail("hours", "give either tokens or hours, not both");
+  if (has_hours && r->Has("epochs")) {
+    r->Fail("epochs", "epochs do not apply with hours: the work is what the hours process");
+  }
   if (auto v = r->Number("epochs", 0.001, 1e6)) job.epochs = *v;
   r->Finish();
 }

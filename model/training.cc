@@ -427,23 +427,42 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
 
   best.scaling_efficiency = ScalingEfficiency(w, job, cluster, best, c);
 
-  best.total_samples = job.tokens > 0 ? job.tokens / tokens_per_sample : job.samples * job.epochs;
-  best.total_tokens = best.total_samples * tokens_per_sample;
-  best.epochs = job.tokens > 0 ? (job.samples > 0 ? best.total_samples / job.samples : 0)
-                               : job.epochs;
-  best.steps = std::ceil(best.total_samples / job.global_batch);
-  best.total_hours = best.steps * best.step.step_time_s / 3600;
   std::vector<std::string> widened;
   double sigma = c.TrainingSigma(w, cluster.node.gpu.architecture,
                                  best.layout.Gpus(), cluster.nodes, &widened);
   for (std::string& line : widened) best.warnings.push_back(std::move(line));
-  best.p10_hours = best.total_hours * std::exp(-1.2816 * sigma);
-  best.p90_hours = best.total_hours * std::exp(1.2816 * sigma);
+  if (job.hours > 0) {
+    // A fixed duration: the work is the whole steps that fit in it; the time has no range,
+    // the work has (the same P10-P90 ratio, inverted).
+    best.steps = std::floor(job.hours * 3600 / best.step.step_time_s);
+    best.total_samples = best.steps * job.global_batch;
+    best.total_hours = job.hours;
+    best.p10_hours = best.p90_hours = job.hours;
+    best.work_p10_samples = best.total_samples * std::exp(-1.2816 * sigma);
+    best.work_p90_samples = best.total_samples * std::exp(1.2816 * sigma);
+    best.epochs = job.samples > 0 ? best.total_samples / job.samples : 0;
+  } else {
+    best.total_samples = job.tokens > 0 ? job.tokens / tokens_per_sample : job.samples * job.epochs;
+    best.epochs = job.tokens > 0 ? (job.samples > 0 ? best.total_samples / job.samples : 0)
+                                 : job.epochs;
+    best.steps = std::ceil(best.total_samples / job.global_batch);
+    best.total_hours = best.steps * best.step.step_time_s / 3600;
+    best.p10_hours = best.total_hours * std::exp(-1.2816 * sigma);
+    best.p90_hours = best.total_hours * std::exp(1.2816 * sigma);
+  }
+  best.total_tokens = best.total_samples * tokens_per_sample;
   best.train_flops = TrainFlopsPerSample(w) * best.total_samples;
 
   best.assumptions.push_back("step built from operator classes on the GPU's specs; ten "
                              "constants fitted on published training throughputs (V100 to "
                              "H100; PyTorch and TensorFlow)");
+  if (job.hours > 0) {
+    best.assumptions.push_back(
+        "a fixed duration of " + Fmt(job.hours) + " h: the work is the " + Fmt(best.steps) +
+        " whole steps the predicted throughput fits in it; the P10-P90 range is of the work "
+        "(samples " + Fmt(best.work_p10_samples) + " to " + Fmt(best.work_p90_samples) +
+        "), not of the time");
+  }
   if (best.layout.data > 1 || best.layout.tensor > 1 || best.layout.pipeline > 1) {
     best.assumptions.push_back(
         "layout: tensor " + std::to_string(best.layout.tensor) + " x pipeline " +

@@ -95,6 +95,9 @@ struct TrainingEstimate {
   double total_tokens = 0;
   double epochs = 0;
   double total_hours = 0, p10_hours = 0, p90_hours = 0;
+  // With a fixed duration (TrainingJob::hours) the time has no range; the work done has:
+  // P10-P90 of the samples processed. 0 otherwise.
+  double work_p10_samples = 0, work_p90_samples = 0;
   double train_flops = 0;  // model FLOPs of the whole job
   std::vector<std::string> assumptions;
   std::vector<std::string> warnings;

@@ -48,18 +48,24 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
                                             " is not supported by " + gpu.id);
   }
   bool has_tokens = job.tokens > 0;
-  if (!(job.samples >= 0) || !(job.tokens >= 0) || !std::isfinite(job.samples) ||
-      !std::isfinite(job.tokens)) {
+  bool has_hours = job.hours > 0;
+  if (!(job.samples >= 0) || !(job.tokens >= 0) || !(job.hours >= 0) ||
+      !std::isfinite(job.samples) || !std::isfinite(job.tokens) || !std::isfinite(job.hours)) {
     return Error::Invalid("dataset", "dataset sizes must not be negative");
   }
-  if (!has_tokens && !(job.samples > 0)) {
-    return Error::Invalid("dataset.samples", "dataset needs samples (and epochs) or tokens");
+  if (has_hours && has_tokens) {
+    return Error::Invalid("dataset.hours", "give either tokens or hours, not both");
   }
-  if (has_tokens && TokensPerSample(workload) <= 0) {
-    return Error::Invalid("dataset.tokens", "a cnn workload is sized in samples, not tokens");
-  }
-  if (!has_tokens && (!(job.epochs > 0) || !std::isfinite(job.epochs))) {
-    return Error::Invalid("dataset.epochs", "epochs must be positive");
+  if (!has_hours) {  // with hours, the work is what the hours process
+    if (!has_tokens && !(job.samples > 0)) {
+      return Error::Invalid("dataset.samples", "dataset needs samples (and epochs), tokens or hours");
+    }
+    if (has_tokens && TokensPerSample(workload) <= 0) {
+      return Error::Invalid("dataset.tokens", "a cnn workload is sized in samples, not tokens");
+    }
+    if (!has_tokens && (!(job.epochs > 0) || !std::isfinite(job.epochs))) {
+      return Error::Invalid("dataset.epochs", "epochs must be positive");
+    }
   }
   if (job.global_batch < 1) {
     return Error::Invalid("global_batch_size", "global_batch_size must be at least 1");

@@ -37,6 +37,7 @@ struct TrainingJob {
   double samples = 0;  // dataset samples per epoch (images, sequences)
   double epochs = 1;
   double tokens = 0;   // alternatively: total training tokens (sequence workloads)
+  double hours = 0;    // alternatively: a fixed duration of training; the work is what it processes
   int global_batch = 0;  // samples per optimizer step, over all GPUs
   int micro_batch = 0;   // samples per GPU per forward/backward; 0 = largest that fits
   Precision precision = Precision::kBf16;

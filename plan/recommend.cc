@@ -179,7 +179,8 @@ Status Planner::CheckConstraintNames(const Constraints& c) {
     for (size_t i = 0; i < c.cloud_names.size(); ++i) {
       if (!known.count(c.cloud_names[i])) {
         errors.push_back({"constraints.clouds." + std::to_string(i),
-                          "unknown cloud (ids are lower case; see GET /api/v1/clouds)"});
+                          "unknown cloud '" + db::Printable(c.cloud_names[i], 60) +
+                              "' (ids are lower case; see GET /api/v1/clouds)"});
       }
     }
   }
@@ -191,7 +192,8 @@ Status Planner::CheckConstraintNames(const Constraints& c) {
     for (size_t i = 0; i < c.region_names.size(); ++i) {
       if (!known.count(c.region_names[i])) {
         errors.push_back({"constraints.regions." + std::to_string(i),
-                          "unknown region (see GET /api/v1/regions)"});
+                          "unknown region '" + db::Printable(c.region_names[i], 60) +
+                              "' (see GET /api/v1/regions)"});
       }
     }
   }
@@ -203,7 +205,8 @@ Status Planner::CheckConstraintNames(const Constraints& c) {
       for (const auto& g : *gpus) known = known || db::GpuIdMatches(g.id, c.gpu_names[i]);
       if (!known) {
         errors.push_back({"constraints.gpus." + std::to_string(i),
-                          "no catalog GPU is or starts with this name (see GET /api/v1/gpus)"});
+                          "unknown GPU '" + db::Printable(c.gpu_names[i], 60) +
+                              "': no catalog GPU is or starts with this name (see GET /api/v1/gpus)"});
       }
     }
   }

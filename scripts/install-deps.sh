@@ -1,26 +1,52 @@
 #!/usr/bin/env bash
-# Installs the Debian packages gpuplan needs. Idempotent: it only calls apt-get when a
-# package is missing. Run as root (or with sudo available).
-#   install-deps.sh          build, run and test (the README commands and CI), including
-#                            clang, its sanitizer/libFuzzer runtimes and llvm-symbolizer
-#                            for `make fuzz-smoke` and `make test-sanitize` (docs/fuzzing.md)
+# Installs what gpuplan needs: Debian packages, and the browser tests' npm packages.
+# Idempotent: apt-get runs only when a package is missing, npm ci only when
+# tests/browser/package-lock.json changed since the last install. Run as root (or with sudo).
+#   install-deps.sh          build, run and test (the README commands and CI): also
+#                            GoogleTest and Benchmark, clang with its sanitizer/libFuzzer
+#                            runtimes and llvm-symbolizer (`make test-sanitize`,
+#                            `make fuzz-smoke`; docs/fuzzing.md), Chromium, and the browser
+#                            tests' packages (Node.js from the machine, else Debian's)
+#   install-deps.sh build    only what building and running the server needs (the Docker
+#                            build stage: no tests, no benchmarks)
 #   install-deps.sh runtime  only what the built binary needs (the Docker runtime stage)
 set -euo pipefail
 
+mode=${1:-all}
 runtime_packages=(
   libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 libssl3 curl
 )
-packages=(
+build_packages=(
   build-essential cmake pkg-config curl
   libcpp-httplib-dev nlohmann-json3-dev rapidjson-dev libsqlite3-dev libsqlitecpp-dev sqlite3
   libspdlog-dev libcli11-dev libcsv-dev libssl-dev
+)
+test_packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev llvm
+  chromium
 )
+# Node.js and npm: the machine's where it has them (the browser tests want Node 20+),
+# else Debian's.
+if ! command -v npm >/dev/null 2>&1; then test_packages+=(nodejs npm); fi
 
-if [ "${1:-}" = "runtime" ]; then
-  packages=("${runtime_packages[@]}")
-fi
+case "$mode" in
+  all) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+  build) packages=("${build_packages[@]}") ;;
+  runtime) packages=("${runtime_packages[@]}") ;;
+  *) echo "usage: install-deps.sh [all|build|runtime]" >&2; exit 2 ;;
+esac
+
+# The browser tests' packages, exactly as tests/browser/package-lock.json pins them.
+npm_packages() {
+  [ "$mode" = all ] || return 0
+  local dir
+  dir="$(dirname "$0")/../tests/browser"
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+     [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -30,6 +56,7 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  npm_packages
   exit 0
 fi
 
@@ -39,3 +66,4 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+npm_packages

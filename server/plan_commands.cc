@@ -64,12 +64,17 @@ Result<nlohmann::json> RequestBody(const CommonPlanOptions& o, nlohmann::json fr
   return body;
 }
 
-// Only what was given: without --samples or --tokens the request names the missing field,
+// Only what was given: without --samples, --tokens or --hours the request names the missing field,
 // as the API does, rather than planning a dataset size nobody chose.
-nlohmann::json Dataset(double samples, double epochs, double tokens) {
-  nlohmann::json d = {{"epochs", epochs}};
-  if (tokens > 0) d["tokens"] = tokens;
-  if (samples > 0) d["samples"] = samples;
+nlohmann::json Dataset(const JobOptions& o) {
+  nlohmann::json d = nlohmann::json::object();
+  if (o.hours > 0) {
+    d["hours"] = o.hours;
+  } else {
+    d["epochs"] = o.epochs;
+  }
+  if (o.tokens > 0) d["tokens"] = o.tokens;
+  if (o.samples > 0) d["samples"] = o.samples;
   return d;
 }
 
@@ -88,7 +93,7 @@ nlohmann::json TrainingJobBody(const JobOptions& o, bool training = true) {
   nlohmann::json body = {{"workload", o.workload}, {"precision", o.precision},
                          {"currency", o.currency}};
   if (training) {
-    body["dataset"] = Dataset(o.samples, o.epochs, o.tokens);
+    body["dataset"] = Dataset(o);
     body["global_batch_size"] = o.global_batch;
   }
   return body;
@@ -262,6 +267,7 @@ void AddJobOptions(CLI::App& app, JobOptions& o) {
   app.add_option("--samples", o.samples, "training: dataset samples per epoch (or --tokens)");
   app.add_option("--epochs", o.epochs, "training: epochs")->capture_default_str();
   app.add_option("--tokens", o.tokens, "training: total tokens (instead of samples x epochs)");
+  app.add_option("--hours", o.hours, "training: a fixed duration (instead of a dataset size)");
   app.add_option("--global-batch", o.global_batch, "training: samples per optimizer step")
       ->capture_default_str();
   app.add_option("--precision", o.precision,

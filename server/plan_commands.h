@@ -22,9 +22,10 @@ struct CommonPlanOptions {
 // What is trained (or served) and how much: shared by the three commands.
 struct JobOptions {
   std::string workload = "resnet-50";
-  double samples = 0;  // 0: not given (then --tokens is needed for training)
+  double samples = 0;  // 0: not given (then --tokens or --hours is needed for training)
   double epochs = 1;
   double tokens = 0;
+  double hours = 0;  // a fixed duration instead of a dataset size
   int global_batch = 256;
   std::string precision = "auto";
   std::string currency = "USD";

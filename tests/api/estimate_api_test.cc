@@ -601,6 +601,44 @@ TEST_F(EstimateApiTest, CompareFlagsOnDemandPricesBelowTheirOwnSpot) {
   EXPECT_GE(flagged, 1);  // the seeded GCP H100 offer
 }
 
+// A job sized by its duration ("what do 24 h on this hardware give me?"): the time and
+// the cost are fixed, the work (whole steps at the predicted throughput) has the range.
+TEST_F(EstimateApiTest, AFixedDurationGivesTheWorkItProcesses) {
+  json body = Training({{"dataset", {{"hours", 24}, {"samples", 10000000}}},
+                        {"pricing", {{"kind", "ondemand"}}},
+                        {"hardware", {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}}}});
+  auto reply = Post("/api/v1/estimates/training", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  const json& t = reply.body["time"];
+  EXPECT_EQ(t["total_hours"], 24.0);
+  EXPECT_EQ(t["p10_hours"], 24.0);
+  EXPECT_EQ(t["p90_hours"], 24.0);
+  EXPECT_EQ(t["fixed_duration"], true);
+  double samples = t["total_samples"].get<double>();
+  EXPECT_LT(t["p10_samples"].get<double>(), samples);
+  EXPECT_GT(t["p90_samples"].get<double>(), samples);
+  // Whole steps at the predicted throughput: within one step of 24 h of samples.
+  double per_s = reply.body["throughput"]["samples_per_s"].get<double>();
+  EXPECT_NEAR(samples, per_s * 24 * 3600, 256 + per_s * 24 * 3600 * 1e-3);
+  EXPECT_NEAR(t["epochs"].get<double>(), samples / 1e7, 1e-3 * samples / 1e7);
+  const json& od = reply.body["cost"]["ondemand"];
+  EXPECT_NEAR(od["total"].get<double>(), od["price_per_hour"].get<double>() * 24, 0.01);
+  EXPECT_EQ(od["p10_total"], od["p90_total"]);
+  bool said = false;
+  for (const auto& a : reply.body["assumptions"]) said |= a.get<std::string>().find("fixed duration of 24") != std::string::npos;
+  EXPECT_TRUE(said) << reply.body["assumptions"].dump();
+  // Without samples there are no epochs to count; with tokens or epochs it is a 422.
+  auto plain = Post("/api/v1/estimates/training", Training({{"dataset", {{"hours", 2}}}}));
+  ASSERT_EQ(plain.status, 200) << plain.body.dump();
+  EXPECT_EQ(plain.body["time"]["total_hours"], 2.0);
+  auto both = Post("/api/v1/estimates/training", Training({{"dataset", {{"hours", 2}, {"tokens", 1e9}}}}));
+  ASSERT_EQ(both.status, 422);
+  EXPECT_EQ(both.body["errors"][0]["pointer"], "/dataset/hours");
+  auto epochs = Post("/api/v1/estimates/training", Training({{"dataset", {{"hours", 2}, {"epochs", 3}}}}));
+  ASSERT_EQ(epochs.status, 422);
+  EXPECT_EQ(epochs.body["errors"][0]["pointer"], "/dataset/epochs");
+}
+
 TEST_F(EstimateApiTest, BatchAnswersEveryScenarioInOrder) {
   json good = Training();
   json bad = Training({{"global_batch_size", 0}});

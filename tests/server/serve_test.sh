@@ -17,8 +17,10 @@ port=$GPUPLAN_PORT
 grep -q "seeded aws_vms_gpu.csv" "$work/log" || { echo "FAIL: no seed report"; exit 1; }
 
 curl -fsS "http://127.0.0.1:$port/healthz" | grep -q '"status":"ok"' || { echo "FAIL: healthz"; exit 1; }
-curl -fsS "http://127.0.0.1:$port/" | grep -q "<title>gpuplan" || { echo "FAIL: dashboard not served"; exit 1; }
-curl -fsS "http://127.0.0.1:$port/app.js" >/dev/null || { echo "FAIL: app.js not served"; exit 1; }
+page=$(curl -fsS "http://127.0.0.1:$port/") && [[ "$page" == *"<title>gpuplan"* ]] || { echo "FAIL: dashboard not served"; exit 1; }
+for file in js/app.js vendor/chartjs/chart.umd.min.js style.css; do
+  curl -fsS "http://127.0.0.1:$port/$file" >/dev/null || { echo "FAIL: $file not served"; exit 1; }
+done
 status=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/../../etc/passwd")
 [ "$status" != 200 ] || { echo "FAIL: static dir escaped"; exit 1; }
 grep -q "GET /healthz 200" "$work/log" || { echo "FAIL: request not logged"; cat "$work/log"; exit 1; }

@@ -1,0 +1,66 @@
+// Calls to the public /api/v1 endpoints. Every answer that is not 2xx becomes an ApiError
+// carrying the problem+json body (title, detail, errors[] with pointer or parameter).
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+// GET or POST `path`; `signal` cancels it (an AbortError is thrown, which callers ignore).
+export async function api(path, { method = 'GET', body, signal } = {}) {
+  const init = { method, signal, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let parsed = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!res.ok) {
+    throw new ApiError(res.status, parsed && typeof parsed === 'object'
+      ? parsed : { title: res.statusText || `HTTP ${res.status}`, detail: text.slice(0, 200) });
+  }
+  return parsed;
+}
+
+// One request in flight per view: starting a new one aborts the one before, so a slow
+// answer to an old form never overwrites the answer to the new one.
+export class Latest {
+  constructor() {
+    this.controller = null;
+  }
+
+  // Runs `fn(signal)`; resolves to its result, or to undefined when it was superseded.
+  async run(fn) {
+    if (this.controller) this.controller.abort();
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      return await fn(controller.signal);
+    } catch (err) {
+      if (controller.signal.aborted || err.name === 'AbortError') return undefined;
+      throw err;
+    } finally {
+      if (this.controller === controller) this.controller = null;
+    }
+  }
+}
+
+// Lists that the forms offer as choices, fetched once per page load.
+const cache = new Map();
+export function cached(path) {
+  if (!cache.has(path)) {
+    const p = api(path);
+    p.catch(() => cache.delete(path));  // a failed load may be retried
+    cache.set(path, p);
+  }
+  return cache.get(path);
+}

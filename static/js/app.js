@@ -1,0 +1,65 @@
+// gpuplan dashboard: a view per planning question, all through the public /api/v1
+// endpoints. The URL's hash holds the view and its form state (#/estimate?workload=...), so
+// every result has a link that restores it; the browser's back button walks the history.
+import { catalogView, gpuView, instanceView } from './views/catalog.js';
+import { estimateView } from './views/estimate.js';
+import { recommendView } from './views/recommend.js';
+import { compareView } from './views/compare.js';
+import { servingView } from './views/serving.js';
+import { spotView } from './views/spot.js';
+import { loadCurrencies } from './parts.js';
+
+const views = {
+  catalog: catalogView,
+  gpu: gpuView,
+  instance: instanceView,
+  estimate: estimateView,
+  recommend: recommendView,
+  compare: compareView,
+  serving: servingView,
+  spot: spotView,
+};
+const started = new Set();
+
+// "#/estimate?x=1" -> {name: "estimate", args: [], params}; "#/gpu/A100" -> args ["A100"].
+function parseHash() {
+  const hash = location.hash.replace(/^#\/?/, '');
+  const [path, query = ''] = hash.split('?');
+  const [name, ...args] = path.split('/').map(decodeURIComponent);
+  return { name: views[name] ? name : 'catalog', args, params: new URLSearchParams(query) };
+}
+
+function route() {
+  const { name, args, params } = parseHash();
+  for (const section of document.querySelectorAll('main > section')) {
+    section.hidden = section.dataset.view !== name;
+  }
+  for (const link of document.querySelectorAll('nav a')) {
+    const current = link.dataset.view === name ||
+      (name === 'gpu' || name === 'instance') && link.dataset.view === 'catalog';
+    if (current) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
+  }
+  const section = document.getElementById(`view-${name}`);
+  const view = views[name];
+  if (!started.has(name)) {
+    started.add(name);
+    view.init(section);
+  }
+  document.title = `${section.querySelector('h2').textContent} — gpuplan`;
+  view.show(section, params, args);
+}
+
+// Called by views on submit: the new state becomes a history entry (and is then shown).
+export function navigate(name, params) {
+  const query = params.toString();
+  const target = `#/${name}${query ? `?${query}` : ''}`;
+  if (location.hash === target) {
+    route();  // the same state again: run it again
+  } else {
+    location.hash = target;
+  }
+}
+
+window.addEventListener('hashchange', route);
+loadCurrencies(document).catch(() => {});
+route();

@@ -1,0 +1,54 @@
+// Serving: an inference load and latency target -> replicas, latency against the target,
+// the batch-latency curve, cost per month and per million tokens.
+import { api } from '../api.js';
+import { formToBody } from '../forms.js';
+import { xy } from '../charts.js';
+import { el, facts, int, money, notes, num, seconds, table } from '../format.js';
+import { chartBox, formView } from './common.js';
+
+function render(a, result, form) {
+  const slo = Number(form.elements['latency_slo_ms'].value) / 1000;
+  const c = a.cost.currency;
+  result.append(el('h3', { text: `${a.workload.name} on ${a.hardware.gpu}` }));
+  if (a.memory.verdict === 'does_not_fit') {
+    result.append(el('p', { class: 'empty', id: 'serving-does-not-fit', text: `Does not fit: ${a.does_not_fit_reason}` }));
+  }
+  result.append(facts([
+    ['Replicas', `${int(a.replicas)} × ${a.gpus_per_replica} GPU(s) (${int(a.instances)} instance(s))`],
+    ['Latency at batch ' + int(a.batch), `${seconds(a.latency_s)} (target ${seconds(slo)}) — ${a.slo_met ? 'met' : 'not met'}`],
+    ['Time to first token', seconds(a.ttft_s)],
+    ['Time per output token', seconds(a.tpot_s)],
+    ['Capacity', `${num(a.capacity_requests_per_s)} requests/s`],
+    ['Memory per GPU', `${num(a.memory.total_gb)} of ${num(a.memory.capacity_gb)} GB`],
+  ]));
+  const rows = [];
+  for (const [kind, cost] of [['on-demand', a.cost.ondemand], ['spot', a.cost.spot]]) {
+    if (!cost) continue;
+    rows.push([kind, money(cost.per_hour, c), money(cost.per_month, c), money(cost.per_million_tokens, c),
+      money(cost.per_million_input_and_output_tokens, c), money(cost.per_thousand_requests, c)]);
+  }
+  const t = table(['Price', 'Per hour', 'Per month', 'Per million output tokens',
+    'Per million prompt + output tokens', 'Per thousand requests'], rows, `Cost (${c})`);
+  t.id = 'serving-cost';
+  const [fig, canvas] = chartBox('Latency per request against batch size, one replica');
+  fig.id = 'serving-curve';
+  result.append(el('div', { class: 'scroll' }, t), fig, notes(a));
+  const curve = a.curve || [];
+  const maxBatch = curve.length ? curve[curve.length - 1].batch : 1;
+  xy(canvas, [
+    { label: 'end-to-end latency (s)', points: curve.map((p) => ({ x: p.batch, y: p.latency_s })), line: true },
+    { label: 'time to first token (s)', points: curve.map((p) => ({ x: p.batch, y: p.ttft_s })), line: true },
+    { label: 'latency target', points: [{ x: 1, y: slo }, { x: maxBatch, y: slo }], line: true, color: '#d14a7c', dash: [6, 4], radius: 0 },
+    ...(a.batch ? [{ label: 'chosen batch', points: [{ x: a.batch, y: a.latency_s }], color: '#d9622b', radius: 7, pointStyle: 'rectRot' }] : []),
+  ], { x: 'batch (concurrent requests)', y: 'seconds', logX: maxBatch > 16 });
+}
+
+export const servingView = formView({
+  name: 'serving',
+  form: '#serving-form',
+  parts: { workload: { defaultPreset: 'llama-2-7b', family: ['decoder', 'moe', 'encoder', 'encoder_decoder'] },
+    job: { batch: false }, pricing: { training: false } },
+  run: (form, signal) => api('/api/v1/estimates/inference', { method: 'POST', body: formToBody(form), signal }),
+  render,
+  summary: (a) => (a.replicas ? `${a.replicas} replica(s); SLO ${a.slo_met ? 'met' : 'not met'}.` : 'Does not fit.'),
+});

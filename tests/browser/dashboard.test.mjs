@@ -1,0 +1,433 @@
+// The dashboard in headless Debian Chromium (playwright-core), against the real server with
+// its seeded database: every view loads without console errors, the catalog's filters and
+// sorting change the table, each planning form gives its numbers and charts, a bad input
+// shows the problem beside its field, a shared URL restores the form, a superseded request
+// is cancelled, and every view fits a laptop and a phone. Screenshots of every view at both
+// widths go to $SCREENSHOT_DIR (default build/screenshots).
+//
+// Run: node --test dashboard.test.mjs (tests/browser/run.sh, from ctest). Needs
+// GPUPLAN_BINARY (the built server) and /usr/bin/chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const binary = process.env.GPUPLAN_BINARY || join(root, 'build/gpuplan');
+const shots = process.env.SCREENSHOT_DIR || join(root, 'build/screenshots');
+const laptop = { width: 1366, height: 768 };
+const phone = { width: 375, height: 812 };
+
+let server;
+let base;
+let browser;
+let work;
+
+function startServer() {
+  work = mkdtempSync(join(tmpdir(), 'gpuplan-browser-'));
+  return new Promise((resolvePort, reject) => {
+    server = spawn(binary, ['serve', '--port', '0', '--db', join(work, 'g.db'),
+      '--static-dir', join(root, 'static')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15000);
+    const read = (chunk) => {
+      log += chunk;
+      const m = log.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolvePort(Number(m[1]));
+      }
+    };
+    server.stdout.on('data', read);
+    server.stderr.on('data', read);
+    server.on('exit', (code) => reject(new Error(`server exited ${code}:\n${log}`)));
+  });
+}
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  const port = await startServer();
+  base = `http://127.0.0.1:${port}`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill('SIGTERM');
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+// A page at `hash` with its console errors and uncaught exceptions collected. Responses the
+// test provokes on purpose (a 422) are listed in `expected` as status codes.
+async function open(hash, { viewport = laptop, expected = [] } = {}) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const status = m.text().match(/status of (\d{3})/);
+    if (status && expected.includes(Number(status[1]))) return;
+    errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${base}/${hash}`);
+  return { page, errors, close: () => context.close() };
+}
+
+const visible = (page, selector) => page.locator(`section:not([hidden]) ${selector}`);
+const statusOf = (page) => visible(page, '.status').textContent();
+
+async function waitForStatus(page, pattern) {
+  await page.waitForFunction((p) => new RegExp(p).test(
+    document.querySelector('section:not([hidden]) .status')?.textContent || ''), pattern.source);
+}
+
+// The data of the Chart.js chart drawn in `selector`'s canvas.
+function chartData(page, selector) {
+  return page.evaluate((sel) => {
+    const chart = Chart.getChart(document.querySelector(`${sel} canvas`));
+    return chart ? { type: chart.config.type, labels: chart.data.labels,
+      datasets: chart.data.datasets.map((d) => ({ label: d.label, data: d.data })) } : null;
+  }, selector);
+}
+
+// Waits until `form`'s preset list (filled from /api/v1/workloads) holds `id`.
+function presetsLoaded(page, form, id) {
+  return page.locator(`#${form}-form select[name=workload] option[value="${id}"]`).waitFor({ state: 'attached' });
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+const estimateHash = '#/estimate?_workload=preset&workload=bert-large&_dataset=samples' +
+  '&dataset.samples=10000000&dataset.epochs=3&global_batch_size=256&precision=auto' +
+  '&_hardware=instance&hardware.cloud=aws&hardware.instance_type=p4d.24xlarge&hardware.nodes=1' +
+  '&pricing.kind=both&currency=USD';
+
+async function apiJson(path, body) {
+  const res = await fetch(`${base}${path}`, body ? {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  } : {});
+  return res.json();
+}
+
+test('catalog: filters, sorting, paging, currencies and the price kind change the table', async () => {
+  const { page, errors, close } = await open('#/catalog');
+  const rows = page.locator('#offers tbody tr');
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 50);
+  const count = () => page.locator('section:not([hidden]) .count').textContent();
+  assert.match(await count(), /^50 of \d+ offers$/);
+
+  // The currency list comes from /api/v1/fx-rates, not a fixed list.
+  const rates = await apiJson('/api/v1/fx-rates');
+  const options = await page.locator('#c-currency option').evaluateAll((os) => os.map((o) => o.value));
+  for (const r of rates.items) assert.ok(options.includes(r.currency), `${r.currency} offered`);
+
+  // Cursor paging appends the next page.
+  await page.click('#more');
+  await page.waitForFunction(() => document.querySelectorAll('#offers tbody tr').length === 100);
+
+  // A filter: only H100 offers of AWS.
+  await page.selectOption('#c-cloud', 'aws');
+  await page.fill('#c-gpu', 'H100');
+  await page.click('#catalog-form button[type=submit]');
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr')].every(
+    (tr) => tr.cells[0].textContent === 'aws' && tr.cells[3].textContent.startsWith('H100')));
+  assert.ok(await rows.count() > 0);
+  assert.match(page.url(), /cloud=aws/);
+
+  // Sorting by GPU count, descending: the first row has the most GPUs.
+  await page.selectOption('#c-sort', 'gpu_count');
+  await page.selectOption('#c-order', 'desc');
+  await page.waitForFunction(() => /sort=gpu_count/.test(location.hash) && /order=desc/.test(location.hash));
+  await page.waitForFunction(() => {
+    const n = [...document.querySelectorAll('#offers tbody tr')].map((tr) => Number(tr.cells[4].textContent));
+    return n.length > 1 && n.every((v, i) => i === 0 || n[i - 1] >= v);
+  });
+
+  // Spot: the per-GPU column follows the price kind (spot price / GPUs).
+  await page.selectOption('#c-kind', 'spot');
+  await page.waitForFunction(() => document.querySelector('#offers thead').textContent.includes('Spot per GPU-hour'));
+  const offers = await apiJson('/api/v1/instances?cloud=aws&gpu=H100&sort=gpu_count&order=desc&price_kind=spot&limit=50');
+  const first = offers.items[0];
+  const cells = await page.locator('#offers tbody tr').first().locator('td').allTextContents();
+  assert.equal(cells[2], first.instance_type);
+  assert.equal(Number(cells[10].replace(/,/g, '')).toFixed(2), first.price_spot_per_gpu_hour.toFixed(2));
+
+  // Currency conversion comes from the API.
+  await page.selectOption('#c-currency', 'EUR');
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr')].every((tr) => tr.cells[11].textContent === 'EUR'));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('GPU and instance detail views show specs and prices in every region', async () => {
+  const { page, errors, close } = await open('#/catalog?cloud=aws&gpu=A100');
+  await page.locator('#offers tbody tr').first().waitFor();
+  const gpuId = await page.locator('#offers tbody tr td:nth-child(4) a').first().textContent();
+  await page.locator('#offers tbody tr td:nth-child(4) a').first().click();
+  await page.locator('#view-gpu dl.facts').waitFor();
+  assert.equal(await page.locator('#gpu-title').textContent(), `GPU ${gpuId}`);
+  const spec = await apiJson(`/api/v1/gpus/${encodeURIComponent(gpuId)}`);
+  const text = await page.locator('#view-gpu .result').textContent();
+  assert.ok(text.includes(`${spec.memory_gb} GB`), 'memory shown');
+  assert.ok(text.includes(String(spec.peak_tflops.bf16)), 'bf16 peak shown');
+
+  await page.goto(`${base}/#/instance/aws/p4d.24xlarge`);
+  await page.locator('#instance-prices tbody tr').first().waitFor();
+  const detail = await apiJson('/api/v1/instances/aws/p4d.24xlarge');
+  assert.equal(await page.locator('#instance-prices tbody tr').count(), detail.regions.length);
+  const regions = await page.locator('#instance-prices tbody tr td:first-child').allTextContents();
+  assert.deepEqual(regions, detail.regions.map((r) => r.region));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('estimate: time with its range, costs, step breakdown and memory charts', async () => {
+  const { page, errors, close } = await open(estimateHash);
+  await waitForStatus(page, /^Estimated/);
+  const body = {
+    workload: 'bert-large', dataset: { samples: 10000000, epochs: 3 }, global_batch_size: 256,
+    precision: 'auto', framework: 'eager',
+    hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD',
+  };
+  const a = await apiJson('/api/v1/estimates/training', body);
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes(`${a.time.total_hours.toPrecision(3)} h`), `total time in ${facts}`);
+  const cost = await page.locator('#estimate-cost').textContent();
+  assert.ok(cost.includes(a.cost.ondemand.total.toFixed(2)), 'on-demand total shown');
+  assert.ok(cost.includes(a.cost.spot.expected_total.toFixed(2)), 'spot expected total shown');
+  const step = await chartData(page, '#estimate-breakdown');
+  assert.equal(step.type, 'bar');
+  assert.deepEqual(step.datasets[0].data, [a.breakdown.compute_s, a.breakdown.memory_s, a.breakdown.communication_s,
+    a.breakdown.pipeline_bubble_s, a.breakdown.optimizer_s, a.breakdown.input_s, a.breakdown.overhead_s]);
+  assert.ok((await page.locator('#estimate-breakdown figcaption').textContent()).includes(`bottleneck: ${a.bottleneck}`));
+  const memory = await chartData(page, '#estimate-memory');
+  assert.deepEqual(memory.datasets.map((d) => d.label), ['weights', 'gradients', 'optimizer', 'activations', 'overhead', 'free']);
+  assert.ok((await page.locator('#estimate-memory figcaption').textContent()).includes(`largest micro-batch ${a.memory.max_micro_batch}`));
+  assert.ok(await visible(page, 'ul.assumptions li').count() >= a.assumptions.length);
+  await shot(page, 'estimate-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('recommend: ranked table, cost-time scatter with the Pareto front, rejections', async () => {
+  const { page, errors, close } = await open('#/recommend');
+  await presetsLoaded(page, 'recommend', 'bert-large');
+  await page.fill('#recommend-form input[name="dataset.samples"]', '10000000');
+  await page.fill('#r-gpus', 'A100, H100, L4');
+  await page.fill('#r-limit', '15');
+  await page.click('#recommend-form button[type=submit]');
+  await waitForStatus(page, /options ranked/);
+  const rows = page.locator('#recommend-items tbody tr');
+  assert.equal(await rows.count(), 15);
+  const ranks = await page.locator('#recommend-items tbody tr td:first-child').allTextContents();
+  assert.deepEqual(ranks, Array.from({ length: 15 }, (_, i) => String(i + 1)));
+  const scatter = await chartData(page, '#recommend-scatter');
+  assert.equal(scatter.type, 'scatter');
+  const byLabel = Object.fromEntries(scatter.datasets.map((d) => [d.label, d.data]));
+  assert.equal(byLabel['top three'].length, 3);
+  assert.equal(byLabel['ranked options'].length, 15);
+  assert.ok(byLabel['Pareto front'].length >= 1);
+  for (let i = 1; i < byLabel['Pareto front'].length; ++i) {  // drawn along time, cost falling
+    assert.ok(byLabel['Pareto front'][i].x >= byLabel['Pareto front'][i - 1].x);
+    assert.ok(byLabel['Pareto front'][i].y <= byLabel['Pareto front'][i - 1].y);
+  }
+  assert.ok(await page.locator('#recommend-rejected tbody tr').count() >= 1);
+  await shot(page, 'recommend-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('compare: time, cost and samples per currency unit as bars', async () => {
+  const { page, errors, close } = await open('#/compare');
+  await presetsLoaded(page, 'compare', 'resnet-50');
+  await page.selectOption('#compare-form select[name=workload]', 'resnet-50');
+  await page.fill('#compare-form input[name="dataset.samples"]', '1281167');
+  await page.fill('#compare-form input[name="dataset.epochs"]', '90');
+  await page.fill('#k-gpus', 'T4, L4, A100-80GB-SXM4');
+  await page.click('#compare-form button[type=submit]');
+  await waitForStatus(page, /GPUs compared/);
+  assert.equal(await page.locator('#compare-items tbody tr').count(), 3);
+  const charts = await page.locator('#compare-charts canvas').count();
+  assert.equal(charts, 3);
+  const time = await chartData(page, '#compare-charts figure:nth-child(1)');
+  assert.equal(time.labels.length, 3);
+  assert.ok(time.datasets[0].data.every((h) => h > 0));
+  await shot(page, 'compare-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('serving: replicas, latency against the target, the batch-latency curve, costs', async () => {
+  const { page, errors, close } = await open('#/serving');
+  await presetsLoaded(page, 'serving', 'llama-2-7b');
+  await page.locator('#serving-form input[name="hardware.instance_type"]').fill('g5.xlarge');
+  await page.click('#serving-form button[type=submit]');
+  await waitForStatus(page, /replica/);
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.match(facts, /Replicas\d+ × 1 GPU/);
+  assert.match(facts, /target 10 s/);
+  const curve = await chartData(page, '#serving-curve');
+  const latency = curve.datasets.find((d) => d.label.startsWith('end-to-end'));
+  assert.ok(latency.data.length >= 2);
+  assert.ok(latency.data.every((p, i) => i === 0 || p.y >= latency.data[i - 1].y), 'latency grows with the batch');
+  assert.ok(curve.datasets.some((d) => d.label === 'latency target'));
+  const cost = await page.locator('#serving-cost').textContent();
+  assert.match(cost, /on-demand/);
+  assert.match(cost, /Per month/);
+  await shot(page, 'serving-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('spot history: a line per zone', async () => {
+  const { page, errors, close } = await open('#/spot?cloud=aws&instance_type=p4d.24xlarge');
+  await waitForStatus(page, /observations/);
+  const h = await apiJson('/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&limit=10000');
+  const zones = new Set(h.items.map((i) => `${i.region} ${i.zone}`));
+  const chart = await chartData(page, '#spot-chart');
+  assert.equal(chart.datasets.length, zones.size);
+  assert.equal(chart.datasets.reduce((n, d) => n + d.data.length, 0), h.items.length);
+  assert.equal(await page.locator('#spot-zones tbody tr').count(), zones.size);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('a bad input shows the problem title and detail beside its field', async () => {
+  const { page, errors, close } = await open(estimateHash.replace('global_batch_size=256', 'global_batch_size=0'),
+    { expected: [422] });
+  await waitForStatus(page, /not accepted/);
+  const field = page.locator('#estimate-form input[name=global_batch_size]');
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  const note = page.locator(`#${await field.getAttribute('aria-describedby')}`);
+  assert.match(await note.textContent(), /global_batch_size/);
+  const label = await field.evaluate((el) => el.closest('label').nextElementSibling.className);
+  assert.equal(label, 'field-error');  // right after the field's label
+  assert.match(await page.locator('#estimate-form .form-error').textContent(), /^Unprocessable Content: /);
+
+  // A nested pointer: an unknown GPU in the recommendation's constraints.
+  await page.goto(`${base}/#/recommend?_workload=preset&workload=bert-large&_dataset=samples&dataset.samples=1000000&dataset.epochs=1&global_batch_size=256&constraints.gpus=A100%2C%20H10O`);
+  await waitForStatus(page, /not accepted/);
+  const gpus = page.locator('#r-gpus');
+  assert.equal(await gpus.getAttribute('aria-invalid'), 'true');
+  assert.match(await page.locator(`#${await gpus.getAttribute('aria-describedby')}`).textContent(), /H10O/);
+  await shot(page, 'error-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('a shared URL restores the form and its answer', async () => {
+  const { page, errors, close } = await open('#/estimate');
+  await presetsLoaded(page, 'estimate', 'resnet-50');
+  await page.selectOption('#estimate-form select[name=workload]', 'resnet-50');
+  await page.check('#estimate-form input[name=_dataset][value=hours]');
+  await page.fill('#estimate-form input[name="dataset.hours"]', '12');
+  await page.check('#estimate-form input[name=_hardware][value=gpu]');
+  await page.selectOption('#estimate-form select[name="hardware.gpu"]', 'L4');
+  await page.fill('#estimate-form fieldset:not([disabled]) input[name="hardware.gpus_per_node"]', '4');
+  await page.click('#estimate-form button[type=submit]');
+  await waitForStatus(page, /^Estimated: 12/);
+  const shared = page.url();
+  assert.match(shared, /dataset\.hours=12/);
+
+  const other = await open(shared.slice(base.length + 1));
+  await waitForStatus(other.page, /^Estimated: 12/);
+  const form = other.page.locator('#estimate-form');
+  assert.equal(await form.locator('select[name=workload]').inputValue(), 'resnet-50');
+  assert.equal(await form.locator('input[name=_dataset][value=hours]').isChecked(), true);
+  assert.equal(await form.locator('input[name="dataset.hours"]').inputValue(), '12');
+  assert.equal(await form.locator('select[name="hardware.gpu"]').inputValue(), 'L4');
+  assert.equal(await form.locator('fieldset:not([disabled]) input[name="hardware.gpus_per_node"]').inputValue(), '4');
+  assert.match(await other.page.locator('#view-estimate h3').first().textContent(), /4 × L4/);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(other.errors, []);
+  await other.close();
+  await close();
+});
+
+test('a superseded request is cancelled: the newest form wins', async () => {
+  const { page, errors, close } = await open('#/estimate');
+  let calls = 0;
+  await page.route('**/api/v1/estimates/training', async (route) => {
+    calls += 1;
+    if (calls === 1) await new Promise((r) => setTimeout(r, 1500));  // the first answer is slow
+    try {
+      await route.continue();
+    } catch { /* aborted by the page */ }
+  });
+  await presetsLoaded(page, 'estimate', 'bert-large');
+  await page.fill('#estimate-form input[name=global_batch_size]', '128');
+  await page.click('#estimate-form button[type=submit]');
+  await page.fill('#estimate-form input[name=global_batch_size]', '512');
+  await page.click('#estimate-form button[type=submit]');
+  await waitForStatus(page, /^Estimated/);
+  await page.waitForTimeout(2000);  // the slow first answer has arrived (or been dropped) by now
+  const facts = await visible(page, 'dl.facts').textContent();
+  const answer = await apiJson('/api/v1/estimates/training', {
+    workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 512, precision: 'auto',
+    framework: 'eager', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
+  assert.ok(facts.includes(`${answer.micro_batch_size} × ${answer.gradient_accumulation_steps} accumulation`), facts);
+  assert.ok(calls >= 2);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('every form control has a label and the keyboard reaches the submit button', async () => {
+  const { page, errors, close } = await open('#/estimate');
+  await presetsLoaded(page, 'estimate', 'bert-large');
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, button')]
+    .filter((el) => el.type !== 'hidden' && el.tagName !== 'BUTTON' && el.labels.length === 0)
+    .map((el) => el.name || el.id));
+  assert.deepEqual(unlabelled, []);
+  await page.focus('#estimate-form select[name=workload]');
+  let reached = false;
+  for (let i = 0; i < 60 && !reached; ++i) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.matches('#estimate-form button[type=submit]'));
+  }
+  assert.ok(reached, 'Tab reaches Estimate');
+  await page.keyboard.press('Enter');
+  await waitForStatus(page, /^Estimated/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+const views = {
+  catalog: '#/catalog',
+  'gpu-detail': '#/gpu/H100-80GB-SXM5',
+  'instance-detail': '#/instance/aws/p4d.24xlarge',
+  estimate: estimateHash,
+  recommend: '#/recommend?_workload=preset&workload=bert-large&_dataset=samples&dataset.samples=10000000&dataset.epochs=1&global_batch_size=256&constraints.gpus=A100%2C%20H100%2C%20L4&limit=10',
+  compare: '#/compare?_workload=preset&workload=resnet-50&_dataset=samples&dataset.samples=1281167&dataset.epochs=90&global_batch_size=256&gpus=T4%2C%20L4%2C%20A10G%2C%20A100-80GB-SXM4&gpus_per_node=1',
+  serving: '#/serving?_workload=preset&workload=llama-2-7b&input_tokens=512&output_tokens=256&target_requests_per_s=5&latency_slo_ms=10000&_hardware=instance&hardware.cloud=aws&hardware.instance_type=g5.xlarge&hardware.nodes=1&pricing.kind=both',
+  'spot-history': '#/spot?cloud=aws&instance_type=p4d.24xlarge',
+};
+
+test('every view at laptop and phone width: no console errors, nothing wider than the screen', async () => {
+  for (const [name, hash] of Object.entries(views)) {
+    for (const [size, viewport] of [['laptop', laptop], ['phone', phone]]) {
+      const { page, errors, close } = await open(hash, { viewport });
+      await page.waitForFunction(() => {
+        const s = document.querySelector('section:not([hidden])');
+        return s && !s.hasAttribute('aria-busy') && (s.querySelector('.result')?.children.length > 0);
+      }, null, { timeout: 20000 });
+      await page.waitForTimeout(100);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${name} at ${size} is ${overflow}px wider than the screen`);
+      await shot(page, `${name}-${size}`);
+      assert.deepEqual(errors, [], `${name} at ${size}`);
+      await close();
+    }
+  }
+});
