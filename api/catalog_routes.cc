@@ -4,6 +4,7 @@
 #include "api/cursor.h"
 #include "api/http_util.h"
 #include "api/query_params.h"
+#include "api/route_table.h"
 #include "api/routes.h"
 #include "db/catalog_store.h"
 #include "db/database.h"
@@ -171,13 +172,13 @@ void ListRegions(const ApiContext& ctx, const httplib::Request& req, httplib::Re
 
 }  // namespace
 
-void RegisterCatalogRoutes(httplib::Server& server, const ApiContext& context) {
-  server.Get("/api/v1/gpus", Bind(context, ListGpus));
-  server.Get(R"(/api/v1/gpus/([^/]+))", Bind(context, GetGpu));
-  server.Get("/api/v1/clouds", Bind(context, ListClouds));
-  server.Get("/api/v1/regions", Bind(context, ListRegions));
-  server.Get("/api/v1/instances", Bind(context, ListInstances));
-  server.Get(R"(/api/v1/instances/([^/]+)/([^/]+))", Bind(context, GetInstance));
+void RegisterCatalogRoutes(RouteTable& routes, const ApiContext& context) {
+  routes.Get("/api/v1/gpus", Bind(context, ListGpus));
+  routes.Get("/api/v1/gpus/{id}", Bind(context, GetGpu));
+  routes.Get("/api/v1/clouds", Bind(context, ListClouds));
+  routes.Get("/api/v1/regions", Bind(context, ListRegions));
+  routes.Get("/api/v1/instances", Bind(context, ListInstances));
+  routes.Get("/api/v1/instances/{cloud}/{instance_type}", Bind(context, GetInstance));
 }
 
 }  // namespace gpuplan::api

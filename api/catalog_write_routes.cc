@@ -12,8 +12,10 @@
 #include "api/catalog_requests.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
+#include "api/metrics.h"
 #include "api/json_reader.h"
 #include "api/query_params.h"
+#include "api/route_table.h"
 #include "api/routes.h"
 #include "db/catalog_admin.h"
 #include "db/catalog_export.h"
@@ -168,10 +170,16 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
     return WriteProblem(req, res, 413, "import bodies are limited to 20 MiB");
   }
   import.source = "import by " + key->name + " at " + db::UtcNow();
+  auto count = [&](const char* outcome) {
+    if (ctx.metrics) ctx.metrics->ImportFinished(import.format, outcome);
+  };
   auto lease = ctx.pool->Acquire();
   db::CatalogStore store(*lease);
   auto batch = ParseImport(import, req.body, store);
-  if (!batch.ok()) return WriteError(req, res, batch.error());
+  if (!batch.ok()) {
+    count("refused");
+    return WriteError(req, res, batch.error());
+  }
   db::ImportOptions options{key->name, import.format,
                             import.cloud.empty() && import.format == "aws-spot-history" ? "aws" : import.cloud,
                             dry_run, partial};
@@ -180,7 +188,11 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   auto outcome = db::ImportCatalog(*lease, *batch, options, [&](const db::ImportOutcome& o) {
     answer = EncodeJson(ImportReportJson(o, options));
   });
-  if (!outcome.ok()) return WriteError(req, res, outcome.error());
+  if (!outcome.ok()) {
+    count("refused");
+    return WriteError(req, res, outcome.error());
+  }
+  count(outcome->written ? "written" : dry_run ? "dry_run" : "refused");
   res.status = outcome->written ? 201 : 200;
   res.set_content(answer, "application/json");
 }
@@ -327,19 +339,19 @@ void GetSpotHistory(const ApiContext& ctx, const httplib::Request& req, httplib:
 
 }  // namespace
 
-void RegisterCatalogWriteRoutes(httplib::Server& server, const ApiContext& context) {
-  server.Post("/api/v1/gpus", Bind(context, PostGpu));
-  server.Put(R"(/api/v1/gpus/([^/]+))", Bind(context, PutGpu));
-  server.Delete(R"(/api/v1/gpus/([^/]+))", Bind(context, DeleteGpu));
-  server.Post("/api/v1/instances", Bind(context, PostInstance));
-  server.Put(R"(/api/v1/instances/([^/]+)/([^/]+))", Bind(context, PutInstance));
-  server.Delete(R"(/api/v1/instances/([^/]+)/([^/]+))", Bind(context, DeleteInstance));
-  server.Post("/api/v1/prices", Bind(context, PostPrices));
-  server.Post("/api/v1/catalog/import", Bind(context, PostImport));
-  server.Get("/api/v1/catalog/export", Bind(context, GetExport));
-  server.Get("/api/v1/prices/spot-history", Bind(context, GetSpotHistory));
-  server.Get("/api/v1/fx-rates", Bind(context, ListFxRates));
-  server.Put(R"(/api/v1/fx-rates/([^/]+))", Bind(context, PutFxRate));
+void RegisterCatalogWriteRoutes(RouteTable& routes, const ApiContext& context) {
+  routes.Post("/api/v1/gpus", Bind(context, PostGpu));
+  routes.Put("/api/v1/gpus/{id}", Bind(context, PutGpu));
+  routes.Delete("/api/v1/gpus/{id}", Bind(context, DeleteGpu));
+  routes.Post("/api/v1/instances", Bind(context, PostInstance));
+  routes.Put("/api/v1/instances/{cloud}/{instance_type}", Bind(context, PutInstance));
+  routes.Delete("/api/v1/instances/{cloud}/{instance_type}", Bind(context, DeleteInstance));
+  routes.Post("/api/v1/prices", Bind(context, PostPrices));
+  routes.Post("/api/v1/catalog/import", Bind(context, PostImport));
+  routes.Get("/api/v1/catalog/export", Bind(context, GetExport));
+  routes.Get("/api/v1/prices/spot-history", Bind(context, GetSpotHistory));
+  routes.Get("/api/v1/fx-rates", Bind(context, ListFxRates));
+  routes.Put("/api/v1/fx-rates/{currency}", Bind(context, PutFxRate));
 }
 
 }  // namespace gpuplan::api

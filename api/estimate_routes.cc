@@ -8,6 +8,7 @@
 #include "api/plan_request.h"
 #include "api/query_params.h"
 #include "api/recommender.h"
+#include "api/route_table.h"
 #include "api/routes.h"
 #include "db/cached_catalog.h"
 #include "db/database.h"
@@ -189,15 +190,15 @@ void GetWorkload(const ApiContext&, const httplib::Request& req, httplib::Respon
 
 }  // namespace
 
-void RegisterEstimateRoutes(httplib::Server& server, const ApiContext& context) {
-  server.Get("/api/v1/workloads", Bind(context, ListWorkloads));
-  server.Get(R"(/api/v1/workloads/([^/]+))", Bind(context, GetWorkload));
-  server.Post("/api/v1/estimates/training", Bind(context, PostTraining));
-  server.Post("/api/v1/estimates/training:batch", Bind(context, PostTrainingBatch));
-  server.Post("/api/v1/estimates/inference", Bind(context, PostInference));
-  server.Post("/api/v1/recommendations", Bind(context, PostRecommendations));
-  server.Post("/api/v1/compare", Bind(context, PostCompare));
-  server.Get("/api/v1/compare", Bind(context, GetCompare));
+void RegisterEstimateRoutes(RouteTable& routes, const ApiContext& context) {
+  routes.Get("/api/v1/workloads", Bind(context, ListWorkloads));
+  routes.Get("/api/v1/workloads/{id}", Bind(context, GetWorkload));
+  routes.Post("/api/v1/estimates/training", Bind(context, PostTraining));
+  routes.Post("/api/v1/estimates/training:batch", Bind(context, PostTrainingBatch));
+  routes.Post("/api/v1/estimates/inference", Bind(context, PostInference));
+  routes.Post("/api/v1/recommendations", Bind(context, PostRecommendations));
+  routes.Post("/api/v1/compare", Bind(context, PostCompare));
+  routes.Get("/api/v1/compare", Bind(context, GetCompare));
 }
 
 }  // namespace gpuplan::api

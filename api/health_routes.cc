@@ -1,6 +1,9 @@
 #include <httplib.h>
 
+#include "api/cors.h"
 #include "api/http_util.h"
+#include "api/metrics.h"
+#include "api/route_table.h"
 #include "api/routes.h"
 #include "db/catalog_store.h"
 #include "db/database.h"
@@ -9,11 +12,15 @@
 
 namespace gpuplan::api {
 
-void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context) {
-  server.Get("/healthz", [context](const httplib::Request&, httplib::Response& res) {
+void RegisterHealthRoutes(RouteTable& routes, const ApiContext& context) {
+  routes.Get("/healthz", [context](const httplib::Request&, httplib::Response& res) {
     WriteJson(res, {{"status", "ok"}, {"version", context.version}});
   });
-  server.Get("/readyz", [context](const httplib::Request& req, httplib::Response& res) {
+  routes.Get("/metrics", [context](const httplib::Request& req, httplib::Response& res) {
+    if (!context.metrics) return WriteError(req, res, Error::NotFound("metrics are off"));
+    res.set_content(context.metrics->Scrape(*context.pool), ServiceMetrics::kContentType);
+  });
+  routes.Get("/readyz", [context](const httplib::Request& req, httplib::Response& res) {
     auto lease = context.pool->Acquire();
     db::CatalogStore store(*lease);
     Status ping = store.Ping();
@@ -24,12 +31,22 @@ void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context) {
   });
 }
 
-void InstallErrorHandler(httplib::Server& server) {
+void InstallErrorHandler(httplib::Server& server, const RouteTable& routes) {
   // Runs outside httplib's try block: it must not throw, whatever the request holds.
-  httplib::Server::HandlerWithResponse handler = [](const httplib::Request& req,
-                                                    httplib::Response& res) noexcept {
+  httplib::Server::HandlerWithResponse handler = [&routes](const httplib::Request& req,
+                                                           httplib::Response& res) noexcept {
     try {
       if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+      if (res.status == 404) {
+        std::vector<std::string> methods = routes.MethodsFor(req.path);
+        if (!methods.empty()) {
+          res.set_header("Allow", JoinMethods(methods));
+          WriteProblem(req, res, 405,
+                       req.method + " is not allowed on " + db::Printable(req.path, 200) +
+                           "; it answers to " + JoinMethods(methods));
+          return httplib::Server::HandlerResponse::Handled;
+        }
+      }
       std::string detail;
       switch (res.status) {
         case 404: detail = "no resource at " + req.method + " " + db::Printable(req.path, 200); break;

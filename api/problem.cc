@@ -115,8 +115,9 @@ void WriteError(const httplib::Request& req, httplib::Response& res, const Error
   int status = status_override != 0 ? status_override : HttpStatus(error.code);
   try {
     nlohmann::json body = ProblemJson(error, status);
-    body["instance"] = req.path;
+    // The occurrence: the path, and the request's id as the fragment (also on its own).
     std::string request_id = res.get_header_value("X-Request-Id");
+    body["instance"] = request_id.empty() ? req.path : req.path + "#request-" + request_id;
     if (!request_id.empty()) body["request_id"] = request_id;
     Send(res, status, body);
   } catch (...) {

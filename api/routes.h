@@ -16,8 +16,11 @@ class ConnectionPool;
 
 namespace gpuplan::api {
 
+class ServiceMetrics;  // api/metrics.h
+
 struct ApiContext {
   db::ConnectionPool* pool = nullptr;  // required; outlives the server
+  ServiceMetrics* metrics = nullptr;   // optional (GET /metrics answers 404 without)
   std::string version;                 // service version reported by /healthz
   // Exports stream from a pooled connection for as long as the client reads; at most this
   // many at once (more answer 503 with Retry-After), so slow readers cannot take the pool.
@@ -29,13 +32,16 @@ struct ApiContext {
 inline constexpr int kDefaultListLimit = 50;
 inline constexpr int kMaxListLimit = 500;
 
-void RegisterHealthRoutes(httplib::Server& server, const ApiContext& context);
-void RegisterCatalogRoutes(httplib::Server& server, const ApiContext& context);
-void RegisterEstimateRoutes(httplib::Server& server, const ApiContext& context);
-void RegisterCatalogWriteRoutes(httplib::Server& server, const ApiContext& context);
+class RouteTable;  // api/route_table.h
+
+void RegisterHealthRoutes(RouteTable& routes, const ApiContext& context);
+void RegisterCatalogRoutes(RouteTable& routes, const ApiContext& context);
+void RegisterEstimateRoutes(RouteTable& routes, const ApiContext& context);
+void RegisterCatalogWriteRoutes(RouteTable& routes, const ApiContext& context);
 
 // Renders a problem+json body for every answer >= 400 that has no body yet (unknown
-// path, payload too large, malformed request line...).
-void InstallErrorHandler(httplib::Server& server);
+// path, payload too large, malformed request line...). A path `routes` knows, asked with a
+// method it does not answer to, is a 405 with Allow.
+void InstallErrorHandler(httplib::Server& server, const RouteTable& routes);
 
 }  // namespace gpuplan::api

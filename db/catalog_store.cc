@@ -351,6 +351,26 @@ Result<GpuResolver> CatalogStore::LoadGpuResolver() {
   }
 }
 
+Result<CatalogStore::Sizes> CatalogStore::CountRows() {
+  try {
+    SQLite::Statement q(db_, R"(SELECT (SELECT COUNT(*) FROM gpus), (SELECT COUNT(*) FROM clouds),
+  (SELECT COUNT(*) FROM regions), (SELECT COUNT(*) FROM instance_types),
+  (SELECT COUNT(*) FROM prices))");
+    Sizes s;
+    if (q.executeStep()) {
+      s.gpus = q.getColumn(0).getInt64();
+      s.clouds = q.getColumn(1).getInt64();
+      s.regions = q.getColumn(2).getInt64();
+      s.instance_types = q.getColumn(3).getInt64();
+      s.price_observations = q.getColumn(4).getInt64();
+    }
+    s.generation = CatalogGeneration(db_);
+    return s;
+  } catch (const SQLite::Exception& e) {
+    return Error::Unavailable(e.what());
+  }
+}
+
 Status CatalogStore::Ping() {
   try {
     db_.execAndGet("SELECT 1");

@@ -39,6 +39,12 @@ class CatalogStore : public CatalogReader {
   Result<GpuResolver> LoadGpuResolver();
   // A trivial query, for readiness checks.
   Status Ping();
+  // How much the catalog holds (for /metrics).
+  struct Sizes {
+    long long gpus = 0, clouds = 0, regions = 0, instance_types = 0, price_observations = 0;
+    long long generation = 0;
+  };
+  Result<Sizes> CountRows();
 
  private:
   SQLite::Database& db_;

@@ -36,10 +36,24 @@ Result<std::unique_ptr<ConnectionPool>> ConnectionPool::Open(const std::string& 
 
 ConnectionPool::Lease ConnectionPool::Acquire(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  if (!available_.wait_for(lock, timeout, [this] { return !free_.empty(); })) throw PoolExhausted();
+  if (free_.empty()) {
+    auto start = std::chrono::steady_clock::now();
+    bool got = available_.wait_for(lock, timeout, [this] { return !free_.empty(); });
+    ++waits_;
+    wait_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!got) {
+      ++exhausted_;
+      throw PoolExhausted();
+    }
+  }
   auto connection = std::move(free_.back());
   free_.pop_back();
   return Lease(this, std::move(connection));
+}
+
+ConnectionPool::WaitStats ConnectionPool::wait_stats() const {
+  std::lock_guard lock(mutex_);
+  return WaitStats{waits_, exhausted_, wait_seconds_};
 }
 
 void ConnectionPool::Release(std::unique_ptr<Pooled> connection) {

@@ -71,14 +71,24 @@ class ConnectionPool {
   Lease Acquire(std::chrono::milliseconds timeout = kAcquireTimeout);
   const std::string& path() const { return path_; }
 
+  // Acquires that found no free connection and waited, the time they waited, and those
+  // that gave up (PoolExhausted); monotonic, for /metrics.
+  struct WaitStats {
+    unsigned long long waits = 0, exhausted = 0;
+    double wait_seconds = 0;
+  };
+  WaitStats wait_stats() const;
+
  private:
   explicit ConnectionPool(std::string path) : path_(std::move(path)) {}
   void Release(std::unique_ptr<Pooled> connection);
 
   std::string path_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable available_;
   std::vector<std::unique_ptr<Pooled>> free_;
+  unsigned long long waits_ = 0, exhausted_ = 0;  // under mutex_
+  double wait_seconds_ = 0;
 };
 
 }  // namespace gpuplan::db

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/collectives.h"
+#include "model/evaluations.h"
 #include "model/training.h"
 #include "model/training_job.h"
 
@@ -194,6 +195,7 @@ double KvCacheBytesPerToken(const Workload& w, Precision precision) {
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& r, const ModelConstants& c,
                                         const ServingConstants& s) {
+  internal::CountServingEvaluation();
   if (r.precision_auto) {
     ServingRequest resolved = r;
     resolved.precision_auto = false;

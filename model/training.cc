@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "model/collectives.h"
+#include "model/evaluations.h"
 #include "model/operators.h"
 
 namespace gpuplan::model {
@@ -299,6 +300,7 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
                                           const Cluster& cluster, const ModelConstants& c,
                                           bool find_smallest_layout) {
+  internal::CountTrainingEvaluation();
   if (job.precision_auto) {
     TrainingJob resolved = job;
     resolved.precision_auto = false;

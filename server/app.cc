@@ -6,15 +6,24 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <cmath>
 #include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include <SQLiteCpp/Exception.h>
 
 #include "api/auth.h"
-#include "plan/deadline.h"
-#include "api/request_admission.h"
+#include "api/cors.h"
+#include "api/etag.h"
+#include "api/json_encode.h"
+#include "api/metrics.h"
 #include "api/problem.h"
+#include "api/request_admission.h"
+#include "api/route_table.h"
 #include "api/routes.h"
+#include "db/catalog_writer.h"
+#include "plan/deadline.h"
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
@@ -28,6 +37,9 @@ namespace gpuplan::server {
 namespace {
 
 thread_local std::optional<std::chrono::steady_clock::time_point> request_start;
+// Whether this thread's request was counted in flight and not yet finished (a request that
+// never reaches the logger is finished by the next one on the thread).
+thread_local bool request_in_flight = false;
 std::atomic<unsigned long long> request_counter{0};
 
 std::string NewRequestId() {
@@ -96,7 +108,10 @@ Result<std::unique_ptr<App>> App::Create(const ServeConfig& config) {
 App::App(ServeConfig config, std::unique_ptr<db::ConnectionPool> pool)
     : config_(std::move(config)), pool_(std::move(pool)),
       server_(std::make_unique<GuardedServer>(config_.limits)),
-      static_files_(std::make_unique<StaticFiles>(StaticFiles::Load(config_.static_dir))) {}
+      static_files_(std::make_unique<StaticFiles>(StaticFiles::Load(config_.static_dir))),
+      routes_(std::make_unique<api::RouteTable>(*server_)),
+      metrics_(std::make_unique<api::ServiceMetrics>()),
+      cors_(std::make_unique<api::CorsPolicy>(config_.cors_origins)) {}
 
 App::~App() { Stop(); }
 
@@ -169,20 +184,55 @@ void App::Configure() {
   s.set_expect_100_continue_handler([admit](const httplib::Request& req, httplib::Response& res) {
     return admit(req, res) ? 100 : res.status;
   });
-  s.set_pre_routing_handler([auth_reads, pool, files, deadline, admit](const httplib::Request& req,
-                                                                     httplib::Response& res) {
+  api::ServiceMetrics* metrics = metrics_.get();
+  const api::RouteTable* routes = routes_.get();
+  const api::CorsPolicy* cors = cors_.get();
+  std::string cache_control = auth_reads ? api::kPrivateCatalogCacheControl : api::kCatalogCacheControl;
+  s.set_pre_routing_handler([auth_reads, pool, files, deadline, admit, metrics, routes, cors,
+                             cache_control](const httplib::Request& req, httplib::Response& res) {
     request_start = std::chrono::steady_clock::now();
+    api::ResetCurrentRoute();
+    if (request_in_flight) metrics->RequestFinished("unfinished", "", 0, 0);
+    metrics->RequestStarted();
+    request_in_flight = true;
     plan::SetRequestDeadline(deadline);
     std::string id = req.get_header_value("X-Request-Id");
     res.set_header("X-Request-Id", IsSafeRequestId(id) ? id : NewRequestId());
+    cors->Apply(req, res);
     if (!admit(req, res)) return httplib::Server::HandlerResponse::Handled;
     bool api_path = req.path.rfind("/api/", 0) == 0;
+    // OPTIONS (and CORS preflights) before authentication: browsers send no key with them.
+    if (req.method == "OPTIONS") {
+      std::vector<std::string> methods = routes->MethodsFor(req.path);
+      if (methods.empty() && !api_path && files->Find(req.path)) methods = {"GET", "HEAD", "OPTIONS"};
+      if (methods.empty()) {
+        api::WriteError(req, res, Error::NotFound("no resource at " + db::Printable(req.path, 200)));
+      } else {
+        cors->AnswerOptions(req, res, methods);
+      }
+      return httplib::Server::HandlerResponse::Handled;
+    }
     // With --require-auth-for-reads every API request, whatever its method, needs a key:
     // estimates and recommendations reveal catalog prices too.
     if (auth_reads && api_path && !api::Authorize(*pool, req, res, "write")) {
       res.set_header("Connection", "close");
       GuardedServer::CloseAfterResponse();
       return httplib::Server::HandlerResponse::Handled;
+    }
+    if (api::IsCatalogRead(req)) {
+      long long generation = 0;
+      {
+        auto lease = pool->Acquire();
+        generation = db::CatalogGeneration(lease.Prepared(db::kCatalogGenerationSql));
+      }
+      std::string etag = api::CatalogEtag(kVersion, generation);
+      res.set_header("ETag", etag);
+      res.set_header("Cache-Control", cache_control);
+      if (req.has_header("If-None-Match") &&
+          api::IfNoneMatchHolds(req.get_header_value("If-None-Match"), etag)) {
+        res.status = 304;
+        return httplib::Server::HandlerResponse::Handled;
+      }
     }
     if (!api_path && (req.method == "GET" || req.method == "HEAD")) {
       if (const StaticFiles::File* file = files->Find(req.path)) {
@@ -192,7 +242,15 @@ void App::Configure() {
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  s.set_logger([](const httplib::Request& req, const httplib::Response& res) {
+  // An ETag and Cache-Control set before routing describe the catalog answer, not an error.
+  s.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
+    if (res.status >= 300 && res.status != 304) {
+      res.headers.erase("ETag");
+      res.headers.erase("Cache-Control");
+    }
+  });
+  bool json_logs = config_.log_format == "json";
+  s.set_logger([metrics, routes, json_logs](const httplib::Request& req, const httplib::Response& res) {
     try {
       double ms = 0;
       if (request_start) {
@@ -201,19 +259,38 @@ void App::Configure() {
                  .count();
         request_start.reset();
       }
-      spdlog::info("{} {} {} {:.2f}ms id={}", db::Printable(req.method, 16),
-                   db::Printable(req.path), res.status, ms, res.get_header_value("X-Request-Id"));
+      std::string route = api::CurrentRoute();
+      if (route.empty()) route = routes->TemplateFor(req.path);  // answered before routing
+      if (route.empty()) {
+        route = req.path.rfind("/api/", 0) == 0 || res.status >= 400 ? "unmatched" : "static";
+      }
+      if (request_in_flight) {
+        request_in_flight = false;
+        metrics->RequestFinished(route, db::Printable(req.method, 16), res.status, ms / 1000);
+      }
+      if (json_logs) {
+        nlohmann::json line = {{"method", db::Printable(req.method, 16)},
+                               {"path", db::Printable(req.path)},
+                               {"route", route},
+                               {"status", res.status},
+                               {"ms", std::round(ms * 100) / 100},
+                               {"request_id", res.get_header_value("X-Request-Id")}};
+        spdlog::info("{}", api::EncodeJson(line));
+      } else {
+        spdlog::info("{} {} {} {:.2f}ms id={}", db::Printable(req.method, 16),
+                     db::Printable(req.path), res.status, ms, res.get_header_value("X-Request-Id"));
+      }
     } catch (...) {
     }
   });
   s.set_exception_handler(AnswerException);
-  api::InstallErrorHandler(s);
+  api::InstallErrorHandler(s, *routes_);
 
-  api::ApiContext context{pool_.get(), kVersion};
-  api::RegisterHealthRoutes(s, context);
-  api::RegisterCatalogRoutes(s, context);
-  api::RegisterEstimateRoutes(s, context);
-  api::RegisterCatalogWriteRoutes(s, context);
+  api::ApiContext context{pool_.get(), metrics_.get(), kVersion};
+  api::RegisterHealthRoutes(*routes_, context);
+  api::RegisterCatalogRoutes(*routes_, context);
+  api::RegisterEstimateRoutes(*routes_, context);
+  api::RegisterCatalogWriteRoutes(*routes_, context);
 
   if (static_files_->size() == 0) {
     spdlog::warn("static dir {} has no files: the dashboard is not served", config_.static_dir);

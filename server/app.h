@@ -13,6 +13,12 @@ namespace gpuplan::db {
 class ConnectionPool;
 }  // namespace gpuplan::db
 
+namespace gpuplan::api {
+class RouteTable;
+class ServiceMetrics;
+class CorsPolicy;
+}  // namespace gpuplan::api
+
 namespace gpuplan::server {
 
 class GuardedServer;
@@ -41,6 +47,9 @@ class App {
   std::unique_ptr<db::ConnectionPool> pool_;
   std::unique_ptr<GuardedServer> server_;
   std::unique_ptr<StaticFiles> static_files_;
+  std::unique_ptr<api::RouteTable> routes_;
+  std::unique_ptr<api::ServiceMetrics> metrics_;
+  std::unique_ptr<api::CorsPolicy> cors_;
 };
 
 // Opens `db_path`, applies migrations and seeds the catalog if it is new. Logs the

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace gpuplan::server {
 
@@ -32,6 +33,9 @@ struct ServeConfig {
   bool require_auth_for_reads = false;   // --require-auth-for-reads,
                                          // GPUPLAN_REQUIRE_AUTH_FOR_READS
   std::chrono::milliseconds request_deadline{10000};  // work one request may do (planning)
+  std::vector<std::string> cors_origins;  // --cors-origin, GPUPLAN_CORS_ORIGIN: browser
+                                          // origins that may call the API ("*": any)
+  std::string log_format = "text";        // --log-format, GPUPLAN_LOG_FORMAT: text | json
 };
 
 }  // namespace gpuplan::server

@@ -9,6 +9,7 @@
 #include "server/admin_commands.h"
 #include "server/app.h"
 #include "server/calibrate_command.h"
+#include "server/log_format.h"
 #include "server/plan_commands.h"
 
 #include <iostream>
@@ -23,6 +24,7 @@ int ServeUntilSignal(const gpuplan::server::ServeConfig& config) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  gpuplan::server::UseLogFormat(config.log_format);
   auto app = gpuplan::server::App::Create(config);
   if (!app.ok()) {
     spdlog::critical("cannot start: {}", app.error().message);
@@ -77,6 +79,11 @@ int main(int argc, char** argv) {
   serve->add_flag("--require-auth-for-reads", config.require_auth_for_reads,
                   "every /api/v1/* request, whatever its method, needs an API key")
       ->envname("GPUPLAN_REQUIRE_AUTH_FOR_READS");
+  serve->add_option("--cors-origin", config.cors_origins,
+                    "browser origin allowed to call the API (repeat, or comma-separated; * = any)")
+      ->envname("GPUPLAN_CORS_ORIGIN")->delimiter(',');
+  serve->add_option("--log-format", config.log_format, "text | json (one JSON object a line)")
+      ->envname("GPUPLAN_LOG_FORMAT")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
 
   std::string migrate_db = config.db_path;
   CLI::App* migrate = cli.add_subcommand("migrate", "create or upgrade the database and seed it");

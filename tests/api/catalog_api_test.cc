@@ -327,7 +327,8 @@ TEST_F(CatalogApiTest, UnknownPathIs404Problem) {
   auto reply = Get("/api/v1/nothing-here");
   EXPECT_EQ(reply.status, 404);
   EXPECT_EQ(reply.content_type, "application/problem+json");
-  EXPECT_EQ(reply.body["instance"], "/api/v1/nothing-here");
+  EXPECT_EQ(reply.body["instance"],
+            "/api/v1/nothing-here#request-" + reply.body["request_id"].get<std::string>());
 }
 
 TEST_F(CatalogApiTest, EveryResponseCarriesARequestId) {

@@ -24,20 +24,14 @@ const char* kAzureCsv =
     "Standard_ND96isr_H100_v5,H100,8,96,1900,,98.32,,eastus,,V2\n"
     "Standard_NG8ads_V620_v1,Radeon Pro V620,1,8,16,,0.6,,eastus,,V2\n";
 
-std::string CreateKey(const TestServer& server, const std::string& name, const std::string& scope) {
-  auto db = db::OpenDatabase(server.db_path());
-  EXPECT_TRUE(db.ok());
-  auto key = db::ApiKeyStore(**db).Create(name, scope);
-  EXPECT_TRUE(key.ok());
-  return key->key;
-}
+using testing::CreateApiKey;
 
 class CatalogWriteApiTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     server_ = new TestServer();
-    write_key_ = new std::string(CreateKey(*server_, "platform", "write"));
-    admin_key_ = new std::string(CreateKey(*server_, "ops", "admin"));
+    write_key_ = new std::string(CreateApiKey(*server_, "platform", "write"));
+    admin_key_ = new std::string(CreateApiKey(*server_, "ops", "admin"));
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -84,7 +78,7 @@ TEST_F(CatalogWriteApiTest, KeysAreRequiredAndChecked) {
   EXPECT_EQ(wrong.status, 401);
   auto scope = Send("POST", "/api/v1/gpus", gpu, *write_key_);  // GPU specs need admin
   EXPECT_EQ(scope.status, 403);
-  std::string doomed = CreateKey(*server_, "doomed", "admin");
+  std::string doomed = CreateApiKey(*server_, "doomed", "admin");
   {
     auto db = db::OpenDatabase(server_->db_path());
     ASSERT_TRUE(db.ok());
@@ -460,7 +454,7 @@ TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
   ASSERT_EQ(Import("format=skypilot&cloud=azure", kAzureCsv).status / 100, 2);
   json exported = server_->Get("/api/v1/catalog/export?format=json").body;
   TestServer fresh;
-  std::string admin = CreateKey(fresh, "ops", "admin");
+  std::string admin = CreateApiKey(fresh, "ops", "admin");
   auto imported = fresh.Send("POST", "/api/v1/catalog/import?format=gpuplan", exported.dump(),
                              "application/json", {{"Authorization", "Bearer " + admin}});
   ASSERT_EQ(imported.status, 201) << imported.body.dump();
@@ -470,7 +464,7 @@ TEST_F(CatalogWriteApiTest, ExportImportRoundTripIsLossless) {
   EXPECT_EQ(again, exported);
   // The gpuplan format touches reference data: write keys may not import it.
   auto denied = fresh.Send("POST", "/api/v1/catalog/import?format=gpuplan", exported.dump(),
-                           "application/json", {{"Authorization", "Bearer " + CreateKey(fresh, "w", "write")}});
+                           "application/json", {{"Authorization", "Bearer " + CreateApiKey(fresh, "w", "write")}});
   EXPECT_EQ(denied.status, 403);
   auto csv = fresh.Send("GET", "/api/v1/catalog/export?format=csv", "", "", {});
   EXPECT_EQ(csv.status, 200);
@@ -534,7 +528,7 @@ TEST_F(CatalogWriteApiTest, ReadsStayCorrectWhileImportsCommit) {
 }
 
 TEST_F(CatalogWriteApiTest, ImportBodyLimit) {
-  std::string key = CreateKey(*server_, "big", "write");
+  std::string key = CreateApiKey(*server_, "big", "write");
   std::string answer = server_->Raw(
       "POST /api/v1/catalog/import?format=skypilot&cloud=azure HTTP/1.1\r\nHost: x\r\n"
       "Authorization: Bearer " + key + "\r\nContent-Type: text/csv\r\nContent-Length: " +
@@ -546,7 +540,7 @@ TEST(ReadAuthTest, ReadsCanRequireAKey) {
   TestServer server(/*require_auth_for_reads=*/true);
   EXPECT_EQ(server.Get("/api/v1/gpus").status, 401);
   EXPECT_EQ(server.Get("/healthz").status, 200);  // probes stay open
-  std::string key = CreateKey(server, "reader", "write");
+  std::string key = CreateApiKey(server, "reader", "write");
   auto reply = server.Send("GET", "/api/v1/gpus", "", "", {{"Authorization", "Bearer " + key}});
   EXPECT_EQ(reply.status, 200);
 }

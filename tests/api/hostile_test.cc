@@ -29,11 +29,7 @@ struct Attack {
 };
 
 std::string Key(const TestServer& server, const std::string& name, const std::string& scope) {
-  auto db = db::OpenDatabase(server.db_path());
-  EXPECT_TRUE(db.ok());
-  auto key = db::ApiKeyStore(**db).Create(name, scope);
-  EXPECT_TRUE(key.ok());
-  return key->key;
+  return testing::CreateApiKey(server, name, scope);
 }
 
 // The export as text, with the one volatile field (exported_at) blanked.

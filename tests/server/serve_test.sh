@@ -34,4 +34,16 @@ grep -q "stopped" "$work/log" || { echo "FAIL: no clean stop logged"; exit 1; }
 # A second start on the same file does not seed again.
 "$binary" migrate >"$work/log2" 2>&1
 grep -q "catalog already seeded" "$work/log2" || { echo "FAIL: reseeded"; cat "$work/log2"; exit 1; }
+# JSON logs (--log-format json / GPUPLAN_LOG_FORMAT): one object a line; the access line's
+# msg is an object with the route template.
+export GPUPLAN_LOG_FORMAT=json
+start_gpuplan "$binary" "$work/log3" || { echo "FAIL: no port logged with JSON logs"; cat "$work/log3"; exit 1; }
+unset GPUPLAN_LOG_FORMAT
+curl -fsS "http://127.0.0.1:$GPUPLAN_PORT/api/v1/workloads/bert-large" >/dev/null
+kill -TERM "$GPUPLAN_PID"
+wait "$GPUPLAN_PID" || true
+grep -q '^{"ts":"[0-9T:.-]*Z","level":"info","msg":"gpuplan .* listening on ' "$work/log3" ||
+  { echo "FAIL: JSON log line"; cat "$work/log3"; exit 1; }
+grep -q '"msg":{"method":"GET","ms":[0-9.]*,"path":"/api/v1/workloads/bert-large","request_id":"[^"]*","route":"/api/v1/workloads/{id}","status":200}}$' "$work/log3" ||
+  { echo "FAIL: JSON access line"; cat "$work/log3"; exit 1; }
 echo "serve test passed"

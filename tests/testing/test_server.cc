@@ -13,21 +13,38 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "db/api_keys.h"
+#include "db/database.h"
+
 namespace gpuplan::testing {
+
+std::string CreateApiKey(const TestServer& server, const std::string& name, const std::string& scope) {
+  auto db = db::OpenDatabase(server.db_path());
+  EXPECT_TRUE(db.ok());
+  if (!db.ok()) return "";
+  auto key = db::ApiKeyStore(**db).Create(name, scope);
+  EXPECT_TRUE(key.ok());
+  return key.ok() ? key->key : "";
+}
 
 TestServer::TestServer(bool require_auth_for_reads)
     : TestServer(server::ConnectionLimits{}, require_auth_for_reads) {}
 
 TestServer::TestServer(const server::ConnectionLimits& limits, bool require_auth_for_reads)
+    : TestServer([&](server::ServeConfig& config) {
+        config.require_auth_for_reads = require_auth_for_reads;
+        config.limits = limits;
+      }) {}
+
+TestServer::TestServer(const std::function<void(server::ServeConfig&)>& configure)
     : db_path_(dir_.File("gpuplan.db")) {
   spdlog::set_level(spdlog::level::warn);
   server::ServeConfig config;
+  config.db_connections = 4;
+  configure(config);
   config.port = 0;
   config.db_path = db_path_;
   config.static_dir = STATIC_DIR;
-  config.db_connections = 4;
-  config.require_auth_for_reads = require_auth_for_reads;
-  config.limits = limits;
   auto app = server::App::Create(config);
   if (!app.ok()) throw std::runtime_error("App::Create: " + app.error().message);
   app_ = std::move(app).value();

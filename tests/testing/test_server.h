@@ -6,6 +6,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -21,6 +22,10 @@ class TestServer {
   explicit TestServer(bool require_auth_for_reads = false);
   // A server with these connection limits (the rest as above).
   explicit TestServer(const server::ConnectionLimits& limits, bool require_auth_for_reads = false);
+  // A server whose configuration `configure` adjusts (port, database and static files are
+  // the test's; the rest as above unless changed). Pass a std::function: a lambda without
+  // captures would also convert to the bool above.
+  explicit TestServer(const std::function<void(server::ServeConfig&)>& configure);
   ~TestServer();
 
   int port() const { return port_; }
@@ -58,6 +63,9 @@ class TestServer {
   std::thread thread_;
   int port_ = 0;
 };
+
+// A new API key with `scope` (write | admin) in `server`'s database, the key itself.
+std::string CreateApiKey(const TestServer& server, const std::string& name, const std::string& scope);
 
 // The status code of a raw HTTP answer ("HTTP/1.1 413 ..."), 0 when there is none.
 int RawStatus(const std::string& answer);

@@ -42,8 +42,12 @@ function render(h, result) {
   const t = table(['Region and zone', 'Observations', 'First', 'Last', 'Last price / h'], latest, 'Zones');
   t.id = 'spot-zones';
   result.append(el('div', { class: 'scroll' }, t));
+  // Ticks name the day, or the day and hour when the series spans less than four days.
+  const times = h.items.map((it) => Date.parse(it.observed_at));
+  const short = times.length === 0 || Math.max(...times) - Math.min(...times) < 4 * 86400e3;
+  const tick = short ? (v) => new Date(v).toISOString().slice(5, 16).replace('T', ' ') : (v) => day(v);
   xy(canvas, [...byZone.entries()].map(([zone, pts]) => ({ label: zone, points: pts, line: pts.length > 1 })),
-    { x: 'observed', y: `price per hour (${currency})`, xTicks: (v) => day(v), xPad: 86400e3 });
+    { x: short ? 'observed (UTC)' : 'observed', y: `price per hour (${currency})`, xTicks: tick, xPad: 86400e3 });
 }
 
 async function setup(form) {

@@ -1,0 +1,41 @@
+// Cross-origin requests (--cors-origin): which browser origins may call the API, and the
+// answer to a preflight. No origin configured: no CORS headers at all (same-origin only).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <httplib.h>
+
+namespace gpuplan::api {
+
+class CorsPolicy {
+ public:
+  // `origins`: exact origins ("https://plan.example.com") or "*" for any.
+  explicit CorsPolicy(std::vector<std::string> origins);
+
+  bool enabled() const { return any_ || !origins_.empty(); }
+  // Sets Access-Control-Allow-Origin (and Vary, Expose-Headers) when `req` comes from an
+  // allowed origin. Returns whether it did.
+  bool Apply(const httplib::Request& req, httplib::Response& res) const;
+  // Answers OPTIONS for a path that answers to `methods` (non-empty): 204 with Allow, and
+  // for an allowed origin's preflight (Apply already ran) the Access-Control-Allow-* headers.
+  void AnswerOptions(const httplib::Request& req, httplib::Response& res,
+                     const std::vector<std::string>& methods) const;
+
+  // The request headers a browser may send, and the answer headers it may read.
+  static constexpr const char* kAllowedHeaders =
+      "Authorization, Content-Type, If-None-Match, X-Request-Id";
+  static constexpr const char* kExposedHeaders =
+      "ETag, Location, Retry-After, X-Request-Id";
+  static constexpr int kMaxAgeSeconds = 600;
+
+ private:
+  std::vector<std::string> origins_;
+  bool any_ = false;
+};
+
+// "GET, HEAD, OPTIONS".
+std::string JoinMethods(const std::vector<std::string>& methods);
+
+}  // namespace gpuplan::api

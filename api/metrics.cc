@@ -1,0 +1,99 @@
+#include "api/metrics.h"
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include <mutex>
+
+#include "db/catalog_store.h"
+#include "db/database.h"
+#include "model/evaluations.h"
+
+namespace gpuplan::api {
+
+namespace {
+// Seconds: from a cached catalog read (~0.2 ms) to a whole-catalog recommendation over a
+// tenfold catalog (~50 ms) and slow imports.
+const prometheus::Histogram::BucketBoundaries kLatencyBuckets = {
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+}  // namespace
+
+// Counters of other parts of the process (model evaluations, pool waits) are mirrored into
+// Prometheus counters by adding what changed since the last scrape.
+struct ServiceMetrics::Seen {
+  std::mutex mutex;
+  model::EvaluationCounts evaluations;
+  db::ConnectionPool::WaitStats pool;
+};
+
+ServiceMetrics::ServiceMetrics()
+    : registry_(std::make_shared<prometheus::Registry>()), seen_(std::make_unique<Seen>()) {
+  auto& r = *registry_;
+  requests_ = &prometheus::BuildCounter().Name("gpuplan_http_requests_total")
+                   .Help("HTTP requests answered, by route template, method and status").Register(r);
+  latency_ = &prometheus::BuildHistogram().Name("gpuplan_http_request_duration_seconds")
+                  .Help("Time from the request's routing to its answer, by route template").Register(r);
+  in_flight_ = &prometheus::BuildGauge().Name("gpuplan_http_requests_in_flight")
+                    .Help("Requests being answered now").Register(r).Add({});
+  catalog_rows_ = &prometheus::BuildGauge().Name("gpuplan_catalog_rows")
+                       .Help("Rows of the catalog, by table (read at scrape)").Register(r);
+  generation_ = &prometheus::BuildGauge().Name("gpuplan_catalog_generation")
+                     .Help("The catalog generation: every committed write adds one").Register(r).Add({});
+  imports_ = &prometheus::BuildCounter().Name("gpuplan_imports_total")
+                  .Help("Catalog imports, by format and outcome (written, dry_run, refused)").Register(r);
+  evaluations_ = &prometheus::BuildCounter().Name("gpuplan_model_evaluations_total")
+                      .Help("Performance-model evaluations, by kind (training, serving)").Register(r);
+  auto& pool = prometheus::BuildCounter().Name("gpuplan_db_pool_waits_total")
+                   .Help("Database connection requests that found none free and waited").Register(r);
+  pool_waits_ = &pool.Add({});
+  pool_wait_seconds_ = &prometheus::BuildCounter().Name("gpuplan_db_pool_wait_seconds_total")
+                            .Help("Time spent waiting for a free database connection").Register(r).Add({});
+  pool_exhausted_ = &prometheus::BuildCounter().Name("gpuplan_db_pool_exhausted_total")
+                         .Help("Requests that found no database connection in time (answered 503)").Register(r).Add({});
+}
+
+ServiceMetrics::~ServiceMetrics() = default;
+
+void ServiceMetrics::RequestStarted() { in_flight_->Increment(); }
+
+void ServiceMetrics::RequestFinished(const std::string& route, const std::string& method,
+                                     int status, double seconds) {
+  in_flight_->Decrement();
+  requests_->Add({{"route", route}, {"method", method}, {"status", std::to_string(status)}}).Increment();
+  latency_->Add({{"route", route}}, kLatencyBuckets).Observe(seconds);
+}
+
+void ServiceMetrics::ImportFinished(const std::string& format, const std::string& outcome) {
+  imports_->Add({{"format", format}, {"outcome", outcome}}).Increment();
+}
+
+std::string ServiceMetrics::Scrape(db::ConnectionPool& pool) {
+  {
+    std::lock_guard lock(seen_->mutex);
+    model::EvaluationCounts now = model::Evaluations();
+    evaluations_->Add({{"kind", "training"}}).Increment(static_cast<double>(now.training - seen_->evaluations.training));
+    evaluations_->Add({{"kind", "serving"}}).Increment(static_cast<double>(now.serving - seen_->evaluations.serving));
+    seen_->evaluations = now;
+    db::ConnectionPool::WaitStats waits = pool.wait_stats();
+    pool_waits_->Increment(static_cast<double>(waits.waits - seen_->pool.waits));
+    pool_exhausted_->Increment(static_cast<double>(waits.exhausted - seen_->pool.exhausted));
+    pool_wait_seconds_->Increment(waits.wait_seconds - seen_->pool.wait_seconds);
+    seen_->pool = waits;
+  }
+  auto lease = pool.Acquire();
+  db::CatalogStore store(*lease);
+  if (auto sizes = store.CountRows(); sizes.ok()) {
+    catalog_rows_->Add({{"table", "gpus"}}).Set(static_cast<double>(sizes->gpus));
+    catalog_rows_->Add({{"table", "clouds"}}).Set(static_cast<double>(sizes->clouds));
+    catalog_rows_->Add({{"table", "regions"}}).Set(static_cast<double>(sizes->regions));
+    catalog_rows_->Add({{"table", "instance_types"}}).Set(static_cast<double>(sizes->instance_types));
+    catalog_rows_->Add({{"table", "prices"}}).Set(static_cast<double>(sizes->price_observations));
+    generation_->Set(static_cast<double>(sizes->generation));
+  }
+  return prometheus::TextSerializer().Serialize(registry_->Collect());
+}
+
+}  // namespace gpuplan::api
