@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what gpuplan needs: Debian packages, and the browser tests' npm packages.
+# Installs what gpuplan needs: Debian packages, and the Node test suites' npm packages.
 # Idempotent: apt-get runs only when a package is missing, npm ci only when
 # tests/browser/package-lock.json changed since the last install. Run as root (or with sudo).
 #   install-deps.sh          build, run and test (the README commands and CI): also
 #                            GoogleTest and Benchmark, clang with its sanitizer/libFuzzer
 #                            runtimes and llvm-symbolizer (`make test-sanitize`,
 #                            `make fuzz-smoke`; docs/fuzzing.md), Chromium, and the browser
-#                            tests' packages (Node.js from the machine, else Debian's)
+#                            tests' and contract checks' npm packages (Node.js from the
+#                            machine, else Debian's)
 #   install-deps.sh build    only what building and running the server needs (the Docker
 #                            build stage: no tests, no benchmarks)
 #   install-deps.sh runtime  only what the built binary needs (the Docker runtime stage)
@@ -37,15 +38,17 @@ case "$mode" in
   *) echo "usage: install-deps.sh [all|build|runtime]" >&2; exit 2 ;;
 esac
 
-# The browser tests' packages, exactly as tests/browser/package-lock.json pins them.
+# The Node test suites' packages (browser tests, contract checks), exactly as each
+# package-lock.json pins them.
 npm_packages() {
   [ "$mode" = all ] || return 0
   local dir
-  dir="$(dirname "$0")/../tests/browser"
-  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
-     [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
-  fi
+  for dir in "$(dirname "$0")/../tests/browser" "$(dirname "$0")/../tests/contract"; do
+    if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+       [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+      (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+  done
 }
 
 missing=()

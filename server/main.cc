@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <thread>
 
 #include "server/admin_commands.h"
@@ -84,6 +85,20 @@ int main(int argc, char** argv) {
       ->envname("GPUPLAN_CORS_ORIGIN")->delimiter(',');
   serve->add_option("--log-format", config.log_format, "text | json (one JSON object a line)")
       ->envname("GPUPLAN_LOG_FORMAT")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  // A TOML file of the same settings, under [serve] (key = the flag without dashes:
+  // port = 8080); flags win over it, it wins over GPUPLAN_* variables (docs/operations.md).
+  // CLI11 reads config files on the main app: `serve --config F` falls through to it.
+  // GPUPLAN_CONFIG names the file when --config does not (then it must exist too).
+  const char* config_env = std::getenv("GPUPLAN_CONFIG");
+  cli.set_config("--config", config_env ? config_env : "",
+                 "TOML configuration file, settings under [serve] (see serve --print-config)",
+                 config_env != nullptr && *config_env != '\0');
+  cli.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt key is an error
+  serve->fallthrough();
+  bool print_config = false;
+  serve->add_flag("--print-config", print_config,
+                  "print the configuration these flags, variables and file give (TOML), and exit")
+      ->configurable(false);
 
   std::string migrate_db = config.db_path;
   CLI::App* migrate = cli.add_subcommand("migrate", "create or upgrade the database and seed it");
@@ -163,6 +178,11 @@ int main(int argc, char** argv) {
     return gpuplan::server::RunCalibrate(calibrate_options, std::cout);
   }
 
+  if (serve->parsed() && print_config) {
+    std::cout << "# gpuplan serve configuration: use with --config FILE\n[serve]\n"
+              << serve->config_to_str(true, true);
+    return 0;
+  }
   if (serve->parsed()) return ServeUntilSignal(config);
   if (migrate->parsed()) {
     auto status = gpuplan::server::PrepareDatabase(migrate_db);

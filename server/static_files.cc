@@ -65,6 +65,7 @@ const StaticFiles::File* StaticFiles::Find(const std::string& path) const {
   std::string key = path;
   if (key.empty() || key.back() == '/') key += "index.html";
   auto it = files_.find(key);
+  if (it == files_.end() && key.back() != '/') it = files_.find(key + "/index.html");  // /docs
   return it == files_.end() ? nullptr : &it->second;
 }
 

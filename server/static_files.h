@@ -20,7 +20,8 @@ class StaticFiles {
   // Loads `dir` (recursively). A missing directory gives an empty set.
   static StaticFiles Load(const std::string& dir);
 
-  // The file for a request path: "/" and "/x/" mean their index.html. nullptr if none.
+  // The file for a request path: "/", "/x/" and (when there is no file x) "/x" mean their
+  // index.html. nullptr if none.
   const File* Find(const std::string& path) const;
   size_t size() const { return files_.size(); }
 

@@ -9,15 +9,11 @@
 // GPUPLAN_BINARY (the built server) and /usr/bin/chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { root, startServer } from '../support/server.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const binary = process.env.GPUPLAN_BINARY || join(root, 'build/gpuplan');
 const shots = process.env.SCREENSHOT_DIR || join(root, 'build/screenshots');
 const laptop = { width: 1366, height: 768 };
 const phone = { width: 375, height: 812 };
@@ -25,33 +21,11 @@ const phone = { width: 375, height: 812 };
 let server;
 let base;
 let browser;
-let work;
-
-function startServer() {
-  work = mkdtempSync(join(tmpdir(), 'gpuplan-browser-'));
-  return new Promise((resolvePort, reject) => {
-    server = spawn(binary, ['serve', '--port', '0', '--db', join(work, 'g.db'),
-      '--static-dir', join(root, 'static')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15000);
-    const read = (chunk) => {
-      log += chunk;
-      const m = log.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolvePort(Number(m[1]));
-      }
-    };
-    server.stdout.on('data', read);
-    server.stderr.on('data', read);
-    server.on('exit', (code) => reject(new Error(`server exited ${code}:\n${log}`)));
-  });
-}
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  const port = await startServer();
-  base = `http://127.0.0.1:${port}`;
+  server = await startServer();
+  base = server.base;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -61,8 +35,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  if (work) rmSync(work, { recursive: true, force: true });
+  if (server) server.stop();
 });
 
 // A page at `hash` with its console errors and uncaught exceptions collected. Responses the
@@ -104,8 +77,8 @@ function presetsLoaded(page, form, id) {
   return page.locator(`#${form}-form select[name=workload] option[value="${id}"]`).waitFor({ state: 'attached' });
 }
 
-async function shot(page, name) {
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+async function shot(page, name, fullPage = true) {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage });
 }
 
 const estimateHash = '#/estimate?_workload=preset&workload=bert-large&_dataset=samples' +
@@ -401,6 +374,34 @@ test('every form control has a label and the keyboard reaches the submit button'
   await waitForStatus(page, /^Estimated/);
   assert.deepEqual(errors, []);
   await close();
+});
+
+test('the API reference at /docs renders /openapi.json with the vendored viewer, offline', async () => {
+  for (const [size, viewport] of [['laptop', laptop], ['phone', phone]]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const errors = [];
+    const elsewhere = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('request', (r) => {  // blob: and data: URLs are the page's own (Redoc's search worker)
+      if (!r.url().startsWith(base) && !/^(data|blob):/.test(r.url())) elsewhere.push(r.url());
+    });
+    await page.goto(`${base}/docs`);
+    const spec = await (await fetch(`${base}/openapi.json`)).json();
+    assert.equal(spec.openapi, '3.1.0');
+    await page.locator('h1').filter({ hasText: spec.info.title }).waitFor({ timeout: 20000 });
+    // Every operation of the document is in the page (the sidebar lists them all).
+    for (const item of Object.values(spec.paths)) {
+      for (const op of Object.values(item).filter((o) => o.operationId)) {
+        assert.ok(await page.getByText(op.summary, { exact: true }).count() > 0, op.summary);
+      }
+    }
+    assert.deepEqual(elsewhere, [], 'nothing is fetched from outside the server');
+    assert.deepEqual(errors, []);
+    await shot(page, `api-docs-${size}`, false);  // the first screen: the page is very long
+    await context.close();
+  }
 });
 
 const views = {

@@ -46,4 +46,19 @@ grep -q '^{"ts":"[0-9T:.-]*Z","level":"info","msg":"gpuplan .* listening on ' "$
   { echo "FAIL: JSON log line"; cat "$work/log3"; exit 1; }
 grep -q '"msg":{"method":"GET","ms":[0-9.]*,"path":"/api/v1/workloads/bert-large","request_id":"[^"]*","route":"/api/v1/workloads/{id}","status":200}}$' "$work/log3" ||
   { echo "FAIL: JSON access line"; cat "$work/log3"; exit 1; }
+# Configuration file: flags > file > GPUPLAN_* variables > defaults; --print-config writes
+# a file that reads back the same; a misspelt key or a missing file is an error.
+printf '[serve]\nport = 9001\nlog-format = "json"\ncors-origin = ["https://a.example", "https://b.example"]\n' >"$work/g.toml"
+printed=$(GPUPLAN_PORT=9002 GPUPLAN_DB_CONNECTIONS=7 "$binary" serve --config "$work/g.toml" --print-config)
+grep -qx 'port=9001' <<<"$printed" || { echo "FAIL: file over variable"; echo "$printed"; exit 1; }
+grep -qx 'db-connections=7' <<<"$printed" || { echo "FAIL: variable over default"; echo "$printed"; exit 1; }
+grep -qx 'cors-origin=\["https://a.example", "https://b.example"\]' <<<"$printed" || { echo "FAIL: list from file"; echo "$printed"; exit 1; }
+grep -qx 'port=9003' <<<"$(GPUPLAN_PORT=9002 "$binary" serve --config "$work/g.toml" --port 9003 --print-config)" ||
+  { echo "FAIL: flag over file"; exit 1; }
+grep -qx 'port=9001' <<<"$(GPUPLAN_CONFIG="$work/g.toml" "$binary" serve --print-config)" || { echo "FAIL: GPUPLAN_CONFIG"; exit 1; }
+"$binary" serve --print-config >"$work/round.toml"
+diff <("$binary" serve --config "$work/round.toml" --print-config) "$work/round.toml" || { echo "FAIL: round trip"; exit 1; }
+printf '[serve]\nprot = 1\n' >"$work/typo.toml"
+if "$binary" serve --config "$work/typo.toml" --print-config >/dev/null 2>&1; then echo "FAIL: typo accepted"; exit 1; fi
+if "$binary" serve --config "$work/missing.toml" --print-config >/dev/null 2>&1; then echo "FAIL: missing file accepted"; exit 1; fi
 echo "serve test passed"

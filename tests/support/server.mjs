@@ -1,0 +1,40 @@
+// Starts the real gpuplan binary for the Node test suites (tests/browser, tests/contract):
+// `serve --port 0` on a fresh database in a temporary directory, serving `static/`.
+// Node built-ins only, so each suite imports it by path without a package.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+// Resolves to {base, db, createKey(name, scope), stop()} once the server has logged its port.
+export function startServer(binary = process.env.GPUPLAN_BINARY || join(root, 'build/gpuplan')) {
+  const work = mkdtempSync(join(tmpdir(), 'gpuplan-node-'));
+  const db = join(work, 'g.db');
+  const child = spawn(binary, ['serve', '--port', '0', '--db', db, '--static-dir', join(root, 'static')],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const stop = () => {
+    child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  };
+  const createKey = (name, scope) =>
+    execFileSync(binary, ['keys', 'create', '--db', db, '--name', name, '--scope', scope],
+      { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  return new Promise((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15000);
+    const read = (chunk) => {
+      log += chunk;
+      const m = log.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolvePort({ base: `http://127.0.0.1:${m[1]}`, db, createKey, stop });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => reject(new Error(`server exited ${code}:\n${log}`)));
+  });
+}
