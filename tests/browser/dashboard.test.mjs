@@ -230,7 +230,7 @@ test('compare: time, cost and samples per currency unit as bars', async () => {
   await page.fill('#compare-form input[name="dataset.epochs"]', '90');
   await page.fill('#k-gpus', 'T4, L4, A100-80GB-SXM4');
   await page.click('#compare-form button[type=submit]');
-  await waitForStatus(page, /GPUs compared/);
+  await waitForStatus(page, /3 compared/);
   assert.equal(await page.locator('#compare-items tbody tr').count(), 3);
   const charts = await page.locator('#compare-charts canvas').count();
   assert.equal(charts, 3);
@@ -238,6 +238,31 @@ test('compare: time, cost and samples per currency unit as bars', async () => {
   assert.equal(time.labels.length, 3);
   assert.ok(time.datasets[0].data.every((h) => h > 0));
   await shot(page, 'compare-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('compare instances: one estimate each, on-demand, in one batch request', async () => {
+  const { page, errors, close } = await open('#/compare');
+  await presetsLoaded(page, 'compare', 'bert-large');
+  await page.check('#compare-form input[name=_compare][value=instances]');
+  await page.fill('#k-instances', 'aws/p4d.24xlarge, gcp/a2-highgpu-1g, aws/nope.big');
+  await page.click('#compare-form button[type=submit]');
+  await waitForStatus(page, /2 compared, 1 not estimated/);
+  const rows = await page.locator('#compare-items tbody tr td:first-child').allTextContents();
+  assert.equal(rows.length, 2);
+  assert.match(rows[0], /^aws\/p4d.24xlarge \(/);
+  const a = await apiJson('/api/v1/estimates/training', {
+    workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 256, precision: 'auto',
+    framework: 'eager', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'ondemand' }, currency: 'USD' });
+  const time = await chartData(page, '#compare-charts figure:nth-child(1)');
+  assert.deepEqual(time.labels, ['aws/p4d.24xlarge', 'gcp/a2-highgpu-1g']);
+  assert.equal(time.datasets[0].data[0], a.time.total_hours);
+  const cost = await chartData(page, '#compare-charts figure:nth-child(2)');
+  assert.equal(cost.datasets[0].data[0], a.cost.ondemand.total);
+  assert.match(await page.locator('#compare-failed').textContent(), /nope\.big/);
+  assert.match(page.url(), /_compare=instances/);
+  await shot(page, 'compare-instances-laptop');
   assert.deepEqual(errors, []);
   await close();
 });
