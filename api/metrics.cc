@@ -58,6 +58,7 @@ ServiceMetrics::ServiceMetrics()
 ServiceMetrics::~ServiceMetrics() = default;
 
 void ServiceMetrics::RequestStarted() { in_flight_->Increment(); }
+void ServiceMetrics::RequestAbandoned() { in_flight_->Decrement(); }
 
 void ServiceMetrics::RequestFinished(const std::string& route, const std::string& method,
                                      int status, double seconds) {

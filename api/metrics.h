@@ -36,6 +36,9 @@ class ServiceMetrics {
   ~ServiceMetrics();
 
   void RequestStarted();
+  // A request that started but was never answered (its connection went away first): only
+  // the in-flight gauge goes down.
+  void RequestAbandoned();
   void RequestFinished(const std::string& route, const std::string& method, int status,
                        double seconds);
   void ImportFinished(const std::string& format, const std::string& outcome);

@@ -192,7 +192,7 @@ void App::Configure() {
                              cache_control](const httplib::Request& req, httplib::Response& res) {
     request_start = std::chrono::steady_clock::now();
     api::ResetCurrentRoute();
-    if (request_in_flight) metrics->RequestFinished("unfinished", "", 0, 0);
+    if (request_in_flight) metrics->RequestAbandoned();  // the last one never reached the logger
     metrics->RequestStarted();
     request_in_flight = true;
     plan::SetRequestDeadline(deadline);
