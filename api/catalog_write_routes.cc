@@ -31,21 +31,6 @@ namespace {
 
 inline constexpr size_t kMaxPricesPerRequest = 10000;
 
-std::string EncodePathSegment(const std::string& s) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 void Created(httplib::Response& res, const std::string& location, const nlohmann::json& body) {
   res.set_header("Location", location);
   WriteJson(res, body, 201);
@@ -60,7 +45,7 @@ void PostGpu(const ApiContext& ctx, const httplib::Request& req, httplib::Respon
   auto lease = ctx.pool->Acquire();
   Status st = db::CatalogAdmin(*lease).CreateGpu(*gpu);
   if (!st.ok()) return WriteError(req, res, st.error());
-  Created(res, "/api/v1/gpus/" + EncodePathSegment(gpu->id), {{"id", gpu->id}, {"created", true}});
+  Created(res, "/api/v1/gpus/" + PercentEncode(gpu->id), {{"id", gpu->id}, {"created", true}});
 }
 
 void PutGpu(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -73,7 +58,7 @@ void PutGpu(const ApiContext& ctx, const httplib::Request& req, httplib::Respons
   auto created = db::CatalogAdmin(*lease).PutGpu(*gpu);
   if (!created.ok()) return WriteError(req, res, created.error());
   if (*created) {
-    return Created(res, "/api/v1/gpus/" + EncodePathSegment(gpu->id), {{"id", gpu->id}, {"created", true}});
+    return Created(res, "/api/v1/gpus/" + PercentEncode(gpu->id), {{"id", gpu->id}, {"created", true}});
   }
   WriteJson(res, {{"id", gpu->id}, {"created", false}});
 }
@@ -95,7 +80,7 @@ void PostInstance(const ApiContext& ctx, const httplib::Request& req, httplib::R
   auto lease = ctx.pool->Acquire();
   Status st = db::CatalogAdmin(*lease).CreateInstanceType(*type);
   if (!st.ok()) return WriteError(req, res, st.error());
-  Created(res, "/api/v1/instances/" + EncodePathSegment(type->cloud) + "/" + EncodePathSegment(type->id),
+  Created(res, "/api/v1/instances/" + PercentEncode(type->cloud) + "/" + PercentEncode(type->id),
           {{"cloud", type->cloud}, {"instance_type", type->id}, {"created", true}});
 }
 
@@ -110,8 +95,8 @@ void PutInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Re
   if (!created.ok()) return WriteError(req, res, created.error());
   nlohmann::json out = {{"cloud", type->cloud}, {"instance_type", type->id}, {"created", *created}};
   if (*created) {
-    return Created(res, "/api/v1/instances/" + EncodePathSegment(type->cloud) + "/" +
-                            EncodePathSegment(type->id), out);
+    return Created(res, "/api/v1/instances/" + PercentEncode(type->cloud) + "/" +
+                            PercentEncode(type->id), out);
   }
   WriteJson(res, out);
 }
@@ -171,7 +156,7 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   }
   import.source = "import by " + key->name + " at " + db::UtcNow();
   auto count = [&](const char* outcome) {
-    if (ctx.metrics) ctx.metrics->ImportFinished(import.format, outcome);
+    ctx.metrics->ImportFinished(import.format, outcome);
   };
   auto lease = ctx.pool->Acquire();
   db::CatalogStore store(*lease);

@@ -2,6 +2,7 @@
 // answer to a preflight. No origin configured: no CORS headers at all (same-origin only).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,12 +12,16 @@ namespace gpuplan::api {
 
 class CorsPolicy {
  public:
-  // `origins`: exact origins ("https://plan.example.com") or "*" for any.
+  // `origins`: exact origins ("https://plan.example.com", compared without case; a trailing
+  // slash is dropped) or "*" for any. Check them first with InvalidOrigin.
   explicit CorsPolicy(std::vector<std::string> origins);
+  // Why `origin` is not "*" nor scheme://host[:port] (http or https); nullopt when it is.
+  static std::optional<std::string> InvalidOrigin(const std::string& origin);
 
   bool enabled() const { return any_ || !origins_.empty(); }
-  // Sets Access-Control-Allow-Origin (and Vary, Expose-Headers) when `req` comes from an
-  // allowed origin. Returns whether it did.
+  // Sets Access-Control-Allow-Origin (and Expose-Headers) when `req` comes from an allowed
+  // origin, and Vary: Origin on every answer when the answer depends on the origin (a list
+  // of origins, not "*"), so shared caches keep them apart. Returns whether it allowed.
   bool Apply(const httplib::Request& req, httplib::Response& res) const;
   // Answers OPTIONS for a path that answers to `methods` (non-empty): 204 with Allow, and
   // for an allowed origin's preflight (Apply already ran) the Access-Control-Allow-* headers.
@@ -34,8 +39,5 @@ class CorsPolicy {
   std::vector<std::string> origins_;
   bool any_ = false;
 };
-
-// "GET, HEAD, OPTIONS".
-std::string JoinMethods(const std::vector<std::string>& methods);
 
 }  // namespace gpuplan::api

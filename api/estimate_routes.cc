@@ -20,20 +20,21 @@ namespace {
 
 inline constexpr size_t kMaxBatchScenarios = 1000;
 
-Result<std::string> TrainingBodyAnswer(db::CatalogReader& store, const nlohmann::json& body) {
-  auto request = DecodeTrainingRequest(body);
-  if (!request.ok()) return request.error();
-  return api::TrainingAnswer(store, *request);
+// A decoded request (or the error decoding it) -> the planner's answer. The body is decoded
+// before a database connection is taken: a bad body is a 4xx even when the pool is busy.
+template <typename Request>
+void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
+                const Result<Request>& request) {
+  if (!request.ok()) return WriteError(req, res, request.error());
+  auto lease = ctx.pool->Acquire();
+  db::CachedCatalog store(lease);
+  auto answer = PlanAnswer(store, *request);
+  if (!answer.ok()) return WriteError(req, res, answer.error());
+  WriteJsonText(res, std::move(answer).value());
 }
 
 void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
-  auto body = ReadJsonBody(req, res);
-  if (!body) return;
-  auto lease = ctx.pool->Acquire();
-  db::CachedCatalog store(lease);
-  auto answer = TrainingBodyAnswer(store, *body);
-  if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJsonText(res, std::move(answer).value());
+  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeTrainingRequest(*body));
 }
 
 void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -60,9 +61,11 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
   for (size_t i = 0; i < scenarios->size(); ++i) {
     plan::CheckDeadline();
     const nlohmann::json& s = (*scenarios)[i];
-    Result<std::string> answer =
-        s.is_object() ? TrainingBodyAnswer(store, s)
-                      : Result<std::string>(Error::Invalid("", "a scenario must be an object"));
+    Result<std::string> answer = Error::Invalid("", "a scenario must be an object");
+    if (s.is_object()) {
+      auto request = DecodeTrainingRequest(s);
+      answer = request.ok() ? PlanAnswer(store, *request) : Result<std::string>(request.error());
+    }
     out.BeginObject();
     out.Field("index", i);
     if (answer.ok()) {
@@ -85,35 +88,17 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
 }
 
 void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
-  auto body = ReadJsonBody(req, res);
-  if (!body) return;
-  auto request = DecodeInferenceRequest(*body);
-  if (!request.ok()) return WriteError(req, res, request.error());
-  auto lease = ctx.pool->Acquire();
-  db::CachedCatalog store(lease);
-  auto answer = InferenceAnswer(store, *request);
-  if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJsonText(res, std::move(answer).value());
+  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeInferenceRequest(*body));
 }
 
 void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
                          httplib::Response& res) {
-  auto body = ReadJsonBody(req, res);
-  if (!body) return;
-  auto lease = ctx.pool->Acquire();
-  db::CachedCatalog store(lease);
-  auto answer = Recommend(store, *body);
-  if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJsonText(res, std::move(answer).value());
+  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeRecommendRequest(*body));
 }
 
 void RunCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
                 const nlohmann::json& body) {
-  auto lease = ctx.pool->Acquire();
-  db::CachedCatalog store(lease);
-  auto answer = Compare(store, body);
-  if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJsonText(res, std::move(answer).value());
+  AnswerPlan(ctx, req, res, DecodeCompareRequest(body));
 }
 
 void PostCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {

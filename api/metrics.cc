@@ -6,6 +6,7 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
+#include <chrono>
 #include <mutex>
 
 #include "db/catalog_store.h"
@@ -84,15 +85,20 @@ std::string ServiceMetrics::Scrape(db::ConnectionPool& pool) {
     pool_wait_seconds_->Increment(waits.wait_seconds - seen_->pool.wait_seconds);
     seen_->pool = waits;
   }
-  auto lease = pool.Acquire();
-  db::CatalogStore store(*lease);
-  if (auto sizes = store.CountRows(); sizes.ok()) {
-    catalog_rows_->Add({{"table", "gpus"}}).Set(static_cast<double>(sizes->gpus));
-    catalog_rows_->Add({{"table", "clouds"}}).Set(static_cast<double>(sizes->clouds));
-    catalog_rows_->Add({{"table", "regions"}}).Set(static_cast<double>(sizes->regions));
-    catalog_rows_->Add({{"table", "instance_types"}}).Set(static_cast<double>(sizes->instance_types));
-    catalog_rows_->Add({{"table", "prices"}}).Set(static_cast<double>(sizes->price_observations));
-    generation_->Set(static_cast<double>(sizes->generation));
+  // The catalog gauges need a connection; a busy pool (or database) must not take the
+  // rest of the answer with it: the gauges then keep their last values.
+  try {
+    auto lease = pool.Acquire(std::chrono::milliseconds(200));
+    db::CatalogStore store(*lease);
+    if (auto sizes = store.CountRows(); sizes.ok()) {
+      catalog_rows_->Add({{"table", "gpus"}}).Set(static_cast<double>(sizes->gpus));
+      catalog_rows_->Add({{"table", "clouds"}}).Set(static_cast<double>(sizes->clouds));
+      catalog_rows_->Add({{"table", "regions"}}).Set(static_cast<double>(sizes->regions));
+      catalog_rows_->Add({{"table", "instance_types"}}).Set(static_cast<double>(sizes->instance_types));
+      catalog_rows_->Add({{"table", "prices"}}).Set(static_cast<double>(sizes->price_observations));
+      generation_->Set(static_cast<double>(sizes->generation));
+    }
+  } catch (const db::PoolExhausted&) {
   }
   return prometheus::TextSerializer().Serialize(registry_->Collect());
 }

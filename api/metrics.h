@@ -36,15 +36,16 @@ class ServiceMetrics {
   ~ServiceMetrics();
 
   void RequestStarted();
-  // A request that started but was never answered (its connection went away first): only
-  // the in-flight gauge goes down.
+  // A request that started but was never logged (its handler or the logger threw): only the
+  // in-flight gauge goes down.
   void RequestAbandoned();
   void RequestFinished(const std::string& route, const std::string& method, int status,
                        double seconds);
   void ImportFinished(const std::string& format, const std::string& outcome);
 
   // The exposition text, with the catalog sizes, model evaluations and pool waits read now.
-  // Catalog sizes are left out when the database cannot be read (the rest still answers).
+  // When no database connection comes free within 200 ms or the database cannot be read,
+  // the catalog gauges keep their last values and the rest still answers.
   std::string Scrape(db::ConnectionPool& pool);
 
   static constexpr const char* kContentType = "text/plain; version=0.0.4; charset=utf-8";

@@ -4,11 +4,16 @@
 
 namespace gpuplan::api {
 
-double RoundSignificant(double v, int digits) {
+namespace {
+
+// `v` rounded to `digits` significant digits (answers do not pretend to more precision).
+double RoundSignificant(double v, int digits = 4) {
   if (v == 0 || !std::isfinite(v)) return v;
   double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
   return std::round(v * scale) / scale;
 }
+
+}  // namespace
 
 void WriteWorkload(JsonWriter& out, const model::Workload& w) {
   out.BeginObject();

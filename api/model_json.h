@@ -24,9 +24,6 @@ void WriteLayout(JsonWriter& out, const model::ParallelLayout& layout);
 void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate& e,
                                   const model::Cluster& cluster, const model::TrainingJob& job);
 
-// `v` rounded to `digits` significant digits (answers do not pretend to more precision).
-double RoundSignificant(double v, int digits = 4);
-
 inline constexpr const char* kModelVersion = "gpuplan-model 1 (calibrated 2026-11-22)";
 
 }  // namespace gpuplan::api

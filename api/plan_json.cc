@@ -13,13 +13,11 @@ std::optional<double> Money(std::optional<double> v) {
   return std::nullopt;
 }
 
-// Per-unit costs: null where the unit does not apply (no epochs, no tokens, no images).
-void WriteUnitCosts(JsonWriter& out, const model::UnitCosts& u, const model::TrainingEstimate& e,
-                    bool images) {
+// Per-unit costs: null where the unit does not apply (no epochs, no tokens).
+void WriteUnitCosts(JsonWriter& out, const model::UnitCosts& u, const model::TrainingEstimate& e) {
   out.Field("per_epoch", u.per_epoch > 0 ? Money(u.per_epoch) : std::nullopt);
   out.Field("per_million_tokens", e.total_tokens > 0 ? Money(u.per_million_tokens) : std::nullopt);
   out.Field("per_thousand_samples", Money(u.per_thousand_samples));
-  if (images) out.Field("per_thousand_images", Money(u.per_thousand_samples));
 }
 
 void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
@@ -38,8 +36,8 @@ void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
     out.Field("total", RoundMoney(c.total));
     out.Field("p10_total", RoundMoney(c.p10_total));
     out.Field("p90_total", RoundMoney(c.p90_total));
-    WriteUnitCosts(out, c.units, e, images);
-    if (!images) out.Field("per_thousand_images", nullptr);
+    WriteUnitCosts(out, c.units, e);
+    out.Field("per_thousand_images", images ? Money(c.units.per_thousand_samples) : std::nullopt);
     out.EndObject();
   } else {
     out.Null();
@@ -80,7 +78,7 @@ void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
       out.Field("expected_total", RoundMoney(s.expected_total));
       out.Field("p10_total", RoundMoney(s.p10_total));
       out.Field("p90_total", RoundMoney(s.p90_total));
-      WriteUnitCosts(out, s.units, e, false);
+      WriteUnitCosts(out, s.units, e);
     } else {
       out.Field("wall_hours", nullptr);
       out.Field("billable_hours", nullptr);
@@ -152,14 +150,6 @@ void WritePriceQuoteMembers(JsonWriter& out, const plan::PriceQuote& q,
     } else {
       out.Field("spot_zone", offer->spot_zone);
     }
-  }
-}
-
-const char* ObjectiveName(plan::Objective o) {
-  switch (o) {
-    case plan::Objective::kTime: return "time";
-    case plan::Objective::kBalanced: return "balanced";
-    default: return "cost";
   }
 }
 
@@ -326,7 +316,7 @@ void WriteInferencePlan(JsonWriter& out, const plan::InferencePlan& plan) {
 
 void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
   out.BeginObject();
-  out.Field("objective", ObjectiveName(r.objective));
+  out.Field("objective", model::EnumName(plan::kObjectiveNames, r.objective));
   out.Field("currency", r.currency);
   out.Key("items");
   out.BeginArray();

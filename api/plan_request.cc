@@ -172,8 +172,8 @@ void ReadDataset(JsonReader& parent, model::TrainingJob& job) {
   r->Finish();
 }
 
-}  // namespace
-
+// The workload at `key`: a preset id, or an object with a "preset" and overrides, or a full
+// shape with "family". Unknown presets are errors naming the field.
 std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::string& key) {
   const nlohmann::json* raw = reader.Raw(key);
   if (!raw) {
@@ -219,6 +219,8 @@ std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::strin
   if (reader.error_count() != errors_before) return std::nullopt;
   return w;
 }
+
+}  // namespace
 
 std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hardware) {
   size_t errors_before = r.error_count();

@@ -24,9 +24,6 @@ using plan::InferenceRequest;
 using plan::PricingRequest;
 using plan::TrainingRequest;
 
-// The workload at `key`: a preset id, or an object with a "preset" and overrides, or a full
-// shape with "family". Unknown presets are errors naming the field.
-std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::string& key);
 
 // Reads the training fields (workload, dataset, batch, precision, optimizer, ...) from
 // `reader`; hardware is read only when `read_hardware`.

@@ -96,8 +96,8 @@ nlohmann::json ProblemJson(const Error& error, int status_override) {
     nlohmann::json errors = nlohmann::json::array();
     for (const FieldError& f : error.fields) {
       nlohmann::json item = {{"detail", f.detail}};
-      if (!f.field.empty() && f.field.front() == '/') {
-        item["pointer"] = f.field;
+      if (f.field.empty() || f.field.front() == '/') {
+        item["pointer"] = f.field;  // "" points at the whole body
       } else if (f.field.rfind("line ", 0) == 0) {
         item["line"] = std::atoi(f.field.c_str() + 5);
       } else {

@@ -13,8 +13,9 @@
 
 namespace gpuplan::api {
 
-// `value` as a URL query parameter value: RFC 3986 unreserved characters kept, every other
-// byte %XX ("n1-standard-8+1xT4" -> "n1-standard-8%2B1xT4", so '+' is not read as a space).
+// `value` as a URL path segment or query parameter value: RFC 3986 unreserved characters
+// kept, every other byte %XX ("n1-standard-8+1xT4" -> "n1-standard-8%2B1xT4", so '+' is
+// not read as a space).
 std::string PercentEncode(std::string_view value);
 
 class QueryParams {

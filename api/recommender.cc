@@ -69,11 +69,10 @@ Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body
   JsonReader r(body, "", &errors);
   plan::RecommendRequest out;
   std::string task = r.Choice("task", {"training", "inference"}).value_or("training");
-  std::string objective = r.Choice("objective", {"cost", "time", "balanced"}).value_or("cost");
-  out.objective = objective == "time"       ? plan::Objective::kTime
-                  : objective == "balanced" ? plan::Objective::kBalanced
-                                            : plan::Objective::kCost;
-  out.limit = static_cast<int>(r.Integer("limit", 1, plan::kMaxRecommendationLimit).value_or(10));
+  if (auto objective = r.Choice("objective", {"cost", "time", "balanced"})) {
+    out.objective = *model::ParseEnum(plan::kObjectiveNames, *objective);
+  }
+  out.limit = static_cast<int>(r.Integer("limit", 1, plan::kMaxRecommendationLimit).value_or(out.limit));
   auto constraints = ReadConstraints(r, task == "training");
   if (constraints) out.constraints = std::move(*constraints);
   if (task == "inference") {
@@ -96,44 +95,37 @@ Result<plan::CompareRequest> DecodeCompareRequest(const nlohmann::json& body) {
     out.gpus = *wanted;
     out.gpus_given = true;
   }
-  out.gpus_per_node = static_cast<int>(r.Integer("gpus_per_node", 1, 64).value_or(1));
+  out.gpus_per_node = static_cast<int>(r.Integer("gpus_per_node", 1, 64).value_or(out.gpus_per_node));
   r.Finish();
   if (!errors.empty()) return BodyError(errors);
   return out;
 }
 
-Result<std::string> Recommend(db::CatalogReader& catalog, const nlohmann::json& body) {
-  auto request = DecodeRecommendRequest(body);
-  if (!request.ok()) return request.error();
+namespace {
+
+template <typename Request, typename Plan>
+Result<std::string> Answer(db::CatalogReader& catalog, const Request& request,
+                           Result<Plan> (plan::Planner::*ask)(const Request&),
+                           std::string (*render)(const Plan&)) {
   plan::Planner planner(catalog);
-  auto answer = planner.Recommend(*request);
+  auto answer = (planner.*ask)(request);
   if (!answer.ok()) return WithPointers(answer.error());
-  return RecommendationJson(*answer);
+  return render(*answer);
 }
 
-Result<std::string> Compare(db::CatalogReader& catalog, const nlohmann::json& body) {
-  auto request = DecodeCompareRequest(body);
-  if (!request.ok()) return request.error();
-  plan::Planner planner(catalog);
-  auto answer = planner.Compare(*request);
-  if (!answer.ok()) return WithPointers(answer.error());
-  return ComparisonJson(*answer);
-}
+}  // namespace
 
-Result<std::string> TrainingAnswer(db::CatalogReader& catalog,
-                                   const plan::TrainingRequest& request) {
-  plan::Planner planner(catalog);
-  auto answer = planner.Training(request);
-  if (!answer.ok()) return WithPointers(answer.error());
-  return TrainingPlanJson(*answer);
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::TrainingRequest& request) {
+  return Answer(catalog, request, &plan::Planner::Training, &TrainingPlanJson);
 }
-
-Result<std::string> InferenceAnswer(db::CatalogReader& catalog,
-                                    const plan::InferenceRequest& request) {
-  plan::Planner planner(catalog);
-  auto answer = planner.Inference(request);
-  if (!answer.ok()) return WithPointers(answer.error());
-  return InferencePlanJson(*answer);
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::InferenceRequest& request) {
+  return Answer(catalog, request, &plan::Planner::Inference, &InferencePlanJson);
+}
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::RecommendRequest& request) {
+  return Answer(catalog, request, &plan::Planner::Recommend, &RecommendationJson);
+}
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::CompareRequest& request) {
+  return Answer(catalog, request, &plan::Planner::Compare, &ComparisonJson);
 }
 
 }  // namespace gpuplan::api

@@ -12,23 +12,21 @@
 
 namespace gpuplan::api {
 
-using plan::kMaxRecommendationLimit;
-
 // Bodies -> typed requests. kInvalidArgument listing every field error (JSON pointers).
+// (Training and inference estimate bodies: api/plan_request.h.)
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body);
 Result<plan::CompareRequest> DecodeCompareRequest(const nlohmann::json& body);
 
-// POST /api/v1/recommendations body -> answer: every catalog offer x node count x price kind
-// that satisfies the constraints, ranked by the objective, with the Pareto front of time vs
-// cost and the count of rejected options by reason.
-Result<std::string> Recommend(db::CatalogReader& catalog, const nlohmann::json& body);
-// POST /api/v1/compare body -> answer: the workload on each GPU, with time, cost and
-// throughput per currency unit, best value first.
-Result<std::string> Compare(db::CatalogReader& catalog, const nlohmann::json& body);
-// Decoded estimate requests -> answers (POST /api/v1/estimates/training and /inference).
-Result<std::string> TrainingAnswer(db::CatalogReader& catalog,
-                                   const plan::TrainingRequest& request);
-Result<std::string> InferenceAnswer(db::CatalogReader& catalog,
-                                    const plan::InferenceRequest& request);
+// Decoded requests -> the planner's answer as JSON text, or its error with the fields as
+// JSON pointers:
+//   training / inference estimate: POST /api/v1/estimates/training, /inference;
+//   recommendation: every catalog offer x node count x price kind that satisfies the
+//     constraints, ranked by the objective, with the Pareto front of time vs cost and the
+//     count of rejected options by reason (POST /api/v1/recommendations);
+//   comparison: the workload on each GPU, best value first (GET|POST /api/v1/compare).
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::TrainingRequest& request);
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::InferenceRequest& request);
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::RecommendRequest& request);
+Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::CompareRequest& request);
 
 }  // namespace gpuplan::api

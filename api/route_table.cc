@@ -1,6 +1,7 @@
 #include "api/route_table.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace gpuplan::api {
 
@@ -16,6 +17,9 @@ std::string PatternOf(const std::string& path_template) {
     char c = path_template[i];
     if (c == '{') {
       size_t close = path_template.find('}', i);
+      if (close == std::string::npos) {
+        throw std::invalid_argument("route template without its '}': " + path_template);
+      }
       out += "([^/]+)";
       i = close;
     } else if (c == '.' || c == '+' || c == '*' || c == '?' || c == '(' || c == ')' ||
@@ -32,6 +36,12 @@ std::string PatternOf(const std::string& path_template) {
 }  // namespace
 
 const std::string& CurrentRoute() { return *current_route; }
+
+std::string JoinMethods(const std::vector<std::string>& methods) {
+  std::string out;
+  for (const std::string& m : methods) out += (out.empty() ? "" : ", ") + m;
+  return out;
+}
 void ResetCurrentRoute() { current_route = &kNoRoute; }
 
 void RouteTable::Add(const std::string& method, const std::string& path_template,
@@ -52,6 +62,9 @@ void RouteTable::Add(const std::string& method, const std::string& path_template
     server_.Put(pattern, std::move(tagged));
   } else if (method == "DELETE") {
     server_.Delete(pattern, std::move(tagged));
+  } else {
+    routes_.pop_back();  // not listed in Allow either
+    throw std::invalid_argument("route method " + method + " is not one of GET, POST, PUT, DELETE");
   }
 }
 

@@ -19,6 +19,7 @@ class RouteTable {
   // Registers `handler` for `method` (GET, POST, PUT, DELETE) at `path_template`, whose
   // `{name}` segments match one path segment each (the handler reads them from
   // req.matches[1..]). The handler runs with CurrentRoute() set to the template.
+  // std::invalid_argument for another method or a '{' without its '}' (a wiring mistake).
   void Add(const std::string& method, const std::string& path_template,
            httplib::Server::Handler handler);
   void Get(const std::string& t, httplib::Server::Handler h) { Add("GET", t, std::move(h)); }
@@ -35,17 +36,19 @@ class RouteTable {
   // Matches patterns: for requests answered before routing (304, 401, 405, OPTIONS).
   std::string TemplateFor(const std::string& path) const;
 
+ private:
   struct Route {
     std::string method;
     std::string path_template;
     std::regex pattern;
   };
-  const std::deque<Route>& routes() const { return routes_; }
 
- private:
   httplib::Server& server_;
   std::deque<Route> routes_;  // stable addresses: CurrentRoute() points into them
 };
+
+// "GET, HEAD, OPTIONS": an Allow header's value.
+std::string JoinMethods(const std::vector<std::string>& methods);
 
 // The template of the route this thread is answering: set when a registered handler runs,
 // empty before routing and for requests no route took (static files, 404, 405).

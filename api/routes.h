@@ -1,5 +1,5 @@
 // Route registration. Handlers are thin: decode and validate the request, call the
-// store or model, render JSON. Every error answer is problem+json.
+// planner or the catalog store, render JSON. Every error answer is problem+json.
 #pragma once
 
 #include <atomic>
@@ -20,7 +20,7 @@ class ServiceMetrics;  // api/metrics.h
 
 struct ApiContext {
   db::ConnectionPool* pool = nullptr;  // required; outlives the server
-  ServiceMetrics* metrics = nullptr;   // optional (GET /metrics answers 404 without)
+  ServiceMetrics* metrics = nullptr;   // required; outlives the server
   std::string version;                 // service version reported by /healthz
   // Exports stream from a pooled connection for as long as the client reads; at most this
   // many at once (more answer 503 with Retry-After), so slow readers cannot take the pool.

@@ -110,7 +110,7 @@ void BM_TrainingEstimateRequest(benchmark::State& state) {
     db::CachedCatalog store(lease);  // one per request, as the server does
     auto body = nlohmann::json::parse(text);
     auto request = api::DecodeTrainingRequest(body);
-    auto answer = api::TrainingAnswer(store, *request);
+    auto answer = api::PlanAnswer(store, *request);
     benchmark::DoNotOptimize(answer);
   }
 }
@@ -124,7 +124,8 @@ void BM_RecommendTraining(benchmark::State& state) {
                          {"global_batch_size", 256}, {"constraints", {{"max_nodes", 4}}}};
   for (auto _ : state) {
     Catalog store(*seeded.db);  // one per request, as the server does
-    auto answer = api::Recommend(store, body);
+    auto request = api::DecodeRecommendRequest(body);
+    auto answer = api::PlanAnswer(store, *request);
     benchmark::DoNotOptimize(answer);
   }
 }

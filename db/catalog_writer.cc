@@ -30,13 +30,16 @@ void BindPositiveOrNull(SQLite::Statement& stmt, int index, int value) {
 
 }  // namespace
 
-std::string UtcNow() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+std::string FormatUtc(std::time_t t, const char* format) {
   std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  gmtime_r(&t, &tm);
+  char buffer[64];
+  std::strftime(buffer, sizeof(buffer), format, &tm);
   return buffer;
+}
+
+std::string UtcNow() {
+  return FormatUtc(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()));
 }
 
 void BumpCatalogGeneration(SQLite::Database& db) {

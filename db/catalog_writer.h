@@ -5,6 +5,7 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <ctime>
 #include <string>
 
 #include "db/catalog_batch.h"
@@ -59,5 +60,7 @@ void RecordImport(SQLite::Database& db, const ImportAudit& audit);
 
 // Current UTC time as "YYYY-MM-DDTHH:MM:SSZ".
 std::string UtcNow();
+// `t` in UTC by strftime's `format` (thread-safe: gmtime_r).
+std::string FormatUtc(std::time_t t, const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 }  // namespace gpuplan::db

@@ -1,5 +1,5 @@
 // POST /api/v1/estimates/inference: body bytes -> the server's body reader ->
-// api::DecodeInferenceRequest -> the plan service (serving model and pricing against the
+// api::DecodeInferenceRequest -> api::PlanAnswer (serving model and pricing against the
 // seeded catalog) -> the JSON answer or the problem answer.
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +24,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckRejection(request.error(), "DecodeInferenceRequest", &req);
     return 0;
   }
-  CheckAnswer(req, api::InferenceAnswer(SeededStore(), *request));
+  CheckAnswer(req, api::PlanAnswer(SeededStore(), *request));
   return 0;
 }

@@ -1,5 +1,5 @@
 // POST /api/v1/estimates/training and POST /api/v1/estimates/training:batch: body bytes
-// -> the server's body reader -> api::DecodeTrainingRequest -> the plan service (model
+// -> the server's body reader -> api::DecodeTrainingRequest -> api::PlanAnswer (the planner: model
 // and pricing against the seeded catalog) -> the JSON answer or the problem answer.
 // The batch part mirrors PostTrainingBatch (api/estimate_routes.cc): "scenarios" must be
 // an array of 1..1000 objects; each is decoded (only the first kModelScenarios are also
@@ -22,7 +22,7 @@ void Training(const httplib::Request& req, const nlohmann::json& body, bool esti
   auto request = api::DecodeTrainingRequest(body);
   if (!request.ok()) return CheckRejection(request.error(), "DecodeTrainingRequest", &req);
   if (!estimate) return;
-  CheckAnswer(req, api::TrainingAnswer(SeededStore(), *request));
+  CheckAnswer(req, api::PlanAnswer(SeededStore(), *request));
 }
 
 void Batch(const httplib::Request& req, const nlohmann::json& body) {

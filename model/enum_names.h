@@ -1,5 +1,5 @@
 // Name <-> value tables for the model's enums (precision, family, interconnect, optimizer,
-// ...): one lookup shared by every ParseX / XName pair. Internal to model/.
+// ...): one lookup shared by every ParseX / XName pair (plan/ names its enums with it too).
 #pragma once
 
 #include <array>

@@ -74,6 +74,10 @@ Status ValidateGpuSpec(const GpuSpec& gpu) {
   if (!any_compute) {
     return Error::Invalid("fp32_tflops", "a GPU needs at least one positive peak compute rate");
   }
+  // Every step reads memory: without a bandwidth the model would answer infinite throughput.
+  if (!(gpu.memory_bw_gbps > 0) && !(gpu.achievable_bw_gbps > 0)) {
+    return Error::Invalid("memory_bw_gbps", "memory_bw_gbps must be positive");
+  }
   // A benchmark cannot beat the peak it is measured against, nor the base clock the boost.
   if (gpu.achievable_bw_gbps > 0 && gpu.memory_bw_gbps > 0 &&
       gpu.achievable_bw_gbps > gpu.memory_bw_gbps) {

@@ -195,8 +195,7 @@ double KvCacheBytesPerToken(const Workload& w, Precision precision) {
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& r, const ModelConstants& c,
                                         const ServingConstants& s) {
-  internal::CountServingEvaluation();
-  if (r.precision_auto) {
+  if (r.precision_auto) {  // resolved, then counted once by the call below
     ServingRequest resolved = r;
     resolved.precision_auto = false;
     resolved.precision = AutoPrecision(node.gpu);
@@ -204,6 +203,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     if (e.ok()) e->assumptions.insert(e->assumptions.begin(), AutoPrecisionAssumption(node.gpu));
     return e;
   }
+  internal::CountServingEvaluation();
   Status valid = ValidateWorkload(w);
   if (valid.ok()) valid = ValidateRequest(w, node, r);
   if (!valid.ok()) return valid.error();

@@ -300,8 +300,7 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
                                           const Cluster& cluster, const ModelConstants& c,
                                           bool find_smallest_layout) {
-  internal::CountTrainingEvaluation();
-  if (job.precision_auto) {
+  if (job.precision_auto) {  // resolved, then counted once by the call below
     TrainingJob resolved = job;
     resolved.precision_auto = false;
     resolved.precision = AutoPrecision(cluster.node.gpu);
@@ -309,14 +308,12 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     if (e.ok()) e->assumptions.insert(e->assumptions.begin(), AutoPrecisionAssumption(cluster.node.gpu));
     return e;
   }
+  internal::CountTrainingEvaluation();
   Status valid = ValidateWorkload(w);
   if (valid.ok()) valid = ValidateCluster(cluster);
   if (valid.ok()) valid = ValidateJob(job, w, cluster.node.gpu);
   if (!valid.ok()) return valid.error();
   const int gpus = cluster.TotalGpus();
-  if (job.tensor_parallel > 0 && !IsTransformer(w.family) && job.tensor_parallel > 1) {
-    return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
-  }
 
   const int model_parallel = std::max(1, job.tensor_parallel) * std::max(1, job.pipeline_parallel);
   if (gpus % model_parallel != 0) {
@@ -359,14 +356,12 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   };
   // Plain data parallelism is what a job runs unless it does not fit or the job asks for
   // more (a ZeRO stage, TP/PP degrees, or an optimized Megatron/FSDP-class framework).
+  // (TP x PP divides the GPUs: checked above.)
+  const ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel),
+                             gpus / model_parallel, std::max(0, job.zero_stage)};
   bool search = job.framework == Framework::kOptimized;
   if (!search) {
-    ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel),
-                         1, std::max(0, job.zero_stage)};
-    if (gpus % (plain.tensor * plain.pipeline) == 0) {
-      plain.data = gpus / (plain.tensor * plain.pipeline);
-      evaluate(plain, true);
-    }
+    evaluate(plain, true);
     search = !found;
   }
   if (search) {
@@ -376,9 +371,6 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     }
   }
   if (!found) {
-    ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel), 1,
-                         std::max(0, job.zero_stage)};
-    plain.data = std::max(1, gpus / (plain.tensor * plain.pipeline));
     if (job.global_batch < plain.data) {
       return Error::Invalid("global_batch_size",
                             "global_batch_size " + std::to_string(job.global_batch) +
@@ -437,6 +429,11 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     // A fixed duration: the work is the whole steps that fit in it; the time has no range,
     // the work has (the same P10-P90 ratio, inverted).
     best.steps = std::floor(job.hours * 3600 / best.step.step_time_s);
+    if (best.steps < 1) {
+      return Error::Invalid("dataset.hours", "a duration of " + Fmt(job.hours * 3600) +
+                                                 " s is shorter than one step (" +
+                                                 Fmt(best.step.step_time_s) + " s)");
+    }
     best.total_samples = best.steps * job.global_batch;
     best.total_hours = job.hours;
     best.p10_hours = best.p90_hours = job.hours;

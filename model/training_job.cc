@@ -39,19 +39,15 @@ bool IsMixedPrecision(Precision p) {
   return p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kFp8;
 }
 
-Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu) {
+Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   if (job.precision == Precision::kInt8) {
     return Error::Invalid("precision", "int8 is an inference precision, not a training one");
-  }
-  if (PeakTflops(gpu, job.precision) <= 0) {
-    return Error::Invalid("precision", std::string(PrecisionName(job.precision)) +
-                                            " is not supported by " + gpu.id);
   }
   bool has_tokens = job.tokens > 0;
   bool has_hours = job.hours > 0;
   if (!(job.samples >= 0) || !(job.tokens >= 0) || !(job.hours >= 0) ||
       !std::isfinite(job.samples) || !std::isfinite(job.tokens) || !std::isfinite(job.hours)) {
-    return Error::Invalid("dataset", "dataset sizes must not be negative");
+    return Error::Invalid("dataset", "dataset sizes and hours must be finite and not negative");
   }
   if (has_hours && has_tokens) {
     return Error::Invalid("dataset.hours", "give either tokens or hours, not both");
@@ -82,6 +78,19 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
   }
   if (job.tensor_parallel < 0 || job.pipeline_parallel < 0) {
     return Error::Invalid("tensor_parallel", "parallel degrees must be positive");
+  }
+  if (job.tensor_parallel > 1 && !IsTransformer(workload.family)) {
+    return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
+  }
+  return OkStatus();
+}
+
+Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu) {
+  Status request = ValidateJobRequest(job, workload);
+  if (!request.ok()) return request;
+  if (PeakTflops(gpu, job.precision) <= 0) {
+    return Error::Invalid("precision", std::string(PrecisionName(job.precision)) +
+                                            " is not supported by " + gpu.id);
   }
   return OkStatus();
 }

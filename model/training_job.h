@@ -57,5 +57,9 @@ bool IsMixedPrecision(Precision p);  // fp16, bf16, fp8: 16-bit compute, fp32 ma
 // Checks the job against the workload and the GPU. Errors name the field: "dataset.samples",
 // "global_batch_size", "micro_batch_size", "precision" (e.g. bf16 on a V100), "zero_stage".
 Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu);
+// The checks of ValidateJob that do not depend on the GPU (dataset, batch sizes, degrees,
+// int8, tensor parallelism of a non-transformer): errors of the request itself, whatever
+// hardware it would run on.
+Status ValidateJobRequest(const TrainingJob& job, const Workload& workload);
 
 }  // namespace gpuplan::model

@@ -6,14 +6,13 @@
 #include <ctime>
 #include <limits>
 
+#include "db/catalog_writer.h"
 #include "db/field_rules.h"
 #include "db/offer_query.h"
 
 namespace gpuplan::plan {
 
 namespace {
-
-constexpr double kHoursPerMonth = 730;
 
 std::string Minutes(double minutes) {
   char b[32];
@@ -48,10 +47,7 @@ Result<SpotPricing> Planner::SpotPricingFor(const std::optional<db::Offer>& offe
   query.limit = 10000;
   {
     // The window's start as a date (a day early): the query compares text.
-    std::time_t since = *latest - window - 24 * 3600;
-    char day[16];
-    std::strftime(day, sizeof(day), "%Y-%m-%d", std::gmtime(&since));
-    query.since = day;
+    query.since = db::FormatUtc(*latest - window - 24 * 3600, "%Y-%m-%d");
   }
   auto rows = catalog_.SpotHistory(query);
   if (!rows.ok()) return rows.error();
@@ -88,11 +84,7 @@ Result<SpotPricing> Planner::SpotPricingFor(const std::optional<db::Offer>& offe
     size_t hi = std::min(lo + 1, prices.size() - 1);
     return prices[lo] + (prices[hi] - prices[lo]) * (pos - lo);
   };
-  auto date = [](std::time_t t) {
-    char b[32];
-    std::strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return std::string(b);
-  };
+  auto date = [](std::time_t t) { return db::FormatUtc(t); };
   out.from_history = true;
   out.price_per_hour = sum / prices.size();
   out.p10_per_hour = quantile(0.1);
@@ -341,6 +333,15 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& request) {
   if (plan.cost.spot) {
     const SpotTrainingCost& s = *plan.cost.spot;
     plan.assumptions.push_back("spot cost at " + s.pricing.basis);
+    if (request.job.hours > 0 && s.run.viable) {
+      // On-demand holds the duration; spot does the same work, and interruptions stretch it.
+      char text[160];
+      std::snprintf(text, sizeof(text),
+                    "fixed duration on spot: the work of the %.4g h takes %.4g wall hours with "
+                    "interruptions, and is billed for %.4g h",
+                    request.job.hours, s.run.wall_hours, s.run.billable_hours);
+      plan.assumptions.push_back(text);
+    }
     if (!request.pricing.notice_given) {
       double notice = s.params.preemption_notice_minutes;
       plan.assumptions.push_back(

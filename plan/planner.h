@@ -2,7 +2,8 @@
 // explicit GPU), runs the model, prices the result in the requested currency, ranks catalog
 // options and compares GPUs. Reads the catalog through db::CatalogReader only; answers are
 // typed values (the api layer and the CLI render them). One Planner per request, on one
-// thread: it caches the exchange rates and the hardware configurations it has estimated.
+// thread: it keeps the exchange rates it loaded (a recommendation also estimates each
+// distinct hardware configuration once, within the call).
 //
 // Errors: kInvalidArgument naming the request field by its dotted name ("hardware.gpu",
 // "constraints.gpus.1", "currency"; the api layer turns names into JSON pointers);
@@ -72,6 +73,8 @@ struct SpotPricing {
 };
 
 inline constexpr int kSpotHistoryWindowDays = 30;
+// Hours billed in a month of a service that runs around the clock (365 x 24 / 12).
+inline constexpr double kHoursPerMonth = 730;
 
 struct SpotTrainingCost {
   double price_per_hour = 0;  // SpotPricing::price_per_hour
@@ -138,7 +141,7 @@ struct RecommendedOption {
   double price_per_hour = 0;  // per instance, request currency
   double hours = 0;           // training: wall hours; inference: latency in s
   double cost = 0;            // training: total; inference: per hour
-  double cost_per_month = 0;  // inference: cost x 730 h
+  double cost_per_month = 0;  // inference: cost x kHoursPerMonth
   double score = 0;
   std::string why;
   std::vector<std::string> warnings;
@@ -194,7 +197,7 @@ class Planner {
  public:
   explicit Planner(db::CatalogReader& catalog) : catalog_(catalog) {}
 
-  // Loads the exchange rates; kInvalidArgument naming "/currency" if `currency` has none.
+  // Loads the exchange rates; kInvalidArgument naming "currency" if `currency` has none.
   Status UseCurrency(const std::string& currency);
   Result<double> Convert(double amount, const std::string& from) const;
   // The offer's prices in the request currency.

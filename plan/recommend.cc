@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "db/offer_query.h"
+#include "model/training_job.h"
 #include "db/text.h"
 #include "plan/deadline.h"
 #include "plan/planner.h"
@@ -120,7 +121,7 @@ RecommendedOption Materialize(const Candidate& c) {
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;
-    o.cost_per_month = c.cost * 730;
+    o.cost_per_month = c.cost * kHoursPerMonth;
     o.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
             "x " + gpu + " at batch " + std::to_string(e.chosen.batch) + ", " +
             Fmt("%.2f s", e.chosen.latency_s) + " per request" +
@@ -236,8 +237,13 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
                                                   const Constraints& cons, Objective objective,
                                                   int limit) {
   // A request error is not an option's rejection: refuse it before counting options.
-  if (request.job.tensor_parallel > 1 && !model::IsTransformer(request.workload.family)) {
-    return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
+  Status valid = model::ValidateJobRequest(request.job, request.workload);
+  if (!valid.ok()) return valid.error();
+  if (request.job.hours > 0) {
+    // Every option would take the same hours: a ranking by time or cost per hour says nothing.
+    return Error::Invalid("dataset.hours",
+                          "a recommendation compares how long a given amount of work takes and "
+                          "what it costs; give samples (and epochs) or tokens, not hours");
   }
   CandidateStats stats;
   auto offers = CandidateOffers(catalog_, cons, stats);
@@ -411,7 +417,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       c.cost = *price * instances;  // per hour
       c.hours = e->chosen.latency_s;
       c.serving = e;
-      if (cons.budget && c.cost * 730 > *cons.budget) {
+      if (cons.budget && c.cost * kHoursPerMonth > *cons.budget) {
         ++out.rejected["over_budget"];
         continue;
       }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/cost.h"
+#include "model/enum_names.h"
 #include "model/hardware.h"
 #include "model/inference.h"
 #include "model/training_job.h"
@@ -68,6 +69,9 @@ struct Constraints {
 };
 
 enum class Objective { kCost, kTime, kBalanced };
+// Their names in requests and answers.
+inline constexpr model::EnumNames<Objective, 3> kObjectiveNames = {
+    {{"cost", Objective::kCost}, {"time", Objective::kTime}, {"balanced", Objective::kBalanced}}};
 
 inline constexpr int kMaxRecommendationLimit = 100;
 

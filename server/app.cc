@@ -30,6 +30,7 @@
 #include "db/text.h"
 #include "db/write_transaction.h"
 #include "server/guarded_server.h"
+#include "server/log_format.h"
 #include "server/static_files.h"
 
 namespace gpuplan::server {
@@ -37,8 +38,8 @@ namespace gpuplan::server {
 namespace {
 
 thread_local std::optional<std::chrono::steady_clock::time_point> request_start;
-// Whether this thread's request was counted in flight and not yet finished (a request that
-// never reaches the logger is finished by the next one on the thread).
+// Whether this thread's request was counted in flight and not yet logged (the request-end
+// handler finishes one that never reached the logger: a handler or logger that threw).
 thread_local bool request_in_flight = false;
 std::atomic<unsigned long long> request_counter{0};
 
@@ -96,6 +97,9 @@ Status PrepareDatabase(const std::string& db_path) {
 }
 
 Result<std::unique_ptr<App>> App::Create(const ServeConfig& config) {
+  for (const std::string& origin : config.cors_origins) {
+    if (auto why = api::CorsPolicy::InvalidOrigin(origin)) return Error::Invalid("cors-origin", *why);
+  }
   Status prepared = PrepareDatabase(config.db_path);
   if (!prepared.ok()) return prepared.error();
   auto pool = db::ConnectionPool::Open(config.db_path, std::max(1, config.db_connections));
@@ -191,8 +195,6 @@ void App::Configure() {
   s.set_pre_routing_handler([auth_reads, pool, files, deadline, admit, metrics, routes, cors,
                              cache_control](const httplib::Request& req, httplib::Response& res) {
     request_start = std::chrono::steady_clock::now();
-    api::ResetCurrentRoute();
-    if (request_in_flight) metrics->RequestAbandoned();  // the last one never reached the logger
     metrics->RequestStarted();
     request_in_flight = true;
     plan::SetRequestDeadline(deadline);
@@ -226,13 +228,10 @@ void App::Configure() {
         generation = db::CatalogGeneration(lease.Prepared(db::kCatalogGenerationSql));
       }
       std::string etag = api::CatalogEtag(kVersion, generation);
+      // The answer (post-routing) turns into 304 if it is a 200 the client already holds:
+      // a 404 or 422 stays what it is, whatever If-None-Match says.
       res.set_header("ETag", etag);
       res.set_header("Cache-Control", cache_control);
-      if (req.has_header("If-None-Match") &&
-          api::IfNoneMatchHolds(req.get_header_value("If-None-Match"), etag)) {
-        res.status = 304;
-        return httplib::Server::HandlerResponse::Handled;
-      }
     }
     if (!api_path && (req.method == "GET" || req.method == "HEAD")) {
       if (const StaticFiles::File* file = files->Find(req.path)) {
@@ -242,11 +241,22 @@ void App::Configure() {
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  // An ETag and Cache-Control set before routing describe the catalog answer, not an error.
-  s.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
-    if (res.status >= 300 && res.status != 304) {
+  // An ETag and Cache-Control set before routing describe the catalog answer, not an error;
+  // a 200 whose tag If-None-Match holds becomes 304 Not Modified without its body.
+  s.set_post_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.has_header("ETag")) return;
+    if (res.status != 200) {
       res.headers.erase("ETag");
       res.headers.erase("Cache-Control");
+    } else if (req.has_header("If-None-Match") &&
+               api::IfNoneMatchHolds(req.get_header_value("If-None-Match"),
+                                     res.get_header_value("ETag"))) {
+      res.status = 304;
+      res.body.clear();
+      res.headers.erase("Content-Type");
+      res.headers.erase("Content-Length");
+      // httplib set Content-Length for the body just dropped, and does not set it again.
+      res.set_header("Content-Length", "0");
     }
   });
   bool json_logs = config_.log_format == "json";
@@ -275,13 +285,21 @@ void App::Configure() {
                                {"status", res.status},
                                {"ms", std::round(ms * 100) / 100},
                                {"request_id", res.get_header_value("X-Request-Id")}};
-        spdlog::info("{}", api::EncodeJson(line));
+        AccessLog().info("{}", api::EncodeJson(line));
       } else {
-        spdlog::info("{} {} {} {:.2f}ms id={}", db::Printable(req.method, 16),
+        AccessLog().info("{} {} {} {:.2f}ms id={}", db::Printable(req.method, 16),
                      db::Printable(req.path), res.status, ms, res.get_header_value("X-Request-Id"));
       }
     } catch (...) {
     }
+  });
+  // Per-request thread state ends with the request, whether or not it was routed and logged
+  // (a malformed request line never reaches pre-routing; a throw skips the logger).
+  s.set_request_end_handler([metrics] {
+    if (request_in_flight) metrics->RequestAbandoned();
+    request_in_flight = false;
+    request_start.reset();
+    api::ResetCurrentRoute();
   });
   s.set_exception_handler(AnswerException);
   api::InstallErrorHandler(s, *routes_);

@@ -286,6 +286,7 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
     } catch (...) {
       ok = false;  // a throwing error handler or logger: drop this connection, keep the server
     }
+    if (request_end_) request_end_();
     if (stream.over_budget() && stream.written() == 0) {
       RawProblem(sock, 431, "Request Header Fields Too Large", "urn:gpuplan:problem:headers-too-large",
                  "the request line and headers are over the server's limit of " +

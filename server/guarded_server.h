@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -44,6 +45,10 @@ class GuardedServer : public httplib::Server {
   static void ExpectBody(size_t bytes);
   // Close the connection after this response (its body, if any, was not read).
   static void CloseAfterResponse();
+  // Runs on the serving thread after every request, answered or not (a malformed request
+  // line, a throwing handler): where per-request thread state is cleared. Set before
+  // serving; must not throw.
+  void set_request_end_handler(std::function<void()> handler) { request_end_ = std::move(handler); }
 
   struct Counters {
     long long accepted = 0;          // connections served
@@ -62,6 +67,7 @@ class GuardedServer : public httplib::Server {
   void Release(const std::string& client);
 
   ConnectionLimits limits_;
+  std::function<void()> request_end_;
   mutable std::mutex mutex_;
   std::map<std::string, int> per_client_;
   Counters counters_;

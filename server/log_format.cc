@@ -11,14 +11,16 @@ namespace gpuplan::server {
 
 namespace {
 
+constexpr std::string_view kAccessLogger = "access";
+
 // %* : the message as a JSON value (an object as is, anything else as a string).
 class JsonMessage : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg& msg, const std::tm&,
               spdlog::memory_buf_t& dest) override {
     std::string_view text(msg.payload.data(), msg.payload.size());
-    std::string out = !text.empty() && text.front() == '{' && text.back() == '}'
-                          ? std::string(text)
+    std::string out = msg.logger_name == kAccessLogger
+                          ? std::string(text)  // already a JSON object (server/app.cc)
                           : api::EncodeJson(nlohmann::json(std::string(text)));
     dest.append(out.data(), out.data() + out.size());
   }
@@ -35,6 +37,12 @@ void UseLogFormat(const std::string& format) {
   formatter->add_flag<JsonMessage>('*').set_pattern(
       R"({"ts":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","msg":%*})");
   spdlog::set_formatter(std::move(formatter));
+}
+
+spdlog::logger& AccessLog() {
+  static const std::shared_ptr<spdlog::logger> log =
+      spdlog::default_logger()->clone(std::string(kAccessLogger));
+  return *log;
 }
 
 }  // namespace gpuplan::server

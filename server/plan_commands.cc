@@ -64,17 +64,15 @@ Result<nlohmann::json> RequestBody(const CommonPlanOptions& o, nlohmann::json fr
   return body;
 }
 
-// Only what was given: without --samples, --tokens or --hours the request names the missing field,
-// as the API does, rather than planning a dataset size nobody chose.
+// Only what was given, as given: the API names what is missing or wrong (no --samples,
+// --tokens or --hours; --hours with --epochs; a negative value), rather than the CLI
+// planning a dataset nobody chose or dropping a value without a word.
 nlohmann::json Dataset(const JobOptions& o) {
   nlohmann::json d = nlohmann::json::object();
-  if (o.hours > 0) {
-    d["hours"] = o.hours;
-  } else {
-    d["epochs"] = o.epochs;
+  for (auto [key, value] : {std::pair{"samples", &o.samples}, {"epochs", &o.epochs},
+                            {"tokens", &o.tokens}, {"hours", &o.hours}}) {
+    if (*value) d[key] = **value;
   }
-  if (o.tokens > 0) d["tokens"] = o.tokens;
-  if (o.samples > 0) d["samples"] = o.samples;
   return d;
 }
 
@@ -251,8 +249,6 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
   return 0;
 }
 
-}  // namespace
-
 void AddCommonPlanOptions(CLI::App& app, CommonPlanOptions& o) {
   app.add_option("--db", o.db, "SQLite catalog file (default: the embedded seed, in memory)")
       ->envname("GPUPLAN_DB");
@@ -265,7 +261,7 @@ void AddJobOptions(CLI::App& app, JobOptions& o) {
   app.add_option("--workload", o.workload, "workload preset id (see GET /api/v1/workloads)")
       ->capture_default_str();
   app.add_option("--samples", o.samples, "training: dataset samples per epoch (or --tokens)");
-  app.add_option("--epochs", o.epochs, "training: epochs")->capture_default_str();
+  app.add_option("--epochs", o.epochs, "training: epochs (default 1)");
   app.add_option("--tokens", o.tokens, "training: total tokens (instead of samples x epochs)");
   app.add_option("--hours", o.hours, "training: a fixed duration (instead of a dataset size)");
   app.add_option("--global-batch", o.global_batch, "training: samples per optimizer step")
@@ -275,6 +271,8 @@ void AddJobOptions(CLI::App& app, JobOptions& o) {
       ->capture_default_str();
   app.add_option("--currency", o.currency, "currency of the answer")->capture_default_str();
 }
+
+}  // namespace
 
 void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
   AddCommonPlanOptions(app, o.common);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -22,10 +23,9 @@ struct CommonPlanOptions {
 // What is trained (or served) and how much: shared by the three commands.
 struct JobOptions {
   std::string workload = "resnet-50";
-  double samples = 0;  // 0: not given (then --tokens or --hours is needed for training)
-  double epochs = 1;
-  double tokens = 0;
-  double hours = 0;  // a fixed duration instead of a dataset size
+  // The dataset, each only if given (the API decides what is missing or conflicting):
+  // samples x epochs (epochs default to 1), tokens, or hours (a fixed duration).
+  std::optional<double> samples, epochs, tokens, hours;
   int global_batch = 256;
   std::string precision = "auto";
   std::string currency = "USD";

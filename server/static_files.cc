@@ -62,10 +62,9 @@ StaticFiles StaticFiles::Load(const std::string& dir) {
 }
 
 const StaticFiles::File* StaticFiles::Find(const std::string& path) const {
-  std::string key = path;
-  if (key.empty() || key.back() == '/') key += "index.html";
-  auto it = files_.find(key);
-  if (it == files_.end() && key.back() != '/') it = files_.find(key + "/index.html");  // /docs
+  bool folder = path.empty() || path.back() == '/';
+  auto it = files_.find(folder ? path + "index.html" : path);
+  if (it == files_.end() && !folder) it = files_.find(path + "/index.html");  // "/docs"
   return it == files_.end() ? nullptr : &it->second;
 }
 

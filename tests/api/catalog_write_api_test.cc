@@ -119,6 +119,11 @@ TEST_F(CatalogWriteApiTest, GpuWrites) {
   auto rejected = Send("POST", "/api/v1/gpus", too_fast, *admin_key_);
   EXPECT_EQ(rejected.status, 422);
   EXPECT_EQ(rejected.body["errors"][0]["pointer"], "/achievable_bw_gbps");
+  json no_memory = NewGpu("TEST-GPU-3");  // a model step needs a memory bandwidth
+  no_memory.erase("memory_bw_gbps");
+  auto unmeasured = Send("POST", "/api/v1/gpus", no_memory, *admin_key_);
+  EXPECT_EQ(unmeasured.status, 422);
+  EXPECT_EQ(unmeasured.body["errors"][0]["pointer"], "/memory_bw_gbps");
   auto mismatch = Send("PUT", "/api/v1/gpus/OTHER", NewGpu("TEST-GPU-2"), *admin_key_);
   EXPECT_EQ(mismatch.status, 422);
   EXPECT_EQ(Send("DELETE", "/api/v1/gpus/A100-80GB-SXM4", nullptr, *admin_key_).status, 409);  // in use
@@ -209,7 +214,7 @@ TEST_F(CatalogWriteApiTest, SkypilotImportOfANewCloudIsFoundAndRecommended) {
 }
 
 // Issue 10: every row read is accepted, skipped or rejected (a row with an empty
-// InstanceType vanished: read 6 = 2 + 3 + 0), and regions created by prices are counted.
+// InstanceType vanished from the counts), and regions created by prices are counted.
 TEST_F(CatalogWriteApiTest, ImportCountsAddUp) {
   const std::string csv =
       "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
@@ -228,6 +233,13 @@ TEST_F(CatalogWriteApiTest, ImportCountsAddUp) {
             rows["accepted"].get<int>() + rows["skipped"].get<int>() + rows["rejected"].get<int>())
       << reply.body.dump();
   EXPECT_EQ(rows["accepted"], 2);
+  // Skipped on purpose: the CPU-only row and the unknown accelerator. Rejected, with their
+  // lines: the row without an InstanceType and the one whose GPU count is not a number.
+  EXPECT_EQ(rows["skipped"], 2);
+  EXPECT_EQ(rows["rejected"], 2);
+  ASSERT_EQ(reply.body["rejected"].size(), 2u);
+  EXPECT_EQ(reply.body["rejected"][0]["line"], 4);
+  EXPECT_EQ(reply.body["rejected"][1]["line"], 7);
   EXPECT_EQ(reply.body["regions"], 2);
   EXPECT_EQ(server_->Get("/api/v1/regions?cloud=countcloud").body["items"].size(), 2u);
 }

@@ -410,9 +410,11 @@ TEST_F(EstimateApiTest, PrecisionAutoRunsWhatEachGpuSupports) {
   EXPECT_EQ(all.body["rejected"]["precision_unsupported"], 0);
   recommend["precision"] = "bf16";
   auto bf16_only = Post("/api/v1/recommendations", recommend);
+  ASSERT_EQ(bf16_only.status, 200) << bf16_only.body.dump();
   EXPECT_GT(bf16_only.body["rejected"]["precision_unsupported"].get<int>(), 0);
   auto compared = server_->Get("/api/v1/compare?workload=resnet-50&gpus=T4,A100-80GB-SXM4");
   ASSERT_EQ(compared.status, 200);
+  ASSERT_EQ(compared.body["items"].size(), 2u);
   for (const auto& row : compared.body["items"]) {
     EXPECT_FALSE(row.contains("error")) << row.dump();
     EXPECT_EQ(row["precision"], row["gpu"] == "T4" ? "fp16" : "bf16");
@@ -485,8 +487,11 @@ TEST_F(EstimateApiTest, MicroBatchesSplitTheGlobalBatchWithoutSilentPadding) {
 // Issue 10: a warning never contradicts the answer: no "does not fit" next to a usable
 // micro-batch (ViT-L on a T4).
 TEST_F(EstimateApiTest, FitWarningsAgreeWithTheMemoryAnswer) {
-  for (const char* gpu : {"T4", "L4", "A10G", "V100-16GB-SXM2"}) {
-    json body = Training({{"workload", "vit-l-16"}, {"global_batch_size", 256},
+  // ViT-L fits (tightly) on each; Llama-2-7B fits on none of them alone.
+  std::set<std::string> verdicts;
+  for (auto [workload, gpu] : {std::pair{"vit-l-16", "T4"}, {"vit-l-16", "L4"}, {"vit-l-16", "A10G"},
+                               {"vit-l-16", "V100-16GB-SXM2"}, {"llama-2-7b", "T4"}}) {
+    json body = Training({{"workload", workload}, {"global_batch_size", 256},
                           {"hardware", {{"gpu", gpu}}}});
     body.erase("precision");
     auto reply = Post("/api/v1/estimates/training", body);
@@ -496,11 +501,15 @@ TEST_F(EstimateApiTest, FitWarningsAgreeWithTheMemoryAnswer) {
       says_no_fit = says_no_fit || w.get<std::string>().find("does not fit") != std::string::npos;
     }
     bool fits = reply.body["memory"]["verdict"] != "does_not_fit";
+    verdicts.insert(reply.body["memory"]["verdict"].get<std::string>());
     EXPECT_NE(says_no_fit, fits) << gpu << reply.body.dump();
     if (fits) {
       EXPECT_GE(reply.body["memory"]["max_micro_batch"].get<int>(), 1) << gpu;
+    } else {
+      EXPECT_EQ(reply.body["memory"]["max_micro_batch"].get<int>(), 0) << gpu;
     }
   }
+  EXPECT_TRUE(verdicts.count("does_not_fit")) << "both sides of the agreement are checked";
 }
 
 // Issue 10: without a region, the cheapest region is the cheapest for the price kind asked
@@ -530,6 +539,7 @@ TEST_F(EstimateApiTest, AutomaticRegionFollowsThePriceKind) {
   ASSERT_EQ(on_spot.status, 200) << on_spot.body.dump();
   EXPECT_NEAR(on_spot.body["instance"]["price_spot_per_hour"].get<double>(), spot, 1e-4)
       << cheapest_spot << " " << on_spot.body["instance"].dump();
+  EXPECT_EQ(on_spot.body["instance"]["region"], cheapest_spot);
   body["pricing"]["kind"] = "ondemand";
   auto on_demand = Post("/api/v1/estimates/training", body);
   ASSERT_EQ(on_demand.status, 200);
@@ -637,22 +647,47 @@ TEST_F(EstimateApiTest, AFixedDurationGivesTheWorkItProcesses) {
   auto epochs = Post("/api/v1/estimates/training", Training({{"dataset", {{"hours", 2}, {"epochs", 3}}}}));
   ASSERT_EQ(epochs.status, 422);
   EXPECT_EQ(epochs.body["errors"][0]["pointer"], "/dataset/epochs");
+  // Shorter than one step: an error, not an answer of zero samples.
+  auto blink = Post("/api/v1/estimates/training",
+                    Training({{"dataset", {{"hours", 0.001}}}, {"workload", "llama-2-70b"}, {"precision", "auto"},
+                              {"hardware", {{"gpu", "T4"}, {"gpus_per_node", 8}, {"nodes", 4}}}}));
+  ASSERT_EQ(blink.status, 422) << blink.body.dump();
+  EXPECT_EQ(blink.body["errors"][0]["pointer"], "/dataset/hours");
+  // A recommendation over a fixed duration has nothing to rank.
+  json rec = Training({{"dataset", {{"hours", 24}}}});
+  rec.erase("hardware");
+  auto refused = Post("/api/v1/recommendations", rec);
+  ASSERT_EQ(refused.status, 422) << refused.body.dump();
+  EXPECT_EQ(refused.body["errors"][0]["pointer"], "/dataset/hours");
+  // On spot the same work takes longer than the hours, and the answer says so.
+  json spot = body;
+  spot["pricing"] = {{"kind", "spot"}};
+  auto on_spot = Post("/api/v1/estimates/training", spot);
+  ASSERT_EQ(on_spot.status, 200) << on_spot.body.dump();
+  EXPECT_GT(on_spot.body["cost"]["spot"]["wall_hours"].get<double>(), 24.0);
+  bool spot_said = false;
+  for (const auto& a : on_spot.body["assumptions"]) {
+    spot_said |= a.get<std::string>().find("fixed duration on spot") != std::string::npos;
+  }
+  EXPECT_TRUE(spot_said) << on_spot.body["assumptions"].dump();
 }
 
 TEST_F(EstimateApiTest, BatchAnswersEveryScenarioInOrder) {
   json good = Training();
   json bad = Training({{"global_batch_size", 0}});
-  json scenarios = json::array({good, bad, Training({{"workload", "resnet-50"}})});
+  json scenarios = json::array({good, bad, Training({{"workload", "resnet-50"}}), 1});
   auto reply = Post("/api/v1/estimates/training:batch", {{"scenarios", scenarios}});
   ASSERT_EQ(reply.status, 200) << reply.body.dump();
   const json& items = reply.body["items"];
-  ASSERT_EQ(items.size(), 3u);
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_EQ(items[3]["status"], 422);  // not an object: the problem points at the whole scenario
+  EXPECT_EQ(items[3]["problem"]["errors"][0], json({{"detail", "a scenario must be an object"}, {"pointer", ""}}));
   EXPECT_EQ(items[0]["status"], 200);
   EXPECT_EQ(items[1]["status"], 422);
   EXPECT_EQ(items[1]["problem"]["errors"][0]["pointer"], "/global_batch_size");
   EXPECT_EQ(items[2]["status"], 200);
   EXPECT_EQ(items[2]["result"]["workload"]["id"], "resnet-50");
-  EXPECT_EQ(reply.body["failed"], 1);
+  EXPECT_EQ(reply.body["failed"], 2);
 }
 
 TEST_F(EstimateApiTest, BatchLimits) {
@@ -693,6 +728,10 @@ TEST_F(EstimateApiTest, EveryValidationPath) {
       {Training({{"global_batch_size", -3}}), "/global_batch_size"},
       {Training({{"global_batch_size", "many"}}), "/global_batch_size"},
       {Training({{"dataset", json::object()}}), "/dataset/samples"},
+      {Training({{"dataset", {{"hours", 0}}}}), "/dataset/hours"},
+      {Training({{"dataset", {{"hours", -1}}}}), "/dataset/hours"},
+      {Training({{"dataset", {{"hours", "x"}}}}), "/dataset/hours"},
+      {Training({{"dataset", {{"hours", 1e7}}}}), "/dataset/hours"},
       {Training({{"currency", "XYZ"}}), "/currency"},
       {Training({{"pricing", {{"kind", "free"}}}}), "/pricing/kind"},
       {Training({{"pricing", {{"interruption_rate_per_hour", -1}}}}), "/pricing/interruption_rate_per_hour"},

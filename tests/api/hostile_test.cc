@@ -28,9 +28,7 @@ struct Attack {
   bool raw = false;  // `body` is the whole request, sent as bytes
 };
 
-std::string Key(const TestServer& server, const std::string& name, const std::string& scope) {
-  return testing::CreateApiKey(server, name, scope);
-}
+using testing::CreateApiKey;
 
 // The export as text, with the one volatile field (exported_at) blanked.
 std::string ExportText(const TestServer& server, const std::string& format) {
@@ -92,7 +90,7 @@ class HostileTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     server_ = new TestServer();
-    admin_ = new std::string(Key(*server_, "ops", "admin"));
+    admin_ = new std::string(CreateApiKey(*server_, "ops", "admin"));
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -430,7 +428,7 @@ TEST_F(HostileTest, UnauthenticatedWritesAreRefusedBeforeTheirParametersAreRead)
 
 TEST(HostileAuthTest, AuthForReadsCoversEveryMethodAndTheSchemeIsCaseInsensitive) {
   TestServer server(/*require_auth_for_reads=*/true);
-  std::string key = Key(server, "reader", "write");
+  std::string key = CreateApiKey(server, "reader", "write");
   for (const char* method : {"GET", "HEAD"}) {
     httplib::Request req;
     req.method = method;
@@ -468,7 +466,7 @@ namespace {
 // to make every training recommendation answer 422; it is now skipped and counted.
 TEST(HostileCatalogTest, AHugeNodeInTheCatalogIsSkippedNotFatal) {
   TestServer server;
-  std::string key = Key(server, "platform", "write");
+  std::string key = CreateApiKey(server, "platform", "write");
   std::string csv = std::string(kSkyHeader) + SkyRow("huge.128", "128", "300", "", "eastus");
   auto imported = server.Send("POST", "/api/v1/catalog/import?format=skypilot&cloud=azure", csv,
                               "text/csv", {{"Authorization", "Bearer " + key}});

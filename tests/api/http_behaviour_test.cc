@@ -76,7 +76,7 @@ TEST_F(HttpBehaviourTest, CatalogReadsRevalidateWithTheirETag) {
   EXPECT_EQ(first->get_header_value("Cache-Control"), "no-cache");
 
   auto again = client.Get("/api/v1/gpus", {{"If-None-Match", etag}});
-  ASSERT_TRUE(again);
+  ASSERT_TRUE(again) << httplib::to_string(again.error());
   EXPECT_EQ(again->status, 304);
   EXPECT_TRUE(again->body.empty());
   EXPECT_EQ(again->get_header_value("ETag"), etag);
@@ -99,14 +99,30 @@ TEST_F(HttpBehaviourTest, CatalogReadsRevalidateWithTheirETag) {
   EXPECT_EQ(after->status, 200);
   EXPECT_NE(after->get_header_value("ETag"), etag);
 
-  // Errors and planning answers carry no ETag.
-  auto missing = client.Get("/api/v1/gpus/NOPE");
-  ASSERT_TRUE(missing);
-  EXPECT_EQ(missing->status, 404);
-  EXPECT_FALSE(missing->has_header("ETag"));
+  // Errors and planning answers carry no ETag, and If-None-Match never hides an error.
+  std::string current = after->get_header_value("ETag");
+  for (const std::string& tag : {current, std::string("*")}) {
+    auto missing = client.Get("/api/v1/gpus/NOPE", {{"If-None-Match", tag}});
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->status, 404) << tag;
+    EXPECT_EQ(missing->get_header_value("Content-Type"), "application/problem+json");
+    EXPECT_FALSE(missing->has_header("ETag"));
+    auto bad = client.Get("/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&since=notadate",
+                          {{"If-None-Match", tag}});
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 422) << tag;
+    EXPECT_NE(bad->body.find("\"parameter\":\"since\""), std::string::npos) << bad->body;
+  }
   auto healthz = client.Get("/healthz");
   ASSERT_TRUE(healthz);
   EXPECT_FALSE(healthz->has_header("ETag"));
+  auto estimate = server_->Client().Post(
+      "/api/v1/estimates/training", {{"If-None-Match", "*"}},
+      R"({"workload":"bert-large","dataset":{"samples":1e6},"global_batch_size":64,"hardware":{"gpu":"A10G"}})",
+      "application/json");
+  ASSERT_TRUE(estimate);
+  EXPECT_EQ(estimate->status, 200);
+  EXPECT_FALSE(estimate->has_header("ETag"));
 }
 
 TEST_F(HttpBehaviourTest, CorsAllowsTheConfiguredOriginOnly) {
@@ -121,6 +137,17 @@ TEST_F(HttpBehaviourTest, CorsAllowsTheConfiguredOriginOnly) {
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 200);  // the browser, not the server, refuses the answer
   EXPECT_FALSE(refused->has_header("Access-Control-Allow-Origin"));
+  EXPECT_EQ(refused->get_header_value("Vary"), "Origin");  // caches keep the answers apart
+  auto plain = client.Get("/api/v1/clouds");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->get_header_value("Vary"), "Origin");
+  auto upper = client.Get("/api/v1/clouds", {{"Origin", "HTTPS://Plan.Example.COM"}});
+  ASSERT_TRUE(upper);  // origins compare without case
+  EXPECT_EQ(upper->get_header_value("Access-Control-Allow-Origin"), "HTTPS://Plan.Example.COM");
+  auto nowhere = client.Options("/api/v1/nothing-here");
+  ASSERT_TRUE(nowhere);
+  EXPECT_EQ(nowhere->status, 404);
+  EXPECT_EQ(nowhere->get_header_value("Content-Type"), "application/problem+json");
 
   // A preflight for a POST with JSON: no key needed, the path's methods, once each header.
   httplib::Headers preflight = {{"Origin", "https://plan.example.com"},
@@ -140,6 +167,18 @@ TEST_F(HttpBehaviourTest, CorsAllowsTheConfiguredOriginOnly) {
   EXPECT_FALSE(evil->has_header("Access-Control-Allow-Origin"));
 }
 
+TEST(HttpBehaviourConfigTest, AnOriginThatIsNotOneStopsTheStart) {
+  for (const std::string bad : {"plan.example.com", "https://plan.example.com/app", "ftp://x.example", "5"}) {
+    server::ServeConfig config;
+    config.db_path = ":memory:";
+    config.cors_origins = {"https://ok.example", bad};
+    auto app = server::App::Create(config);
+    ASSERT_FALSE(app.ok()) << bad;
+    EXPECT_EQ(app.error().fields.at(0).field, "cors-origin");
+    EXPECT_NE(app.error().message.find(bad), std::string::npos) << app.error().message;
+  }
+}
+
 TEST_F(HttpBehaviourTest, RequestIdsAreHonouredOrMadeAndNamedInProblems) {
   auto client = server_->Client();
   auto mine = client.Get("/api/v1/gpus/NOPE", {{"X-Request-Id", "trace-42.a_b"}});
@@ -155,33 +194,57 @@ TEST_F(HttpBehaviourTest, RequestIdsAreHonouredOrMadeAndNamedInProblems) {
   EXPECT_NE(id, "has spaces");
 }
 
+// The value of `series` (labels as written) in a Prometheus text answer; -1 when absent.
+double MetricValue(const std::string& text, const std::string& series) {
+  std::smatch m;
+  std::regex line("(^|\n)" + std::regex_replace(series, std::regex(R"([{}\[\]().+*?^$|\\])"), R"(\$&)") +
+                  R"( ([0-9.e+-]+))");
+  return std::regex_search(text, m, line) ? std::stod(m[2]) : -1.0;
+}
+
 TEST_F(HttpBehaviourTest, MetricsCountRequestsByRouteAndStatus) {
+  // One keep-alive connection: one server thread answers (and logs, which is when a request
+  // is counted) each request before it reads the next, so the scrape sees all before it.
   auto client = server_->Client();
+  client.set_keep_alive(true);
+  auto scrape = [&] {
+    auto metrics = client.Get("/metrics");
+    EXPECT_TRUE(metrics);
+    if (!metrics) return std::string();
+    EXPECT_EQ(metrics->status, 200);
+    EXPECT_EQ(metrics->get_header_value("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+    return metrics->body;
+  };
+  const std::string ok = R"(gpuplan_http_requests_total{method="GET",route="/api/v1/workloads/{id}",status="200"})";
+  const std::string missing = R"(gpuplan_http_requests_total{method="GET",route="/api/v1/workloads/{id}",status="404"})";
+  const std::string count = R"(gpuplan_http_request_duration_seconds_count{route="/api/v1/workloads/{id}"})";
+  const std::string all = R"(gpuplan_http_request_duration_seconds_bucket{route="/api/v1/workloads/{id}",le="+Inf"})";
+  const std::string trained = R"(gpuplan_model_evaluations_total{kind="training"})";
+  std::string before = scrape();
+  auto delta = [&](const std::string& after, const std::string& series) {
+    return MetricValue(after, series) - std::max(0.0, MetricValue(before, series));
+  };
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(client.Get("/api/v1/workloads/bert-large"));
   ASSERT_TRUE(client.Get("/api/v1/workloads/nope"));
-  auto estimate = server_->Post("/api/v1/estimates/training",
-                                {{"workload", "bert-large"}, {"dataset", {{"samples", 1e6}}},
-                                 {"global_batch_size", 64}, {"hardware", {{"gpu", "A10G"}}}});
-  ASSERT_EQ(estimate.status, 200);
-  auto metrics = client.Get("/metrics");
-  ASSERT_TRUE(metrics);
-  ASSERT_EQ(metrics->status, 200);
-  EXPECT_EQ(metrics->get_header_value("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
-  const std::string& text = metrics->body;
-  auto value = [&](const std::string& series) {
-    std::smatch m;
-    std::regex line("(^|\n)" + std::regex_replace(series, std::regex(R"([{}\[\]().+*?^$|\\])"), R"(\$&)") + R"( ([0-9.e+-]+))");
-    return std::regex_search(text, m, line) ? std::stod(m[2]) : -1.0;
-  };
-  EXPECT_GE(value(R"(gpuplan_http_requests_total{method="GET",route="/api/v1/workloads/{id}",status="200"})"), 3);
-  EXPECT_GE(value(R"(gpuplan_http_requests_total{method="GET",route="/api/v1/workloads/{id}",status="404"})"), 1);
-  EXPECT_GE(value(R"(gpuplan_http_request_duration_seconds_count{route="/api/v1/workloads/{id}"})"), 4);
-  EXPECT_GE(value(R"(gpuplan_http_request_duration_seconds_bucket{route="/api/v1/workloads/{id}",le="+Inf"})"), 4);
-  EXPECT_GE(value(R"(gpuplan_model_evaluations_total{kind="training"})"), 1);
-  EXPECT_GE(value(R"(gpuplan_catalog_rows{table="gpus"})"), 30);
-  EXPECT_GE(value("gpuplan_catalog_generation"), 1);
-  EXPECT_GE(value("gpuplan_http_requests_in_flight"), 1);  // the scrape itself
-  EXPECT_GE(value("gpuplan_db_pool_waits_total"), 0);
+  // One estimate with the default precision (auto) is one model evaluation.
+  auto estimate = client.Post(
+      "/api/v1/estimates/training",
+      R"({"workload":"bert-large","dataset":{"samples":1e6},"global_batch_size":64,"hardware":{"gpu":"A10G"}})",
+      "application/json");
+  ASSERT_TRUE(estimate);
+  ASSERT_EQ(estimate->status, 200);
+  std::string after = scrape();
+  EXPECT_EQ(delta(after, ok), 3);
+  EXPECT_EQ(delta(after, missing), 1);
+  EXPECT_EQ(delta(after, count), 4);
+  EXPECT_EQ(delta(after, all), 4);
+  EXPECT_EQ(delta(after, trained), 1);
+  auto gpus = server_->Get("/api/v1/gpus");
+  EXPECT_EQ(MetricValue(after, R"(gpuplan_catalog_rows{table="gpus"})"), gpus.body["items"].size());
+  EXPECT_GE(MetricValue(after, "gpuplan_catalog_generation"), 1);
+  EXPECT_EQ(MetricValue(after, "gpuplan_http_requests_in_flight"), 1);  // the scrape itself
+  EXPECT_EQ(MetricValue(after, "gpuplan_db_pool_waits_total"), 0);
+  EXPECT_EQ(after.find("status=\"0\""), std::string::npos);
 }
 
 }  // namespace

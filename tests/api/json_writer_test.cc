@@ -30,7 +30,10 @@ TEST(JsonWriterTest, WritesNestedValuesInTheOrderGiven) {
   w.Field("tree", json{{"z", 1}});
   w.EndObject();
   std::string text = w.Take();
-  EXPECT_EQ(text.find("\"b\""), 1u) << text;  // keys keep the order written
+  // Keys keep the order written; the text is compact.
+  EXPECT_EQ(text,
+            R"({"b":1,"a":2.5,"nested":{"flag":true,"none":null,"list":["x","y"],"maybe":null,)"
+            R"("count":7},"raw":{"k":[1,2]},"tree":{"z":1}})");
   json back = json::parse(text);
   EXPECT_EQ(back["b"], 1);
   EXPECT_EQ(back["a"], 2.5);
@@ -72,6 +75,9 @@ TEST(JsonWriterTest, StringsAreEscapedAndInvalidUtf8IsReplaced) {
   w.Field("quote", std::string("a\"b\\c\n\x01"));
   w.Field("utf8", std::string("S\xc3\xa3o Paulo"));
   w.Field("bad", std::string("ab\xff\xfe" "c"));
+  w.Field("overlong", std::string("\xc0\xaf"));          // '/' in two bytes
+  w.Field("surrogate", std::string("\xed\xa0\x80"));     // U+D800
+  w.Field("too_high", std::string("\xf4\x90\x80\x80"));  // above U+10FFFF
   w.Field(std::string("k\xc3\xa9y"), 1);
   w.EndObject();
   std::string text = w.Take();
@@ -80,6 +86,11 @@ TEST(JsonWriterTest, StringsAreEscapedAndInvalidUtf8IsReplaced) {
   EXPECT_EQ(back["utf8"], "S\xc3\xa3o Paulo");
   EXPECT_EQ(back["bad"], "ab\xef\xbf\xbd\xef\xbf\xbd" "c");  // U+FFFD per bad byte
   EXPECT_EQ(back["k\xc3\xa9y"], 1);
+  for (const char* key : {"overlong", "surrogate", "too_high"}) {
+    const std::string v = back[key].get<std::string>();
+    EXPECT_NE(v.find("\xef\xbf\xbd"), std::string::npos) << key;  // replaced, not passed on
+    EXPECT_EQ(v.find('/'), std::string::npos) << key;
+  }
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ TEST(CachedCatalogTest, InMemoryCatalogsAreNeverShared) {
   EXPECT_EQ(DatabaseFile(*a), "");
   SetMemory(*a, "T4", 17);  // both now at the same generation number...
   SetMemory(*b, "T4", 33);
+  ASSERT_EQ(CatalogGeneration(*a), CatalogGeneration(*b));
   CachedCatalog ca(*a), cb(*b);  // ...but each answers from its own database
   EXPECT_EQ(ca.GetGpu("T4")->memory_gb, 17);
   EXPECT_EQ(cb.GetGpu("T4")->memory_gb, 33);

@@ -84,7 +84,9 @@ TEST(CostTest, APreemptionNoticeLongEnoughToCheckpointLosesNoWork) {
   EXPECT_LT(aws->billable_hours, none->billable_hours);
   EXPECT_DOUBLE_EQ(gcp->billable_hours, none->billable_hours);
   p.preemption_notice_minutes = -1;
-  EXPECT_FALSE(SpotRun(48, 4, p).ok());
+  auto negative = SpotRun(48, 4, p);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error().fields.at(0).field, "pricing.preemption_notice_minutes");
 }
 
 TEST(CostTest, HopelessSpotIsNotViable) {

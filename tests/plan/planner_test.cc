@@ -124,6 +124,10 @@ TEST(PlannerTest, RecommendationRanksWhatTheCatalogOffers) {
     if (item.offer.instance.id == "a100x8") a100.insert(item.training.get());
   }
   EXPECT_EQ(a100.size(), 1u);
+  // The catalog is read once for the offers and once per distinct GPU (A100, H100, T4), not
+  // once per offer, node count or price kind.
+  EXPECT_EQ(catalog.offer_listings, 1);
+  EXPECT_EQ(catalog.gpu_lookups, 3);
 }
 
 TEST(PlannerTest, ConstraintNamesAreCheckedAgainstTheCatalog) {
@@ -180,6 +184,19 @@ TEST(PlannerTest, RequestErrorsAreNotCountedAsRejections) {
   auto r = planner.Recommend(request);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().fields[0].field, "tensor_parallel");
+  // int8 is no training precision on any GPU: the request's error, not 'unsupported' options.
+  request.training = ResNet();
+  request.training->job.precision = model::Precision::kInt8;
+  request.training->job.precision_auto = false;
+  auto int8 = planner.Recommend(request);
+  ASSERT_FALSE(int8.ok());
+  EXPECT_EQ(int8.error().fields[0].field, "precision");
+  // A fixed duration takes the same hours everywhere: nothing to rank, so it is refused.
+  request.training = ResNet();
+  request.training->job.hours = 10;
+  auto hours = planner.Recommend(request);
+  ASSERT_FALSE(hours.ok());
+  EXPECT_EQ(hours.error().fields[0].field, "dataset.hours");
   CompareRequest none;
   none.training = ResNet();
   none.gpus_given = true;  // an empty list compares nothing, not everything

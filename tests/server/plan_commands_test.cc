@@ -97,5 +97,37 @@ TEST_F(PlanCommandsTest, EstimateAndCompareGiveTheApisAnswers) {
   EXPECT_EQ(json::parse(cout_.str())["items"], compared.body["items"]);
 }
 
+// --hours goes to the API as given: a bad or conflicting value is the API's error, on
+// stderr with exit code 2, never dropped; a good one answers what the API answers.
+TEST_F(PlanCommandsTest, HoursAreTheApisFixedDuration) {
+  EstimateOptions e;
+  e.common.db = server_->db_path();
+  e.job.workload = "bert-large";
+  e.gpu = "T4";
+  e.job.hours = -1;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunEstimate(e, out, err), 2);
+  EXPECT_NE(err.str().find("/dataset/hours"), std::string::npos) << err.str();
+
+  e.job.hours = 2;
+  e.job.epochs = 3;
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunEstimate(e, out2, err2), 2);
+  EXPECT_NE(err2.str().find("/dataset/epochs"), std::string::npos) << err2.str();
+
+  e.job.epochs.reset();
+  e.job.hours = 24;
+  e.common.json = true;
+  std::ostringstream out3, err3;
+  ASSERT_EQ(RunEstimate(e, out3, err3), 0) << err3.str();
+  json cli = json::parse(out3.str());
+  auto api = server_->Post("/api/v1/estimates/training",
+                           {{"workload", "bert-large"}, {"dataset", {{"hours", 24}}},
+                            {"global_batch_size", 256}, {"hardware", {{"gpu", "T4"}, {"nodes", 1}}}});
+  ASSERT_EQ(api.status, 200) << api.body.dump();
+  EXPECT_EQ(cli["time"], api.body["time"]);
+  EXPECT_EQ(cli["time"]["total_hours"], 24.0);
+}
+
 }  // namespace
 }  // namespace gpuplan::server

@@ -22,7 +22,7 @@ for file in js/app.js vendor/chartjs/chart.umd.min.js style.css; do
   curl -fsS "http://127.0.0.1:$port/$file" >/dev/null || { echo "FAIL: $file not served"; exit 1; }
 done
 status=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/../../etc/passwd")
-[ "$status" != 200 ] || { echo "FAIL: static dir escaped"; exit 1; }
+[ "$status" = 404 ] || { echo "FAIL: static dir escape answered $status, not 404"; exit 1; }
 grep -q "GET /healthz 200" "$work/log" || { echo "FAIL: request not logged"; cat "$work/log"; exit 1; }
 
 kill -TERM "$pid"
@@ -58,7 +58,19 @@ grep -qx 'port=9003' <<<"$(GPUPLAN_PORT=9002 "$binary" serve --config "$work/g.t
 grep -qx 'port=9001' <<<"$(GPUPLAN_CONFIG="$work/g.toml" "$binary" serve --print-config)" || { echo "FAIL: GPUPLAN_CONFIG"; exit 1; }
 "$binary" serve --print-config >"$work/round.toml"
 diff <("$binary" serve --config "$work/round.toml" --print-config) "$work/round.toml" || { echo "FAIL: round trip"; exit 1; }
+# refused FILE WORD: the start with FILE fails cleanly (an exit code, not a signal) naming WORD.
+refused() {
+  local rc=0
+  "$binary" serve --config "$1" --print-config >/dev/null 2>"$work/err" || rc=$?
+  if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ] || ! grep -q "$2" "$work/err"; then
+    echo "FAIL: config $1 gave exit $rc:"; cat "$work/err"; exit 1
+  fi
+}
 printf '[serve]\nprot = 1\n' >"$work/typo.toml"
-if "$binary" serve --config "$work/typo.toml" --print-config >/dev/null 2>&1; then echo "FAIL: typo accepted"; exit 1; fi
-if "$binary" serve --config "$work/missing.toml" --print-config >/dev/null 2>&1; then echo "FAIL: missing file accepted"; exit 1; fi
+refused "$work/typo.toml" prot
+refused "$work/missing.toml" missing.toml
+printf '[serve]\nport = "abc"\n' >"$work/port.toml"
+refused "$work/port.toml" port
+printf '[serve\nport = 1\n' >"$work/broken.toml"
+refused "$work/broken.toml" serve
 echo "serve test passed"

@@ -20,11 +20,16 @@ namespace gpuplan::testing {
 
 std::string CreateApiKey(const TestServer& server, const std::string& name, const std::string& scope) {
   auto db = db::OpenDatabase(server.db_path());
-  EXPECT_TRUE(db.ok());
-  if (!db.ok()) return "";
+  if (!db.ok()) {
+    ADD_FAILURE() << "CreateApiKey: " << db.error().message;
+    return "";
+  }
   auto key = db::ApiKeyStore(**db).Create(name, scope);
-  EXPECT_TRUE(key.ok());
-  return key.ok() ? key->key : "";
+  if (!key.ok()) {
+    ADD_FAILURE() << "CreateApiKey " << name << ": " << key.error().message;
+    return "";
+  }
+  return key->key;
 }
 
 TestServer::TestServer(bool require_auth_for_reads)
