@@ -16,7 +16,13 @@ export async function api(path, { method = 'GET', body, signal } = {}) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    throw new ApiError(0, { title: 'The server could not be reached', detail: String(err.message || err) });
+  }
   const text = await res.text();
   let parsed = null;
   try {
@@ -40,17 +46,23 @@ export class Latest {
 
   // Runs `fn(signal)`; resolves to its result, or to undefined when it was superseded.
   async run(fn) {
-    if (this.controller) this.controller.abort();
+    this.cancel();
     const controller = new AbortController();
     this.controller = controller;
     try {
-      return await fn(controller.signal);
+      const result = await fn(controller.signal);
+      return controller.signal.aborted ? undefined : result;
     } catch (err) {
       if (controller.signal.aborted || err.name === 'AbortError') return undefined;
       throw err;
     } finally {
       if (this.controller === controller) this.controller = null;
     }
+  }
+
+  // Aborts the request in flight, if any.
+  cancel() {
+    if (this.controller) this.controller.abort();
   }
 }
 

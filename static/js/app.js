@@ -25,8 +25,14 @@ const started = new Set();
 function parseHash() {
   const hash = location.hash.replace(/^#\/?/, '');
   const [path, query = ''] = hash.split('?');
-  const [name, ...args] = path.split('/').map(decodeURIComponent);
-  return { name: views[name] ? name : 'catalog', args, params: new URLSearchParams(query) };
+  let parts;
+  try {
+    parts = path.split('/').map(decodeURIComponent);
+  } catch {
+    parts = ['catalog'];  // a malformed %-escape: the catalog, not a dead page
+  }
+  const [name, ...args] = parts;
+  return { name: Object.hasOwn(views, name) ? name : 'catalog', args, params: new URLSearchParams(query) };
 }
 
 function route() {
@@ -45,7 +51,7 @@ function route() {
     started.add(name);
     view.init(section);
   }
-  document.title = `${section.querySelector('h2').textContent} — gpuplan`;
+  document.title = `${section.querySelector('h2').textContent} — gpuplan`;  // detail views rename it
   view.show(section, params, args);
 }
 

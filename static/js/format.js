@@ -53,7 +53,12 @@ export function table(headers, rows, caption) {
     th.textContent = h;
     head.appendChild(th);
   }
-  const body = t.createTBody();
+  appendRows(t.createTBody(), rows);
+  return t;
+}
+
+// Rows of cells (strings or Nodes) appended to a <tbody>.
+export function appendRows(body, rows) {
   for (const row of rows) {
     const tr = body.insertRow();
     for (const c of row) {
@@ -61,7 +66,6 @@ export function table(headers, rows, caption) {
       if (c instanceof Node) td.appendChild(c); else td.textContent = c;
     }
   }
-  return t;
 }
 
 // <dl> of label/value pairs.

@@ -5,38 +5,69 @@
 // Conventions in the HTML: a field's `name` is the dotted path of the request member it
 // fills (`dataset.samples`, `hardware.gpu`); names starting with `_` are UI-only (which
 // alternative is chosen) and never sent; `data-kind="number"` (or type=number) sends a
-// number, `data-kind="list"` a comma-separated list as an array. Fields inside a disabled
+// number, `data-kind="list"` a comma-separated list as an array. Lists filled after load
+// name their default in data-default. Fields inside a disabled
 // fieldset are neither sent nor validated, so alternatives live in fieldsets.
 
-// The form's state as URL parameters (every named, enabled, non-empty field).
+// The form's state as URL parameters (every named, enabled field that is not empty, or
+// that was emptied although it has a default).
 export function formToParams(form) {
   const params = new URLSearchParams();
   for (const el of form.elements) {
     if (!el.name || el.matches(':disabled')) continue;
     if ((el.type === 'radio' || el.type === 'checkbox') && !el.checked) continue;
-    if (el.value === '') continue;
+    // An empty field is left out, unless its default is not empty: then "cleared" is state.
+    if (el.value === '' && defaultOf(el) === '') continue;
     params.append(el.name, el.value);
   }
   return params;
 }
 
-// Sets the form from URL parameters; fields not named keep their defaults.
-export function paramsToForm(form, params) {
-  for (const el of form.elements) {
-    if (!el.name || !params.has(el.name)) continue;
-    const values = params.getAll(el.name);
-    el.dataset.restored = '1';  // lists that load later keep this value
-    if (el.type === 'radio' || el.type === 'checkbox') {
-      el.checked = values.includes(el.value);
-    } else if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === values[0])) {
-      // A choice the list does not hold (yet): keep it, so the request still names it.
-      el.add(new Option(values[0], values[0]));
-      el.value = values[0];
-    } else {
-      el.value = values[0];
-    }
+// A field's default: its HTML default, or data-default for lists that are filled later.
+function defaultOf(el) {
+  if (el.dataset.default !== undefined) return el.dataset.default;
+  if (el.tagName === 'SELECT') {
+    const chosen = [...el.options].find((o) => o.defaultSelected) || el.options[0];
+    return chosen ? chosen.value : '';
   }
+  return el.defaultValue;
+}
+
+// Sets the form from URL parameters: named fields take their value, the others their
+// default (so Back and Forward show what the URL says, not what was typed last). Fields
+// whose value changed get a 'restore' event, so lists that depend on them reload.
+export function paramsToForm(form, params) {
+  const changed = [];
+  for (const el of form.elements) {
+    if (!el.name) continue;
+    const before = el.type === 'radio' || el.type === 'checkbox' ? el.checked : el.value;
+    if (!params.has(el.name)) {
+      delete el.dataset.restored;
+      if (el.type === 'radio' || el.type === 'checkbox') el.checked = el.defaultChecked;
+      else el.value = defaultOf(el);
+    } else {
+      const values = params.getAll(el.name);
+      el.dataset.restored = '1';  // lists that load later keep this value
+      if (el.type === 'radio' || el.type === 'checkbox') {
+        el.checked = values.includes(el.value);
+      } else if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === values[0])) {
+        // A choice the list does not hold (yet): keep it, so the request still names it.
+        el.add(new Option(values[0], values[0]));
+        el.value = values[0];
+      } else {
+        el.value = values[0];
+      }
+    }
+    const after = el.type === 'radio' || el.type === 'checkbox' ? el.checked : el.value;
+    if (after !== before) changed.push(el);
+  }
+  for (const el of changed) el.dispatchEvent(new Event('restore'));
   form.dispatchEvent(new Event('change'));
+}
+
+// "a, b,,c" -> ["a", "b", "c"].
+export function splitList(text) {
+  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
 function setPath(target, path, value) {
@@ -63,9 +94,7 @@ export function formToBody(form) {
       value = Number(raw);
       if (!Number.isFinite(value)) value = raw;  // sent as typed: the API names the field
     } else if (kind === 'list') {
-      value = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    } else if (kind === 'bool') {
-      value = raw === 'true';
+      value = splitList(raw);
     }
     setPath(body, el.name, value);
   }
@@ -111,7 +140,7 @@ function fieldFor(form, where) {
 // The item of a comma-separated list field that `rest` (["1"]) points at, if any.
 function listItem(field, rest) {
   if (field.dataset?.kind !== 'list' || rest.length !== 1 || !/^\d+$/.test(rest[0])) return null;
-  const items = field.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = splitList(field.value);
   return items[Number(rest[0])] ?? null;
 }
 

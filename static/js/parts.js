@@ -90,10 +90,11 @@ export const parts = {
         field('Image size (CNN, ViT)', { name: 'workload.image_size', type: 'number', min: 1 })),
     );
     const select = preset.querySelector('select');
+    select.dataset.default = defaultPreset;
     cached('/api/v1/workloads').then((answer) => {
       const items = answer.items.filter((w) => !family || family.includes(w.family));
       fillSelect(select, items, (w) => w.id, (w) => `${w.name} (${w.family})`, false);
-      if (!select.dataset.restored) select.value = defaultPreset;
+      if (!select.dataset.restored) select.value = select.dataset.default;
       select.dispatchEvent(new Event('workloads-loaded', { bubbles: true }));
     }).catch(() => {});
     return wrap;
@@ -134,7 +135,7 @@ export const parts = {
   hardware() {
     const cloud = field('Cloud', { tag: 'select', name: 'hardware.cloud' });
     const region = field('Region (optional: cheapest)', { tag: 'select', name: 'hardware.region', options: [['', 'cheapest']] });
-    const type = field('Instance type', { name: 'hardware.instance_type', list: `types-${uid + 1}`, placeholder: 'e.g. p4d.24xlarge', autocomplete: 'off' });
+    const type = field('Instance type', { name: 'hardware.instance_type', list: `types-${uid + 1}`, value: 'p4d.24xlarge', autocomplete: 'off' });
     const datalist = document.createElement('datalist');
     datalist.id = type.querySelector('input').getAttribute('list');
     const gpu = field('GPU', { tag: 'select', name: 'hardware.gpu' });
@@ -150,8 +151,8 @@ export const parts = {
         field('Spot price per node-hour (optional)', { name: 'hardware.spot_price_per_hour', 'data-kind': 'number', inputmode: 'decimal' })),
     );
     const cloudSelect = cloud.querySelector('select');
+    cloudSelect.dataset.default = 'aws';
     const regionSelect = region.querySelector('select');
-    const typeInput = type.querySelector('input');
     const loadCloud = async () => {
       const c = cloudSelect.value;
       if (!c) return;
@@ -167,17 +168,17 @@ export const parts = {
         datalist.append(new Option(`${it.gpu_count} × ${it.gpu}`, it.instance_type));
       }
     };
-    cloudSelect.addEventListener('change', () => loadCloud().catch(() => {}));
+    for (const event of ['change', 'restore']) cloudSelect.addEventListener(event, () => loadCloud().catch(() => {}));
     cached('/api/v1/clouds').then((answer) => {
       fillSelect(cloudSelect, answer.items, (c) => c.id, (c) => c.name, false);
-      if (!cloudSelect.dataset.restored) cloudSelect.value = 'aws';
-      if (!typeInput.value) typeInput.value = 'p4d.24xlarge';
+      if (!cloudSelect.dataset.restored) cloudSelect.value = cloudSelect.dataset.default;
       return loadCloud();
     }).catch(() => {});
     const gpuSelect = gpu.querySelector('select');
+    gpuSelect.dataset.default = 'A100-80GB-SXM4';
     cached('/api/v1/gpus').then((answer) => {
       fillSelect(gpuSelect, answer.items, (g) => g.id, (g) => `${g.id} (${g.memory_gb} GB)`, false);
-      if (!gpuSelect.dataset.restored) gpuSelect.value = 'A100-80GB-SXM4';
+      if (!gpuSelect.dataset.restored) gpuSelect.value = gpuSelect.dataset.default;
     }).catch(() => {});
     return wrap;
   },
@@ -210,10 +211,11 @@ export async function loadCurrencies(root) {
   }
 }
 
-// Builds the parts named by a form's placeholders.
+// Builds the parts named by a form's placeholders (and fills their currency lists).
 export function buildParts(form, options = {}) {
   for (const slot of form.querySelectorAll('[data-part]')) {
     const make = parts[slot.dataset.part];
     slot.replaceWith(make(options[slot.dataset.part] || {}));
   }
+  loadCurrencies(form).catch(() => {});
 }

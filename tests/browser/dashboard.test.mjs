@@ -35,7 +35,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (server) server.stop();
+  if (server) await server.stop();
 });
 
 // A page at `hash` with its console errors and uncaught exceptions collected. Responses the
@@ -206,6 +206,9 @@ test('recommend: ranked table, cost-time scatter with the Pareto front, rejectio
   assert.equal(await rows.count(), 15);
   const ranks = await page.locator('#recommend-items tbody tr td:first-child').allTextContents();
   assert.deepEqual(ranks, Array.from({ length: 15 }, (_, i) => String(i + 1)));
+  for (const gpus of await page.locator('#recommend-items tbody tr td:nth-child(5)').allTextContents()) {
+    assert.match(gpus, /× (A100|H100|L4)/, 'the GPU constraint was applied');
+  }
   const scatter = await chartData(page, '#recommend-scatter');
   assert.equal(scatter.type, 'scatter');
   const byLabel = Object.fromEntries(scatter.datasets.map((d) => [d.label, d.data]));
@@ -234,9 +237,15 @@ test('compare: time, cost and samples per currency unit as bars', async () => {
   assert.equal(await page.locator('#compare-items tbody tr').count(), 3);
   const charts = await page.locator('#compare-charts canvas').count();
   assert.equal(charts, 3);
+  // The bars are the API's numbers, in its order (best value first).
+  const c = await apiJson('/api/v1/compare', { workload: 'resnet-50', dataset: { samples: 1281167, epochs: 90 },
+    global_batch_size: 256, precision: 'auto', framework: 'eager', gpus: ['T4', 'L4', 'A100-80GB-SXM4'],
+    gpus_per_node: 1, currency: 'USD' });
   const time = await chartData(page, '#compare-charts figure:nth-child(1)');
-  assert.equal(time.labels.length, 3);
-  assert.ok(time.datasets[0].data.every((h) => h > 0));
+  assert.deepEqual(time.labels, c.items.map((r) => r.gpu));
+  assert.deepEqual(time.datasets[0].data, c.items.map((r) => r.hours));
+  const cost = await chartData(page, '#compare-charts figure:nth-child(2)');
+  assert.deepEqual(cost.datasets[0].data, c.items.map((r) => r.cost));
   await shot(page, 'compare-laptop');
   assert.deepEqual(errors, []);
   await close();
@@ -372,10 +381,15 @@ test('a superseded request is cancelled: the newest form wins', async () => {
   await waitForStatus(page, /^Estimated/);
   await page.waitForTimeout(2000);  // the slow first answer has arrived (or been dropped) by now
   const facts = await visible(page, 'dl.facts').textContent();
+  const first = await apiJson('/api/v1/estimates/training', {
+    workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 128, precision: 'auto',
+    framework: 'eager', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
   const answer = await apiJson('/api/v1/estimates/training', {
     workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 512, precision: 'auto',
     framework: 'eager', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
-  assert.ok(facts.includes(`${answer.micro_batch_size} × ${answer.gradient_accumulation_steps} accumulation`), facts);
+  const shown = (a) => `${a.micro_batch_size} × ${a.gradient_accumulation_steps} accumulation`;
+  assert.notEqual(shown(first), shown(answer), 'the two answers can be told apart');
+  assert.ok(facts.includes(shown(answer)), facts);
   assert.ok(calls >= 2);
   assert.deepEqual(errors, []);
   await close();
@@ -383,7 +397,12 @@ test('a superseded request is cancelled: the newest form wins', async () => {
 
 test('every form control has a label and the keyboard reaches the submit button', async () => {
   const { page, errors, close } = await open('#/estimate');
+  for (const view of ['recommend', 'compare', 'serving', 'spot', 'catalog', 'estimate']) {
+    await page.click(`nav a[data-view=${view}]`);  // every view's form is built
+  }
   await presetsLoaded(page, 'estimate', 'bert-large');
+  const ids = await page.evaluate(() => [...document.querySelectorAll('[id]')].map((el) => el.id));
+  assert.equal(new Set(ids).size, ids.length, 'no id twice');
   const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, button')]
     .filter((el) => el.type !== 'hidden' && el.tagName !== 'BUTTON' && el.labels.length === 0)
     .map((el) => el.name || el.id));
@@ -427,6 +446,99 @@ test('the API reference at /docs renders /openapi.json with the vendored viewer,
     await shot(page, `api-docs-${size}`, false);  // the first screen: the page is very long
     await context.close();
   }
+});
+
+test('Back and Forward show what the URL says, and the lists that depend on it', async () => {
+  const { page, errors, close } = await open('#/catalog?cloud=gcp&gpu=H100');
+  await page.waitForFunction(() => /of \d+ offers/.test(document.querySelector('#view-catalog .count')?.textContent || ''));
+  await page.waitForFunction(() => [...document.querySelectorAll('#c-region option')].some((o) => o.value === 'us-central1'));
+  await page.fill('#c-gpu', '');
+  await page.selectOption('#c-cloud', 'aws');
+  await page.waitForFunction(() => /cloud=aws/.test(location.hash));
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr')].every((tr) => tr.cells[0].textContent === 'aws'));
+  await page.goBack();
+  await page.waitForFunction(() => /cloud=gcp/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('#c-gpu').value === 'H100');
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr')].every(
+    (tr) => tr.cells[0].textContent === 'gcp' && tr.cells[3].textContent.startsWith('H100')));
+  await page.waitForFunction(() => [...document.querySelectorAll('#c-region option')].some((o) => o.value === 'us-central1'));
+  await page.goForward();
+  // The URL has no gpu: the field is empty again, not what was typed before.
+  await page.waitForFunction(() => /cloud=aws/.test(location.hash) && !/gpu=/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('#c-gpu').value === '');
+  await page.waitForFunction(() => [...document.querySelectorAll('#c-region option')].some((o) => o.value === 'us-east-1'));
+  assert.ok(!(await page.locator('#c-region option[value="us-central1"]').count()), 'regions follow the cloud');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('"More offers" pages the search shown, even after the form is edited', async () => {
+  const { page, errors, close } = await open('#/catalog?cloud=aws&limit=25');
+  await page.locator('#offers tbody tr').first().waitFor();
+  await page.fill('#c-gpu', 'T4');  // typed, not searched
+  await page.click('#more');
+  await page.waitForFunction(() => document.querySelectorAll('#offers tbody tr').length === 50);
+  const keys = await page.locator('#offers tbody tr').evaluateAll((rows) => rows.map((r) => `${r.cells[1].textContent} ${r.cells[2].textContent}`));
+  assert.equal(new Set(keys).size, 50, 'no row twice');
+  assert.match(await page.locator('#view-catalog .count').textContent(), /^50 of \d+ offers$/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('a view opened later still offers every currency; the bottleneck bar is marked for every name', async () => {
+  const { page, errors, close } = await open('#/catalog');
+  await page.locator('#offers tbody tr').first().waitFor();
+  await page.click('nav a[data-view=estimate]');
+  const rates = await apiJson('/api/v1/fx-rates');
+  await page.waitForFunction((n) => document.querySelectorAll('#estimate-form select[name=currency] option').length === n,
+    rates.items.length);
+  // A memory-bound step (ResNet-50, batch 8 on a T4): the memory bar is the marked one.
+  await page.goto(`${base}/#/estimate?_workload=preset&workload=resnet-50&_dataset=samples&dataset.samples=100000` +
+    '&global_batch_size=8&_hardware=gpu&hardware.gpu=T4&hardware.gpus_per_node=1&hardware.nodes=1&pricing.kind=ondemand');
+  await waitForStatus(page, /^Estimated/);
+  const colors = await page.evaluate(() => Chart.getChart(document.querySelector('#estimate-breakdown canvas'))
+    .data.datasets[0].backgroundColor);
+  const caption = await page.locator('#estimate-breakdown figcaption').textContent();
+  assert.match(caption, /bottleneck: memory bandwidth/);
+  const marked = colors.flatMap((c, i) => (c === '#d9622b' ? [i] : []));  // charts.js highlight
+  assert.deepEqual(marked, [1], `the memory bar (second) is the one marked: ${colors}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('serving without a latency target shows no target; compare names an instance without its cloud', async () => {
+  const { page, errors, close } = await open('#/serving?_workload=preset&workload=llama-2-7b&input_tokens=512&output_tokens=128' +
+    '&target_requests_per_s=5&latency_slo_ms=&_hardware=gpu&hardware.gpu=L4&hardware.gpus_per_node=1&hardware.nodes=1' +
+    '&pricing.kind=ondemand');
+  await waitForStatus(page, /replica|Does not fit/);
+  assert.equal(await page.locator('#s-slo').inputValue(), '', 'a cleared field stays cleared');
+  assert.doesNotMatch(await visible(page, 'dl.facts').textContent(), /target/);
+  const curve = await chartData(page, '#serving-curve');
+  assert.ok(!curve.datasets.some((d) => d.label === 'latency target'));
+  await page.goto(`${base}/#/compare`);
+  await presetsLoaded(page, 'compare', 'bert-large');
+  await page.check('#compare-form input[name=_compare][value=instances]');
+  await page.fill('#k-instances', 'p4d.24xlarge');
+  await page.click('#compare-form button[type=submit]');
+  await waitForStatus(page, /not accepted/);
+  assert.equal(await page.locator('#k-instances').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('a malformed or unknown link shows the catalog; detail pages name what they show', async () => {
+  const { page, errors, close } = await open('#/toString');
+  await page.locator('#offers tbody tr').first().waitFor();
+  assert.equal(await page.locator('#view-catalog').isVisible(), true);
+  await page.goto(`${base}/#/gpu/%E0`);
+  await page.locator('#offers tbody tr').first().waitFor();
+  await page.goto(`${base}/#/gpu/A100-80GB-SXM4`);
+  await page.locator('#view-gpu dl.facts').waitFor();
+  await page.goto(`${base}/#/gpu/H100-80GB-SXM5`);
+  await page.waitForFunction(() => document.title.startsWith('GPU H100-80GB-SXM5'));
+  assert.equal(await page.locator('#gpu-title').textContent(), 'GPU H100-80GB-SXM5');
+  assert.deepEqual(errors, []);
+  await close();
 });
 
 const views = {

@@ -26,7 +26,7 @@ before(async () => {
   server = await startServer();
   key = server.createKey('contract', 'admin');
 });
-after(() => server && server.stop());
+after(async () => { if (server) await server.stop(); });
 
 // Path templates of the document as regular expressions.
 const templates = Object.keys(doc.paths).map((t) => ({
@@ -183,6 +183,10 @@ test('every answer matches the document', async () => {
   const C = '/api/v1/compare';
   await check('POST', C, { body: train({ gpus: ['T4', 'H100-80GB-SXM5', 'V100-16GB-SXM2'] }), expect: 200 });
   await check('POST', C, { body: train({ workload: 'llama-2-70b', dataset: { tokens: 1e9 }, gpus: ['T4', 'L4'] }), expect: 200 });
+  // A GPU without the precision (an error row) and one without a catalog price (no price_source).
+  const rows = await check('POST', C, { body: train({ precision: 'fp8', gpus: ['T4', 'H100-80GB-SXM5', 'GH200-96GB'] }), expect: 200 });
+  assert.ok(rows.items.some((r) => r.error), 'an error row was checked');
+  assert.ok(rows.items.some((r) => !r.error && r.price_per_gpu_hour === null), 'an unpriced row was checked');
   await check('GET', `${C}?workload=resnet-50&samples=1281167&gpus=T4,L4`, { expect: 200 });
   await check('GET', `${C}?workload=resnet-50&samples=-1`, { expect: 422 });
 
@@ -214,6 +218,13 @@ test('every answer matches the document', async () => {
   await check('POST', `${imp}?format=skypilot&cloud=azure`, { body: csv, contentType: 'text/csv', auth: true, expect: 422 });
   await check('POST', `${imp}?format=skypilot&cloud=azure&partial=true`, { body: csv, contentType: 'text/csv', auth: true, expect: 201 });
   await check('POST', `${imp}?format=aws-spot-history`, { body: { SpotPriceHistory: [{ AvailabilityZone: 'us-east-1a', InstanceType: 'p4d.24xlarge', ProductDescription: 'Linux/UNIX', SpotPrice: '9.1', Timestamp: '2025-06-01T10:00:00.000Z' }] }, auth: true, expect: 201 });
+  // Three recent observations: spot cost from the history (price_basis history, price_history object).
+  await check('POST', `${imp}?format=aws-spot-history`, { body: { SpotPriceHistory: ['2026-11-19', '2026-11-20', '2026-11-21'].map((d, i) => ({
+    AvailabilityZone: 'us-east-1b', InstanceType: 'p4d.24xlarge', ProductDescription: 'Linux/UNIX', SpotPrice: String(7 + i),
+    Timestamp: `${d}T10:00:00.000Z` })) }, auth: true, expect: 201 });
+  const history = await check('POST', T, { body: train({ hardware: { cloud: 'aws', region: 'us-east-1', instance_type: 'p4d.24xlarge' },
+    pricing: { kind: 'spot' } }), expect: 200 });
+  assert.equal(history.cost.spot.price_basis, 'history');
   // Zone names and zone ids in one series: the answer warns.
   await check('GET', '/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&region=us-east-1', { expect: 200 });
   await check('GET', '/api/v1/catalog/export?format=json', { expect: 200 });

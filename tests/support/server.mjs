@@ -9,22 +9,30 @@ import { fileURLToPath } from 'node:url';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-// Resolves to {base, db, createKey(name, scope), stop()} once the server has logged its port.
+// Resolves to {base, db, createKey(name, scope), stop() -> Promise} once the server has
+// logged its port; on failure the server is stopped and its files removed.
 export function startServer(binary = process.env.GPUPLAN_BINARY || join(root, 'build/gpuplan')) {
   const work = mkdtempSync(join(tmpdir(), 'gpuplan-node-'));
   const db = join(work, 'g.db');
   const child = spawn(binary, ['serve', '--port', '0', '--db', db, '--static-dir', join(root, 'static')],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  const stop = () => {
+  const exited = new Promise((done) => child.on('exit', done));
+  // Stops the server and removes its files; resolves once it has exited.
+  const stop = async () => {
     child.kill('SIGTERM');
+    await exited;
     rmSync(work, { recursive: true, force: true });
   };
   const createKey = (name, scope) =>
     execFileSync(binary, ['keys', 'create', '--db', db, '--name', name, '--scope', scope],
       { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   return new Promise((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15000);
+    const fail = (error) => {
+      stop().catch(() => {});
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new Error(`server did not start:\n${log}`)), 15000);
     const read = (chunk) => {
       log += chunk;
       const m = log.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
@@ -35,6 +43,9 @@ export function startServer(binary = process.env.GPUPLAN_BINARY || join(root, 'b
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
-    child.on('exit', (code) => reject(new Error(`server exited ${code}:\n${log}`)));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited ${code}:\n${log}`));  // ignored once started
+    });
   });
 }

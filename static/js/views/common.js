@@ -1,7 +1,7 @@
 // What every form view does: build its parts, keep alternatives in step, restore its state
 // from the URL, submit through the URL, run one request at a time with a loading state, and
 // show problems beside their fields.
-import { Latest } from '../api.js';
+import { ApiError, Latest } from '../api.js';
 import { applyAlternatives, clearErrors, formToParams, paramsToForm, showProblem } from '../forms.js';
 import { buildParts } from '../parts.js';
 import { navigate } from '../app.js';
@@ -34,20 +34,28 @@ export function formView(spec) {
       status.textContent = 'Working…';
       section.setAttribute('aria-busy', 'true');
       result.classList.add('stale');
+      let answer;
       try {
-        const answer = await latest.run((signal) => spec.run(form, signal));
-        if (answer === undefined) return;  // superseded by a newer request
-        result.replaceChildren();
-        spec.render(answer, result, form);
-        status.textContent = spec.summary ? spec.summary(answer) : 'Done.';
+        answer = await latest.run((signal) => spec.run(form, signal));
       } catch (err) {
+        if (!(err instanceof ApiError)) throw err;  // not the API's answer: a bug, to the console
         showProblem(form, err);
         status.textContent = 'The request was not accepted: see the form.';
+        return;
       } finally {
         if (!latest.controller) {
           section.removeAttribute('aria-busy');
           result.classList.remove('stale');
         }
+      }
+      if (answer === undefined) return;  // superseded by a newer request
+      result.replaceChildren();
+      try {
+        spec.render(answer, result, form);
+        status.textContent = spec.summary ? spec.summary(answer) : 'Done.';
+      } catch (err) {
+        status.textContent = 'The answer could not be shown (a dashboard error; see the console).';
+        throw err;
       }
     },
   };

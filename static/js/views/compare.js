@@ -1,19 +1,18 @@
 // Compare: one workload across GPUs (POST /api/v1/compare, each at its cheapest catalog
 // price) or across catalog instances (one training estimate each, in one
 // POST /api/v1/estimates/training:batch) -> time, cost and samples per currency unit as bars.
-import { api } from '../api.js';
-import { formToBody } from '../forms.js';
+import { api, ApiError } from '../api.js';
+import { formToBody, splitList } from '../forms.js';
 import { bars } from '../charts.js';
 import { el, hours, money, num, table } from '../format.js';
 import { chartBox, formView } from './common.js';
 
-// "aws/p4d.24xlarge" -> {cloud, instance_type}.
+// "aws/p4d.24xlarge" -> {cloud, instance_type} (cloud "" when there is no "cloud/").
 function instances(form) {
-  return form.elements._instances.value.split(',').map((s) => s.trim()).filter((s) => s !== '')
-    .map((s) => {
-      const slash = s.indexOf('/');
-      return { cloud: s.slice(0, slash), instance_type: s.slice(slash + 1) };
-    });
+  return splitList(form.elements._instances.value).map((s) => {
+    const slash = s.indexOf('/');
+    return slash <= 0 ? { cloud: '', instance_type: s } : { cloud: s.slice(0, slash), instance_type: s.slice(slash + 1) };
+  });
 }
 
 async function run(form, signal) {
@@ -30,15 +29,16 @@ async function run(form, signal) {
   }
   const list = instances(form);
   if (list.length === 0 || list.some((i) => !i.cloud || !i.instance_type)) {
-    throw { problem: { title: 'Unprocessable Content', detail: 'list instances as cloud/instance type',
-      errors: [{ pointer: '/_instances', detail: 'each instance is cloud/instance type, e.g. aws/p4d.24xlarge' }] } };
+    throw new ApiError(422, { title: 'Unprocessable Content', detail: 'list instances as cloud/instance type',
+      errors: [{ pointer: '/_instances', detail: 'each instance is cloud/instance type, e.g. aws/p4d.24xlarge' }] });
   }
   const scenarios = list.map((i) => ({ ...body, hardware: { ...i, nodes: 1 }, pricing: { kind: 'ondemand' } }));
   const batch = await api('/api/v1/estimates/training:batch', { method: 'POST', body: { scenarios }, signal });
   const rows = [];
   const failed = [];
-  batch.items.forEach((item, k) => {
-    const name = `${list[k].cloud}/${list[k].instance_type}`;
+  batch.items.forEach((item) => {
+    const asked = list[item.index];
+    const name = `${asked.cloud}/${asked.instance_type}`;
     if (!item.result) {
       failed.push([name, item.problem.errors?.[0]?.detail || item.problem.detail]);
       return;

@@ -30,7 +30,13 @@ function costTable(cost) {
   return t;
 }
 
-export function renderTraining(a, result) {
+// The step's parts: the model's bottleneck name, the chart's label, the breakdown field.
+const stepParts = [['compute', 'compute', 'compute_s'], ['memory_bandwidth', 'memory', 'memory_s'],
+  ['communication', 'communication', 'communication_s'], ['pipeline_bubble', 'pipeline bubble', 'pipeline_bubble_s'],
+  ['optimizer', 'optimizer', 'optimizer_s'], ['input_pipeline', 'input', 'input_s'],
+  ['launch_overhead', 'overhead', 'overhead_s']];
+
+function renderTraining(a, result) {
   const t = a.time;
   result.append(
     el('h3', { text: `${a.workload.name} on ${a.hardware.total_gpus} × ${a.hardware.gpu}` }),
@@ -50,10 +56,10 @@ export function renderTraining(a, result) {
     costTable(a.cost),
   );
   const b = a.breakdown;
-  const labels = ['compute', 'memory', 'communication', 'pipeline bubble', 'optimizer', 'input', 'overhead'];
-  const values = [b.compute_s, b.memory_s, b.communication_s, b.pipeline_bubble_s, b.optimizer_s, b.input_s, b.overhead_s];
-  const [stepFig, stepCanvas] = chartBox(
-    `Step time ${num(a.step_time_s * 1000, 3)} ms — bottleneck: ${a.bottleneck} (${pct(a.bottleneck_share)})`);
+  const values = stepParts.map(([, , field]) => b[field]);
+  const highlight = stepParts.findIndex(([name]) => name === a.bottleneck);
+  const [stepFig, stepCanvas] = chartBox(`Step time ${num(a.step_time_s * 1000, 3)} ms — bottleneck: ` +
+    `${a.bottleneck.replace(/_/g, ' ')} (${pct(a.bottleneck_share)})`);
   stepFig.id = 'estimate-breakdown';
   const m = a.memory;
   const [memFig, memCanvas] = chartBox(
@@ -62,7 +68,7 @@ export function renderTraining(a, result) {
   memFig.id = 'estimate-memory';
   const charts = el('div', { class: 'charts' }, stepFig, memFig);
   result.append(charts, notes(a));
-  bars(stepCanvas, labels, values, { unit: 'seconds per step', highlight: labels.findIndex((l) => l.startsWith(a.bottleneck)) });
+  bars(stepCanvas, stepParts.map(([, label]) => label), values, { unit: 'seconds per step', highlight });
   const g = m.per_gpu_gb;
   stacked(memCanvas, [['weights', g.weights], ['gradients', g.gradients], ['optimizer', g.optimizer],
     ['activations', g.activations], ['overhead', g.overhead]], { unit: 'GB', capacity: m.capacity_gb });

@@ -6,8 +6,14 @@ import { xy } from '../charts.js';
 import { el, facts, int, money, notes, num, seconds, table } from '../format.js';
 import { chartBox, formView } from './common.js';
 
-function render(a, result, form) {
-  const slo = Number(form.elements['latency_slo_ms'].value) / 1000;
+// The answer and the latency target it was asked for (null when none was given).
+async function run(form, signal) {
+  const body = formToBody(form);
+  const answer = await api('/api/v1/estimates/inference', { method: 'POST', body, signal });
+  return { answer, slo: typeof body.latency_slo_ms === 'number' ? body.latency_slo_ms / 1000 : null };
+}
+
+function render({ answer: a, slo }, result) {
   const c = a.cost.currency;
   result.append(el('h3', { text: `${a.workload.name} on ${a.hardware.gpu}` }));
   if (a.memory.verdict === 'does_not_fit') {
@@ -15,7 +21,8 @@ function render(a, result, form) {
   }
   result.append(facts([
     ['Replicas', `${int(a.replicas)} × ${a.gpus_per_replica} GPU(s) (${int(a.instances)} instance(s))`],
-    ['Latency at batch ' + int(a.batch), `${seconds(a.latency_s)} (target ${seconds(slo)}) — ${a.slo_met ? 'met' : 'not met'}`],
+    ['Latency at batch ' + int(a.batch), slo === null ? seconds(a.latency_s)
+      : `${seconds(a.latency_s)} (target ${seconds(slo)}) — ${a.slo_met ? 'met' : 'not met'}`],
     ['Time to first token', seconds(a.ttft_s)],
     ['Time per output token', seconds(a.tpot_s)],
     ['Capacity', `${num(a.capacity_requests_per_s)} requests/s`],
@@ -38,7 +45,7 @@ function render(a, result, form) {
   xy(canvas, [
     { label: 'end-to-end latency (s)', points: curve.map((p) => ({ x: p.batch, y: p.latency_s })), line: true },
     { label: 'time to first token (s)', points: curve.map((p) => ({ x: p.batch, y: p.ttft_s })), line: true },
-    { label: 'latency target', points: [{ x: 1, y: slo }, { x: maxBatch, y: slo }], line: true, color: '#d14a7c', dash: [6, 4], radius: 0 },
+    ...(slo === null ? [] : [{ label: 'latency target', points: [{ x: 1, y: slo }, { x: maxBatch, y: slo }], line: true, color: '#d14a7c', dash: [6, 4], radius: 0 }]),
     ...(a.batch ? [{ label: 'chosen batch', points: [{ x: a.batch, y: a.latency_s }], color: '#d9622b', radius: 7, pointStyle: 'rectRot' }] : []),
   ], { x: 'batch (concurrent requests)', y: 'seconds', logX: maxBatch > 16 });
 }
@@ -48,7 +55,7 @@ export const servingView = formView({
   form: '#serving-form',
   parts: { workload: { defaultPreset: 'llama-2-7b', family: ['decoder', 'moe', 'encoder', 'encoder_decoder'] },
     job: { batch: false }, pricing: { training: false } },
-  run: (form, signal) => api('/api/v1/estimates/inference', { method: 'POST', body: formToBody(form), signal }),
+  run,
   render,
-  summary: (a) => (a.replicas ? `${a.replicas} replica(s); SLO ${a.slo_met ? 'met' : 'not met'}.` : 'Does not fit.'),
+  summary: ({ answer: a }) => (a.replicas ? `${a.replicas} replica(s); SLO ${a.slo_met ? 'met' : 'not met'}.` : 'Does not fit.'),
 });

@@ -1,5 +1,6 @@
 // Spot history: an instance type's spot price by zone over time, as lines.
 import { api, cached } from '../api.js';
+import { formToParams } from '../forms.js';
 import { xy } from '../charts.js';
 import { el, money, table } from '../format.js';
 import { chartBox, formView } from './common.js';
@@ -7,11 +8,7 @@ import { chartBox, formView } from './common.js';
 const day = (ms) => new Date(ms).toISOString().slice(0, 10);
 
 async function run(form, signal) {
-  const params = new URLSearchParams();
-  for (const name of ['cloud', 'instance_type', 'region', 'since']) {
-    const v = form.elements[name].value.trim();
-    if (v) params.set(name, v);
-  }
+  const params = formToParams(form);
   params.set('limit', '10000');
   return api(`/api/v1/prices/spot-history?${params}`, { signal });
 }
@@ -54,11 +51,12 @@ async function setup(form) {
   const cloud = form.elements.cloud;
   const region = form.elements.region;
   const types = form.querySelector('datalist');
+  cloud.dataset.default = 'aws';
   const clouds = await cached('/api/v1/clouds');
   for (const c of clouds.items) {
     if (![...cloud.options].some((o) => o.value === c.id)) cloud.add(new Option(c.name, c.id));
   }
-  if (!cloud.dataset.restored) cloud.value = 'aws';
+  if (!cloud.dataset.restored) cloud.value = cloud.dataset.default;
   const load = async () => {
     const c = encodeURIComponent(cloud.value);
     const [regions, offers] = await Promise.all([cached(`/api/v1/regions?cloud=${c}`),
@@ -69,7 +67,7 @@ async function setup(form) {
     const names = [...new Set(offers.items.filter((o) => o.price_spot_per_hour !== null).map((o) => o.instance_type))];
     types.replaceChildren(...names.map((n) => new Option(n, n)));
   };
-  cloud.addEventListener('change', () => load().catch(() => {}));
+  for (const event of ['change', 'restore']) cloud.addEventListener(event, () => load().catch(() => {}));
   await load();
 }
 
