@@ -60,6 +60,35 @@ Result<CostBreakdown> JobCost(double solve_hours, int nodes, double ondemand_pri
                               std::optional<double> spot_price_per_hour,
                               const SpotParams& params);
 
+// Spot with an on-demand fallback and a deadline: the job runs on spot; if it has not
+// finished `switch_at_hours` of wall time after the start, it writes a checkpoint and moves
+// to on-demand nodes for the rest. The switch point is the latest at which a run that met
+// the P90 number of interruptions (Poisson, `nodes` x the rate) and needs the P90 work
+// (`solve_p90_hours`) still finishes on-demand by the deadline; so the P90 time meets the
+// deadline. Each interruption costs half a checkpoint interval of work (none when the
+// notice covers the write), the restart (billed) and the capacity wait (not billed); the
+// move to on-demand costs a checkpoint write and a restart.
+struct FallbackOutcome {
+  bool feasible = true;  // false: even on-demand from the start misses the deadline at P90
+  double deadline_hours = 0;
+  double switch_at_hours = 0;  // wall hours after the start; 0 = on-demand from the start
+  double expected_hours = 0, p90_hours = 0;  // wall time, start to finish
+  // Billable hours per node on each kind: expected, and on the P90 run.
+  double expected_spot_hours = 0, expected_ondemand_hours = 0;
+  double p90_spot_hours = 0, p90_ondemand_hours = 0;
+  double fallback_probability = 0;  // of a move to on-demand (at the expected work)
+  double expected_interruptions = 0;
+  int p90_interruptions = 0;  // the count the switch point allows for
+  double checkpoint_interval_minutes = 0;
+  double checkpoint_write_minutes = 0;
+  bool checkpoint_on_notice = false;
+};
+
+// `solve_hours` of work (P90 `solve_p90_hours`) on `nodes` nodes by `deadline_hours`.
+// Errors as SpotRun, and on "pricing.deadline_hours" when it is not positive.
+Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_hours, int nodes,
+                                         const SpotParams& params, double deadline_hours);
+
 // A total cost spread over what the job produces. Fields are 0 when the quantity is 0.
 struct UnitCosts {
   double per_epoch = 0;

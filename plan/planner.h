@@ -87,10 +87,24 @@ struct SpotTrainingCost {
   model::UnitCosts units;
 };
 
+// Spot that moves to on-demand in time for a deadline (model::SpotWithFallback).
+struct FallbackTrainingCost {
+  double spot_price_per_hour = 0;  // SpotPricing::price_per_hour
+  double ondemand_price_per_hour = 0;
+  int instances = 0;
+  model::SpotParams params;
+  model::FallbackOutcome run;
+  double expected_total = 0;
+  double p90_total = 0;  // the P90 run, spot at its P90 price
+  SpotPricing pricing;
+  model::UnitCosts units;
+};
+
 struct TrainingCost {
   std::string currency;
   std::optional<OnDemandTrainingCost> ondemand;
   std::optional<SpotTrainingCost> spot;
+  std::optional<FallbackTrainingCost> fallback;  // price kind spot_with_fallback
 };
 
 struct TrainingPlan {
@@ -137,8 +151,12 @@ struct RecommendedOption {
   db::Offer offer;
   int nodes = 1;  // instances
   int total_gpus = 1;
-  bool spot = false;
+  bool spot = false;  // starts on spot (also for spot_with_fallback)
   double price_per_hour = 0;  // per instance, request currency
+  // Training on spot: the checkpoint interval the cost assumes (0 otherwise).
+  double checkpoint_interval_minutes = 0;
+  // Set for spot_with_fallback options: the switch point and the P90 time and cost.
+  std::shared_ptr<const FallbackTrainingCost> fallback;
   double hours = 0;           // training: wall hours; inference: latency in s
   double cost = 0;            // training: total; inference: per hour
   double cost_per_month = 0;  // inference: cost x kHoursPerMonth

@@ -38,6 +38,10 @@ struct PricingRequest {
   model::SpotParams spot_params;
   // false: the planner takes the cloud's preemption notice (AWS 2 min, GCP/Azure 30 s).
   bool notice_given = false;
+  // kind "spot_with_fallback": spot, moving to on-demand in time for `deadline_hours`
+  // (ondemand and spot are then false).
+  bool fallback = false;
+  std::optional<double> deadline_hours;
 };
 
 struct TrainingRequest {
@@ -64,6 +68,7 @@ struct Constraints {
   int max_nodes = 4;
   std::optional<double> deadline_hours, budget;  // budget: total (training), per month (inference)
   bool ondemand = true, spot = true;
+  bool fallback = false;  // spot_with_fallback options (needs deadline_hours)
   bool price_kinds_given = false;  // false: inference prices on-demand only
   double min_gpu_memory_gb = 0;
 };

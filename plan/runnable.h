@@ -1,0 +1,44 @@
+// A plan someone can launch: what a training estimate, an inference estimate or one
+// recommendation item asks of a cluster scheduler (the cloud, instance type, GPUs, spot or
+// not, the checkpoint interval, how long it should take). The api layer renders it as a
+// SkyPilot task YAML or a Kubernetes manifest (api/plan_export.h). No YAML, no JSON here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/catalog_reader.h"
+#include "plan/planner.h"
+
+namespace gpuplan::plan {
+
+struct RunnablePlan {
+  bool inference = false;      // a serving fleet (replicas) rather than a training job
+  std::string name;            // DNS-1123 label: lower case, digits and '-', <= 63 chars
+  std::string workload_id;     // preset id or "custom"
+  std::string workload_name;
+  // Where: a catalog instance (cloud, region, instance_type) or an explicit GPU (empty).
+  std::string cloud, region, instance_type;
+  std::string gpu_id;          // catalog GPU id, e.g. "A100-40GB-SXM4"
+  std::string gpu_name;        // catalog GPU name, e.g. "A100 40GB SXM4"
+  int gpus_per_node = 1;
+  int nodes = 1;               // training: instances; inference: replicas' instances
+  int replicas = 0;            // inference: serving replicas (0 for training)
+  int gpus_per_replica = 0;    // inference
+  std::string price_kind = "ondemand";  // ondemand | spot | spot_with_fallback
+  bool use_spot = false;       // starts on spot
+  // Training on spot: minutes between checkpoints (the Daly optimum or the request's).
+  double checkpoint_interval_minutes = 0;
+  std::optional<double> switch_to_ondemand_at_hours;  // spot_with_fallback
+  std::optional<double> deadline_hours;
+  double expected_hours = 0;   // training: wall hours; inference: 0
+  double p90_hours = 0;
+  std::optional<double> expected_cost;  // training total / inference per hour
+  std::string currency = "USD";
+  std::string precision;       // what was estimated, e.g. "bf16"
+  int global_batch = 0, micro_batch = 0;  // training
+  std::vector<std::string> notes;  // assumptions a reader of the manifest must know
+};
+
+}  // namespace gpuplan::plan
