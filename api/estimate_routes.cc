@@ -3,7 +3,9 @@
 #include "api/body.h"
 #include "plan/deadline.h"
 #include "api/http_util.h"
+#include "api/auth.h"
 #include "api/json_reader.h"
+#include "api/measurements.h"
 #include "api/model_json.h"
 #include "api/plan_request.h"
 #include "api/query_params.h"
@@ -33,8 +35,32 @@ void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   WriteJsonText(res, std::move(answer).value());
 }
 
+// Whose measured runs calibrate a training estimate: the API key's (and shared runs) when
+// the request carries one, shared runs only when it does not. A key that is given must be
+// valid. false after writing the 401/403.
+bool Caller(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
+            std::optional<long long>& owner) {
+  if (!req.has_header("Authorization")) return true;
+  auto key = Authorize(*ctx.pool, req, res, "write");
+  if (!key) return false;
+  owner = key->id;
+  return true;
+}
+
 void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
-  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeTrainingRequest(*body));
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
+  auto request = DecodeTrainingRequest(*body);
+  if (!request.ok()) return WriteError(req, res, request.error());
+  std::optional<long long> owner;
+  if (!Caller(ctx, req, res, owner)) return;
+  auto lease = ctx.pool->Acquire();
+  Status attached = AttachMeasurements(*lease, owner, *request);
+  if (!attached.ok()) return WriteError(req, res, attached.error());
+  db::CachedCatalog store(lease);
+  auto answer = PlanAnswer(store, *request);
+  if (!answer.ok()) return WriteError(req, res, answer.error());
+  WriteJsonText(res, std::move(answer).value());
 }
 
 void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -51,6 +77,8 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
                                         std::to_string(kMaxBatchScenarios) + " requests"});
   }
   if (!errors.empty()) return WriteError(req, res, BodyError(errors));
+  std::optional<long long> owner;
+  if (!Caller(ctx, req, res, owner)) return;
   auto lease = ctx.pool->Acquire();
   db::CachedCatalog store(lease);
   JsonWriter out;
@@ -64,7 +92,12 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
     Result<std::string> answer = Error::Invalid("", "a scenario must be an object");
     if (s.is_object()) {
       auto request = DecodeTrainingRequest(s);
-      answer = request.ok() ? PlanAnswer(store, *request) : Result<std::string>(request.error());
+      if (request.ok()) {
+        Status attached = AttachMeasurements(*lease, owner, *request);
+        answer = attached.ok() ? PlanAnswer(store, *request) : Result<std::string>(attached.error());
+      } else {
+        answer = request.error();
+      }
     }
     out.BeginObject();
     out.Field("index", i);

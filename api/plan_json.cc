@@ -20,6 +20,36 @@ void WriteUnitCosts(JsonWriter& out, const model::UnitCosts& u, const model::Tra
   out.Field("per_thousand_samples", Money(u.per_thousand_samples));
 }
 
+// spot_with_fallback: the switch point, and the expected and P90 time and cost.
+// With `e` (an estimate's cost), also the cost per unit of work.
+void WriteFallback(JsonWriter& out, const plan::FallbackTrainingCost& f,
+                   const model::TrainingEstimate* e) {
+  const model::FallbackOutcome& run = f.run;
+  out.BeginObject();
+  out.Field("spot_price_per_hour", RoundMoney(f.spot_price_per_hour));
+  out.Field("ondemand_price_per_hour", RoundMoney(f.ondemand_price_per_hour));
+  out.Field("instances", f.instances);
+  out.Field("deadline_hours", run.deadline_hours);
+  out.Field("meets_deadline", run.feasible);
+  out.Field("switch_at_hours", run.switch_at_hours);
+  out.Field("expected_hours", run.expected_hours);
+  out.Field("p90_hours", run.p90_hours);
+  out.Field("expected_spot_hours", run.expected_spot_hours);
+  out.Field("expected_ondemand_hours", run.expected_ondemand_hours);
+  out.Field("fallback_probability", run.fallback_probability);
+  out.Field("interruption_rate_per_hour", f.params.interruption_rate_per_hour);
+  out.Field("expected_interruptions", run.expected_interruptions);
+  out.Field("p90_interruptions", run.p90_interruptions);
+  out.Field("checkpoint_interval_minutes", run.checkpoint_interval_minutes);
+  out.Field("checkpoint_write_minutes", run.checkpoint_write_minutes);
+  out.Field("checkpoint_on_notice", run.checkpoint_on_notice);
+  out.Field("price_basis", f.pricing.from_history ? "history" : "current");
+  out.Field("expected_total", RoundMoney(f.expected_total));
+  out.Field("p90_total", RoundMoney(f.p90_total));
+  if (e) WriteUnitCosts(out, f.units, *e);
+  out.EndObject();
+}
+
 void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
                        const plan::TrainingPlan& plan) {
   const model::TrainingEstimate& e = plan.estimate;
@@ -87,6 +117,10 @@ void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
     out.EndObject();
   } else {
     out.Null();
+  }
+  if (cost.fallback) {
+    out.Key("spot_with_fallback");
+    WriteFallback(out, *cost.fallback, &plan.estimate);
   }
   out.EndObject();
 }
@@ -165,7 +199,7 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
   out.Field("gpus_per_instance", c.offer.instance.gpu_count);
   out.Field("nodes", c.nodes);
   out.Field("total_gpus", c.total_gpus);
-  out.Field("price_kind", c.spot ? "spot" : "ondemand");
+  out.Field("price_kind", c.fallback ? "spot_with_fallback" : c.spot ? "spot" : "ondemand");
   out.Field("price_per_hour", RoundMoney(c.price_per_hour));
   out.Field(inference ? "latency_s" : "hours", c.hours);
   out.Field(inference ? "cost_per_hour" : "cost", RoundMoney(c.cost));
@@ -186,11 +220,16 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
     out.Field("memory_verdict", model::VerdictName(e.memory.verdict));
     out.Key("layout");
     WriteLayout(out, e.layout);
-    if (c.spot) {
+    if (c.fallback) {
+      out.Field("p90_hours", c.fallback->run.p90_hours);
+      out.Key("spot_with_fallback");
+      WriteFallback(out, *c.fallback, nullptr);
+    } else if (c.spot) {
       out.Field("p90_hours", nullptr);
     } else {
       out.Field("p90_hours", e.p90_hours);
     }
+    if (c.spot) out.Field("checkpoint_interval_minutes", c.checkpoint_interval_minutes);
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;
@@ -226,6 +265,42 @@ void WriteTrainingPlan(JsonWriter& out, const plan::TrainingPlan& plan) {
   out.Key("workload");
   WriteWorkload(out, plan.workload);
   WriteTrainingEstimateMembers(out, plan.estimate, plan.cluster, plan.job);
+  if (plan.reference) {
+    const plan::ReferenceWork& w = *plan.reference;
+    out.Object("reference_run", [&] {
+      out.Object("hardware", [&] {
+        out.Field("gpu", w.cluster.node.gpu.id);
+        out.Field("gpus_per_node", w.cluster.node.gpus_per_node);
+        out.Field("nodes", w.cluster.nodes);
+        out.Field("cloud", w.cloud.empty() ? std::nullopt : std::optional(w.cloud));
+        out.Field("instance_type",
+                  w.instance_type.empty() ? std::nullopt : std::optional(w.instance_type));
+      });
+      out.Field("hours", w.hours);
+      out.Field("precision", model::PrecisionName(w.precision));
+      out.Field("samples_per_s", w.samples_per_s);
+      out.Field("samples", w.samples);
+      out.Field("p10_samples", w.p10_samples);
+      out.Field("p90_samples", w.p90_samples);
+      out.Field("tokens", w.tokens > 0 ? std::optional(w.tokens) : std::nullopt);
+    });
+  }
+  out.Key("calibration");
+  if (plan.calibration) {
+    const plan::RunCalibration& c = *plan.calibration;
+    out.BeginObject();
+    out.Field("runs", c.runs);
+    out.Field("factor", c.factor);
+    out.Field("error_before", c.error_before);
+    out.Field("error_after", c.error_after);
+    out.Key("measurement_ids");
+    out.BeginArray();
+    for (long long id : c.ids) out.Int(id);
+    out.EndArray();
+    out.EndObject();
+  } else {
+    out.Null();
+  }
   out.Key("cost");
   WriteTrainingCost(out, plan.cost, plan);
   out.Object("instance", [&] {
@@ -331,7 +406,7 @@ void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
   out.Object("rejected", [&] {
     for (const auto& [reason, count] : r.rejected) out.Field(reason, count);
   });
-  if (r.inference) out.Field("assumptions", r.assumptions);
+  out.Field("assumptions", r.assumptions);
   out.Field("model_version", kModelVersion);
   out.EndObject();
 }

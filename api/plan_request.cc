@@ -136,9 +136,14 @@ void ReadHardware(JsonReader& parent, HardwareRequest& hw) {
 void ReadPricing(JsonReader& parent, PricingRequest& p) {
   auto r = parent.Object("pricing");
   if (!r) return;
-  if (auto kind = r->Choice("kind", {"ondemand", "spot", "both"})) {
-    p.ondemand = *kind != "spot";
-    p.spot = *kind != "ondemand";
+  if (auto kind = r->Choice("kind", {"ondemand", "spot", "both", "spot_with_fallback"})) {
+    p.fallback = *kind == "spot_with_fallback";
+    p.ondemand = *kind == "ondemand" || *kind == "both";
+    p.spot = *kind == "spot" || *kind == "both";
+  }
+  p.deadline_hours = r->Number("deadline_hours", 0.001, 1e7, p.fallback);
+  if (p.deadline_hours && !p.fallback) {
+    r->Fail("deadline_hours", "deadline_hours applies to kind spot_with_fallback");
   }
   model::SpotParams& s = p.spot_params;
   if (auto v = r->Number("interruption_rate_per_hour", 0, 100)) s.interruption_rate_per_hour = *v;
@@ -222,11 +227,47 @@ std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::strin
 
 }  // namespace
 
-std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hardware) {
+namespace {
+
+// reference_run: {hardware: {...}, hours, precision?}: the work instead of a dataset.
+void ReadReferenceRun(JsonReader& parent, TrainingRequest& t) {
+  if (parent.Has("dataset")) {
+    parent.Fail("reference_run", "give either dataset or reference_run: the reference run's "
+                                 "work is the dataset");
+  }
+  auto r = parent.Object("reference_run", true);
+  if (!r) return;
+  plan::ReferenceRun& ref = t.reference.emplace();
+  ReadHardware(*r, ref.hardware);
+  ref.hours = r->Number("hours", 0.001, 1e6, true).value_or(0);
+  bool is_auto = true;
+  model::Precision precision = model::Precision::kBf16;
+  ReadPrecision(*r, "precision", precision, is_auto);
+  if (!is_auto) ref.precision = precision;
+  r->Finish();
+}
+
+}  // namespace
+
+std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hardware,
+                                                   TrainingFields fields) {
+  const bool run = fields == TrainingFields::kMeasuredRun;
   size_t errors_before = r.error_count();
   TrainingRequest t;
   if (auto w = ReadWorkload(r, "workload")) t.workload = *w;
-  ReadDataset(r, t.job);
+  if (run) {
+    // A measured run ran at a stated precision: "auto" would re-predict it at whatever the
+    // model picks.
+    if (!r.Has("precision")) {
+      r.Fail("precision", "precision is required: the precision the run used");
+    } else if (const nlohmann::json* p = r.Raw("precision"); p->is_string() && *p == "auto") {
+      r.Fail("precision", "give the precision the run used, not auto");
+    }
+  } else if (r.Has("reference_run")) {
+    ReadReferenceRun(r, t);
+  } else {
+    ReadDataset(r, t.job);
+  }
   if (auto v = r.Integer("global_batch_size", 1, kMaxInt, true)) t.job.global_batch = int(*v);
   if (auto v = r.Integer("micro_batch_size", 1, kMaxInt)) t.job.micro_batch = int(*v);
   ReadPrecision(r, "precision", t.job.precision, t.job.precision_auto);
@@ -243,7 +284,15 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   if (auto v = r.Integer("tensor_parallel", 1, 64)) t.job.tensor_parallel = int(*v);
   if (auto v = r.Integer("pipeline_parallel", 1, 1024)) t.job.pipeline_parallel = int(*v);
   if (read_hardware) ReadHardware(r, t.hardware);
+  if (run) {
+    if (r.error_count() != errors_before) return std::nullopt;
+    return t;
+  }
   ReadPricing(r, t.pricing);
+  if (t.pricing.fallback && t.job.hours > 0) {
+    r.Fail("pricing", "spot_with_fallback plans a given amount of work by a deadline; give "
+                      "samples (and epochs) or tokens, not hours");
+  }
   if (auto v = r.String("currency")) t.currency = *v;
   if (r.error_count() != errors_before) return std::nullopt;
   return t;
@@ -276,6 +325,10 @@ std::optional<InferenceRequest> ReadInferenceRequest(JsonReader& r, bool read_ha
   if (auto v = r.Integer("tensor_parallel", 1, 64)) q.serving.tensor_parallel = int(*v);
   if (read_hardware) ReadHardware(r, q.hardware);
   ReadPricing(r, q.pricing);
+  if (q.pricing.fallback) {
+    r.Fail("pricing", "spot_with_fallback applies to training (a job with a deadline); a "
+                      "serving fleet prices ondemand, spot or both");
+  }
   if (auto v = r.String("currency")) q.currency = *v;
   if (r.error_count() != errors_before) return std::nullopt;
   return q;

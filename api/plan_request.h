@@ -25,9 +25,14 @@ using plan::PricingRequest;
 using plan::TrainingRequest;
 
 
+// kRequest: a training request (dataset or reference_run, pricing, currency);
+// kMeasuredRun: a run that was timed (no dataset, pricing or currency; precision required).
+enum class TrainingFields { kRequest, kMeasuredRun };
+
 // Reads the training fields (workload, dataset, batch, precision, optimizer, ...) from
 // `reader`; hardware is read only when `read_hardware`.
-std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& reader, bool read_hardware);
+std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& reader, bool read_hardware,
+                                                   TrainingFields fields = TrainingFields::kRequest);
 std::optional<InferenceRequest> ReadInferenceRequest(JsonReader& reader, bool read_hardware);
 
 // Whole-body decoders: kInvalidArgument listing every field error.

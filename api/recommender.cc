@@ -6,6 +6,7 @@
 #include "api/json_reader.h"
 #include "api/plan_json.h"
 #include "api/plan_request.h"
+#include "db/text.h"
 #include "plan/planner.h"
 
 namespace gpuplan::api {
@@ -33,7 +34,7 @@ std::optional<plan::Constraints> ReadConstraints(JsonReader& parent, bool traini
   c.deadline_hours = r->Number("deadline_hours", 0.001, 1e7);
   c.budget = r->Number("budget", 0, 1e12);
   if (auto v = r->Number("min_gpu_memory_gb", 0, 1e4)) c.min_gpu_memory_gb = *v;
-  if (auto kinds = r->Strings("price_kinds", 2)) {
+  if (auto kinds = r->Strings("price_kinds", 3)) {
     c.price_kinds_given = true;
     c.ondemand = c.spot = false;
     for (const auto& k : *kinds) {
@@ -41,14 +42,25 @@ std::optional<plan::Constraints> ReadConstraints(JsonReader& parent, bool traini
         c.ondemand = true;
       } else if (k == "spot") {
         c.spot = true;
+      } else if (k == "spot_with_fallback") {
+        c.fallback = true;
       } else {
-        r->Fail("price_kinds", "price_kinds items must be ondemand or spot, got '" + k + "'");
+        r->Fail("price_kinds", "price_kinds items must be ondemand, spot or spot_with_fallback, "
+                               "got '" + db::Printable(k, 40) + "'");
       }
+    }
+    if (c.fallback && !training) {
+      r->Fail("price_kinds", "spot_with_fallback applies to training recommendations");
+    } else if (c.fallback && !c.deadline_hours) {
+      r->Fail("price_kinds", "spot_with_fallback needs constraints.deadline_hours: the "
+                             "deadline its switch to on-demand keeps");
     }
   }
   r->Finish();
   return c;
 }
+
+}  // namespace
 
 // The planner and the model name request fields by dotted name ("hardware.gpu",
 // "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
@@ -62,7 +74,6 @@ Error WithPointers(Error e) {
   return e;
 }
 
-}  // namespace
 
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body) {
   std::vector<FieldError> errors;

@@ -11,7 +11,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 4> kMigrations = {
+constexpr std::array<const char*, 5> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -175,6 +175,32 @@ ALTER TABLE gpus ADD COLUMN fp16_vector_tflops REAL NOT NULL DEFAULT 0
   CHECK (fp16_vector_tflops >= 0);
 ALTER TABLE gpus ADD COLUMN achievable_bw_gbps REAL NOT NULL DEFAULT 0
   CHECK (achievable_bw_gbps >= 0);
+)SQL",
+    // 5: measured training runs that calibrate later estimates (per API key, or shared).
+    R"SQL(
+CREATE TABLE measurements (
+  id INTEGER PRIMARY KEY,
+  owner_key_id INTEGER REFERENCES api_keys(id) ON DELETE CASCADE,
+  shared INTEGER NOT NULL DEFAULT 0 CHECK (shared IN (0, 1)),
+  family TEXT NOT NULL,
+  workload_id TEXT NOT NULL,
+  gpu_id TEXT NOT NULL,
+  gpus_per_node INTEGER NOT NULL CHECK (gpus_per_node > 0),
+  nodes INTEGER NOT NULL CHECK (nodes > 0),
+  cloud TEXT NOT NULL DEFAULT '',
+  instance_type TEXT NOT NULL DEFAULT '',
+  global_batch INTEGER NOT NULL CHECK (global_batch > 0),
+  precision TEXT NOT NULL,
+  framework TEXT NOT NULL,
+  samples_per_s REAL NOT NULL CHECK (samples_per_s > 0),
+  measured_as TEXT NOT NULL,
+  measured_value REAL NOT NULL CHECK (measured_value > 0),
+  note TEXT NOT NULL DEFAULT '',
+  measured_on TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  request TEXT NOT NULL
+);
+CREATE INDEX measurements_by_family ON measurements(family, gpu_id);
 )SQL",
 };
 

@@ -1,6 +1,8 @@
 #include "model/cost.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace gpuplan::model {
 
@@ -71,6 +73,162 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
   out.lost_work_hours = out.expected_interruptions * (lost + delta);
   out.wall_hours = out.billable_hours + out.expected_interruptions * wait;
   out.overhead_fraction = out.billable_hours / solve_hours - 1;
+  return out;
+}
+
+namespace {
+
+// ln P(K = k) of a Poisson count with mean `mean` (> 0).
+double PoissonLogPmf(int k, double mean) {
+  return -mean + k * std::log(mean) - std::lgamma(k + 1.0);
+}
+
+// The range of counts that holds all but ~1e-12 of a Poisson distribution's mass.
+std::pair<int, int> PoissonSpan(double mean) {
+  double spread = 8 * std::sqrt(mean) + 10;
+  return {std::max(0, static_cast<int>(mean - spread)), static_cast<int>(mean + spread) + 1};
+}
+
+// The smallest count whose CDF reaches `q` (0 when mean is 0).
+int PoissonQuantile(double q, double mean) {
+  if (mean <= 0) return 0;
+  auto [lo, hi] = PoissonSpan(mean);
+  double cdf = 0;
+  for (int k = lo; k <= hi; ++k) {
+    cdf += std::exp(PoissonLogPmf(k, mean));
+    if (cdf >= q) return k;
+  }
+  return hi;
+}
+
+// One run under the fallback policy: `work` hours of work, `k` interruptions while on spot.
+struct FallbackPath {
+  double hours = 0, spot_hours = 0, ondemand_hours = 0;
+  bool switched = false;
+};
+
+struct FallbackShape {
+  double efficiency = 1;   // useful work per running hour on spot (checkpoint writes)
+  double per_interruption = 0;  // wall hours lost: work lost + restart + capacity wait
+  double billed_per_interruption = 0;  // work lost + restart
+  double wait = 0;         // capacity wait (not billed)
+  double switch_cost = 0;  // checkpoint write + restart on on-demand
+};
+
+FallbackPath RunPath(double work, int k, double switch_at, const FallbackShape& s) {
+  FallbackPath p;
+  double running = work / s.efficiency;
+  if (running + k * s.per_interruption <= switch_at) {
+    p.hours = running + k * s.per_interruption;
+    p.spot_hours = running + k * s.billed_per_interruption;
+    return p;
+  }
+  double progress = std::min(work, s.efficiency * std::max(0.0, switch_at - k * s.per_interruption));
+  p.switched = true;
+  p.spot_hours = std::max(0.0, switch_at - k * s.wait);
+  p.ondemand_hours = s.switch_cost + (work - progress);
+  p.hours = switch_at + p.ondemand_hours;
+  return p;
+}
+
+}  // namespace
+
+Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_hours, int nodes,
+                                         const SpotParams& params, double deadline_hours) {
+  if (!(deadline_hours > 0) || !std::isfinite(deadline_hours)) {
+    return Error::Invalid("pricing.deadline_hours", "deadline_hours must be positive");
+  }
+  if (!(solve_hours >= 0) || !std::isfinite(solve_hours) || !std::isfinite(solve_p90_hours)) {
+    return Error::Invalid("time", "solve time must be a finite non-negative number");
+  }
+  auto spot = SpotRun(solve_hours, nodes, params);
+  if (!spot.ok()) return spot.error();
+  FallbackOutcome out;
+  out.deadline_hours = deadline_hours;
+  out.checkpoint_interval_minutes = spot->checkpoint_interval_minutes;
+  out.checkpoint_write_minutes = spot->checkpoint_write_minutes;
+  out.checkpoint_on_notice = spot->checkpoint_on_notice;
+  const double work = solve_hours, work_p90 = std::max(solve_hours, solve_p90_hours);
+  const double rate = params.interruption_rate_per_hour * std::max(1, nodes);
+  FallbackShape s;
+  double write = spot->checkpoint_write_minutes / 60;
+  double interval = spot->checkpoint_interval_minutes / 60;
+  if (rate > 0 && interval > 0) s.efficiency = interval / (interval + write);
+  double lost = (spot->checkpoint_on_notice ? 0 : interval / 2) + write;
+  double restart = params.restart_minutes / 60;
+  s.wait = params.capacity_wait_minutes / 60;
+  s.per_interruption = lost + restart + s.wait;
+  s.billed_per_interruption = lost + restart;
+  s.switch_cost = write + restart;
+  auto mean_before = [&](double t, double w) { return rate * std::min(t, w / s.efficiency); };
+  // When a run that is still going at `t` (it met more interruptions than a run that has
+  // finished) moves to on-demand then: its finish at the P90 of the interruption count among
+  // such runs, with the P90 work. Runs that finished by `t` met the deadline already.
+  auto p90_finish_if_moved = [&](double t) {
+    const double running = work_p90 / s.efficiency;
+    const double mean = mean_before(t, work_p90);
+    int k = 0;
+    if (t > running) {
+      if (s.per_interruption <= 0 || mean <= 0) return t + s.switch_cost;  // every run is done
+      int k_min = static_cast<int>(std::ceil((t - running) / s.per_interruption - 1e-12));
+      auto [lo, hi] = PoissonSpan(mean);
+      double below = 0;  // P(K < k_min)
+      for (int j = lo; j < k_min && j <= hi; ++j) below += std::exp(PoissonLogPmf(j, mean));
+      double tail = 1 - below;
+      if (tail < 1e-9 || k_min > hi) return t + s.switch_cost;
+      double cdf = 0;
+      for (k = std::max(k_min, lo); k <= hi; ++k) {
+        cdf += std::exp(PoissonLogPmf(k, mean));
+        if (cdf / tail >= 0.9) break;
+      }
+    } else {
+      k = PoissonQuantile(0.9, mean);
+    }
+    double progress = std::min(work_p90, s.efficiency * std::max(0.0, t - k * s.per_interruption));
+    return t + s.switch_cost + (work_p90 - progress);
+  };
+  double switch_at = 0;
+  if (spot->viable && p90_finish_if_moved(0) <= deadline_hours) {
+    double lo = 0, hi = deadline_hours;
+    for (int i = 0; i < 50; ++i) {
+      double mid = (lo + hi) / 2;
+      (p90_finish_if_moved(mid) <= deadline_hours ? lo : hi) = mid;
+    }
+    switch_at = lo;
+  }
+  out.switch_at_hours = switch_at;
+  if (switch_at <= 0) {  // on-demand from the start
+    out.feasible = work_p90 <= deadline_hours;
+    out.expected_hours = out.expected_ondemand_hours = work;
+    out.p90_hours = out.p90_ondemand_hours = work_p90;
+    out.fallback_probability = 1;
+    return out;
+  }
+  const double mean = mean_before(switch_at, work);
+  out.expected_interruptions = mean;
+  if (mean > 0) {
+    auto [lo, hi] = PoissonSpan(mean);
+    for (int k = lo; k <= hi; ++k) {
+      double pk = std::exp(PoissonLogPmf(k, mean));
+      FallbackPath p = RunPath(work, k, switch_at, s);
+      out.expected_hours += pk * p.hours;
+      out.expected_spot_hours += pk * p.spot_hours;
+      out.expected_ondemand_hours += pk * p.ondemand_hours;
+      if (p.switched) out.fallback_probability += pk;
+    }
+  } else {
+    FallbackPath p = RunPath(work, 0, switch_at, s);
+    out.expected_hours = p.hours;
+    out.expected_spot_hours = p.spot_hours;
+    out.expected_ondemand_hours = p.ondemand_hours;
+    out.fallback_probability = p.switched ? 1 : 0;
+  }
+  out.p90_interruptions = PoissonQuantile(0.9, mean_before(switch_at, work_p90));
+  FallbackPath p90 = RunPath(work_p90, out.p90_interruptions, switch_at, s);
+  out.p90_hours = p90.hours;
+  out.p90_spot_hours = p90.spot_hours;
+  out.p90_ondemand_hours = p90.ondemand_hours;
+  out.feasible = out.p90_hours <= deadline_hours + 1e-9;
   return out;
 }
 

@@ -25,6 +25,25 @@ std::string Minutes(double minutes) {
 
 double RoundMoney(double amount) { return std::round(amount * 1e6) / 1e6; }
 
+std::string FallbackRule(const model::FallbackOutcome& run) {
+  char text[400];
+  if (run.switch_at_hours <= 0) {
+    std::snprintf(text, sizeof(text),
+                  "spot_with_fallback: the %.4g h to the deadline leave no room for a spot "
+                  "interruption and the move to on-demand, so the job runs on demand from the "
+                  "start",
+                  run.deadline_hours);
+  } else {
+    std::snprintf(text, sizeof(text),
+                  "spot_with_fallback: run on spot; if the job is not done %.4g h after the "
+                  "start, write a checkpoint and move to on-demand. That switch point lets a "
+                  "run that met the P90 number of interruptions still finish on demand by the "
+                  "%.4g h deadline at the model's P90 work",
+                  run.switch_at_hours, run.deadline_hours);
+  }
+  return text;
+}
+
 double PreemptionNoticeMinutes(const std::string& cloud) {
   if (cloud == "aws") return 2;                     // EC2 spot interruption notice
   if (cloud == "gcp" || cloud == "azure") return 0.5;  // preemption / eviction notice: ~30 s
@@ -254,6 +273,27 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
     c.p90_total = *price.ondemand * nodes * e.p90_hours;
     c.units = model::SpreadCost(c.total, e.epochs, e.total_tokens, e.total_samples);
   }
+  if (pricing.fallback && price.spot && price.ondemand && pricing.deadline_hours) {
+    model::SpotParams params = pricing.spot_params;
+    params.checkpoint_bytes = 14 * model::ParamsTotal(w);
+    if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
+    auto run = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
+                                       *pricing.deadline_hours);
+    if (run.ok()) {
+      FallbackTrainingCost& f = cost.fallback.emplace();
+      f.pricing = spot;
+      f.spot_price_per_hour = spot.price_per_hour;
+      f.ondemand_price_per_hour = *price.ondemand;
+      f.instances = nodes;
+      f.params = params;
+      f.run = *run;
+      f.expected_total = nodes * (spot.price_per_hour * run->expected_spot_hours +
+                                  *price.ondemand * run->expected_ondemand_hours);
+      f.p90_total = nodes * (spot.p90_per_hour * run->p90_spot_hours +
+                             *price.ondemand * run->p90_ondemand_hours);
+      f.units = model::SpreadCost(f.expected_total, e.epochs, e.total_tokens, e.total_samples);
+    }
+  }
   if (pricing.spot && price.spot) {
     model::SpotParams params = pricing.spot_params;
     params.checkpoint_bytes = 14 * model::ParamsTotal(w);
@@ -309,9 +349,109 @@ Result<std::optional<SpotHistorySummary>> Planner::SpotHistory(const db::Offer& 
   return std::optional<SpotHistorySummary>(std::move(s));
 }
 
-Result<TrainingPlan> Planner::Training(const TrainingRequest& request) {
-  Status currency = UseCurrency(request.currency);
+namespace {
+
+// Prefixes the fields of `e` with "reference_run." (the reference hardware's errors).
+Error UnderReference(Error e) {
+  for (FieldError& f : e.fields) {
+    if (f.field.rfind("hardware", 0) == 0 || f.field == "precision" || f.field == "dataset.hours") {
+      f.field = "reference_run." + (f.field == "dataset.hours" ? std::string("hours") : f.field);
+    }
+  }
+  return e;
+}
+
+// Scales `e` by a measured-throughput correction: the rate by `f`, and so the time (or, for
+// a fixed duration, the work) by it.
+void ApplyCorrection(model::TrainingEstimate& e, double f, bool fixed_duration) {
+  e.samples_per_s *= f;
+  e.tokens_per_s *= f;
+  e.mfu *= f;
+  e.step.step_time_s /= f;
+  if (fixed_duration) {
+    for (double* v : {&e.steps, &e.total_samples, &e.total_tokens, &e.epochs,
+                      &e.work_p10_samples, &e.work_p90_samples, &e.train_flops}) {
+      *v *= f;
+    }
+  } else {
+    e.total_hours /= f;
+    e.p10_hours /= f;
+    e.p90_hours /= f;
+  }
+}
+
+// Combines two independent P10/P90 spreads (ratios to the central value) in log space.
+double CombineSpread(double a, double b, bool high) {
+  double la = std::log(std::max(a, 1e-12)), lb = std::log(std::max(b, 1e-12));
+  double spread = std::sqrt(la * la + lb * lb);
+  return std::exp(high ? spread : -spread);
+}
+
+}  // namespace
+
+std::string ReferenceAssumption(const ReferenceWork& w) {
+  char text[400];
+  std::snprintf(text, sizeof(text),
+                "reference run: the work is what the model predicts %d x %s processes in %.4g h "
+                "at %s (%.4g samples, P10-P90 %.4g-%.4g)",
+                w.cluster.TotalGpus(), w.cluster.node.gpu.id.c_str(), w.hours,
+                std::string(model::PrecisionName(w.precision)).c_str(), w.samples, w.p10_samples,
+                w.p90_samples);
+  return text;
+}
+
+Result<TrainingRequest> Planner::WithReferenceWork(const TrainingRequest& request,
+                                                   std::optional<ReferenceWork>* work) {
+  if (!request.reference) return request;
+  const ReferenceRun& ref = *request.reference;
+  auto hw = Resolve(ref.hardware, PricingRequest{});
+  if (!hw.ok()) return UnderReference(hw.error());
+  model::TrainingJob job = request.job;
+  job.samples = job.tokens = 0;
+  job.epochs = 1;
+  job.hours = ref.hours;
+  if (ref.precision) {
+    job.precision = *ref.precision;
+    job.precision_auto = false;
+  }
+  auto e = model::EstimateTraining(request.workload, job, hw->cluster, model::DefaultConstants(),
+                                   false);
+  if (!e.ok()) return UnderReference(e.error());
+  if (e->memory.verdict == model::FitVerdict::kDoesNotFit) {
+    return Error::Invalid("reference_run.hardware",
+                          "the workload does not fit the reference hardware's memory, so the "
+                          "model cannot say what it processed there");
+  }
+  ReferenceWork w;
+  w.cluster = hw->cluster;
+  if (ref.hardware.from_catalog) {
+    w.cloud = ref.hardware.cloud;
+    w.instance_type = ref.hardware.instance_type;
+  }
+  w.hours = ref.hours;
+  w.precision = e->precision;
+  w.samples_per_s = e->samples_per_s;
+  w.samples = e->total_samples;
+  w.p10_samples = e->work_p10_samples;
+  w.p90_samples = e->work_p90_samples;
+  w.tokens = e->total_tokens;
+  TrainingRequest out = request;
+  out.reference.reset();
+  out.job.samples = w.samples;
+  out.job.tokens = 0;
+  out.job.hours = 0;
+  out.job.epochs = 1;
+  *work = w;
+  return out;
+}
+
+Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
+  Status currency = UseCurrency(asked.currency);
   if (!currency.ok()) return currency.error();
+  std::optional<ReferenceWork> reference;
+  auto resolved = WithReferenceWork(asked, &reference);
+  if (!resolved.ok()) return resolved.error();
+  const TrainingRequest& request = *resolved;
   auto hw = Resolve(request.hardware, request.pricing);
   if (!hw.ok()) return hw.error();
   auto estimate = model::EstimateTraining(request.workload, request.job, hw->cluster);
@@ -321,6 +461,42 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& request) {
   plan.job = request.job;
   plan.cluster = hw->cluster;
   plan.estimate = std::move(estimate).value();
+  if (!request.measurements.empty()) {
+    auto calibration =
+        Calibrate(request.measurements, hw->cluster.node.gpu.id, request.workload.family);
+    if (!calibration.ok()) return calibration.error();
+    if (*calibration) {
+      const RunCalibration& c = **calibration;
+      ApplyCorrection(plan.estimate, c.factor, request.job.hours > 0);
+      char text[400];
+      std::snprintf(text, sizeof(text),
+                    "calibrated by %d measured run(s) of %s (%s workloads): throughput x %.4g, "
+                    "the runs' mean ratio to the model moved %d/(%d+%g) of the way from 1; "
+                    "error_after is leave-one-out; the step breakdown is the model's, before "
+                    "the correction",
+                    c.runs, hw->cluster.node.gpu.id.c_str(),
+                    std::string(model::FamilyName(request.workload.family)).c_str(), c.factor,
+                    c.runs, c.runs, kMeasurementPriorRuns);
+      plan.assumptions.push_back(text);
+      plan.calibration = c;
+    }
+  }
+  if (reference) {
+    // The time range holds both predictions' uncertainty: the reference's work range and
+    // this hardware's time range, combined as if independent.
+    model::TrainingEstimate& e = plan.estimate;
+    double t = e.total_hours;
+    if (t > 0 && reference->samples > 0) {
+      e.p10_hours = t * CombineSpread(reference->p10_samples / reference->samples,
+                                      e.p10_hours / t, false);
+      e.p90_hours = t * CombineSpread(reference->p90_samples / reference->samples,
+                                      e.p90_hours / t, true);
+    }
+    plan.assumptions.push_back(ReferenceAssumption(*reference) +
+                               "; the time range combines that range and this estimate's, as "
+                               "if independent");
+    plan.reference = std::move(reference);
+  }
   SpotPricing spot;
   if (hw->price.spot) {
     auto pricing = SpotPricingFor(hw->offer, *hw->price.spot);
@@ -356,6 +532,24 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& request) {
                        "of work is lost per interruption");
     }
   }
+  if (request.pricing.fallback) {
+    if (!plan.cost.fallback) {
+      plan.warnings.push_back(
+          "spot_with_fallback needs both an on-demand and a spot price: it is not estimated");
+    } else {
+      const FallbackTrainingCost& f = *plan.cost.fallback;
+      plan.assumptions.push_back("spot_with_fallback: spot cost at " + f.pricing.basis);
+      plan.assumptions.push_back(FallbackRule(f.run));
+      if (!f.run.feasible) {
+        char text[200];
+        std::snprintf(text, sizeof(text),
+                      "the deadline of %.4g h cannot be met even on demand from the start: the "
+                      "P90 time is %.4g h",
+                      f.run.deadline_hours, f.run.p90_hours);
+        plan.warnings.push_back(text);
+      }
+    }
+  }
   plan.price = hw->price;
   plan.offer = hw->offer;
   if (hw->offer && hw->price.spot) {
@@ -363,7 +557,7 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& request) {
     if (!history.ok()) return history.error();
     plan.spot_history = *history;
   }
-  plan.warnings = hw->warnings;
+  plan.warnings.insert(plan.warnings.begin(), hw->warnings.begin(), hw->warnings.end());
   if (!hw->price.ondemand && !hw->price.spot) {
     plan.warnings.push_back("no price: give hardware.price_per_hour or a catalog instance");
   }

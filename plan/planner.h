@@ -107,6 +107,34 @@ struct TrainingCost {
   std::optional<FallbackTrainingCost> fallback;  // price kind spot_with_fallback
 };
 
+// The work a reference run did, as the model predicts it.
+struct ReferenceWork {
+  model::Cluster cluster;
+  std::string instance_type, cloud;  // when the reference is a catalog instance
+  double hours = 0;
+  model::Precision precision = model::Precision::kBf16;
+  double samples_per_s = 0;
+  double samples = 0, p10_samples = 0, p90_samples = 0;
+  double tokens = 0;
+};
+
+// The correction measured runs of the same GPU and workload family apply to an estimate.
+struct RunCalibration {
+  int runs = 0;
+  std::vector<long long> ids;
+  double factor = 1;        // measured / predicted throughput, shrunk toward 1
+  double error_before = 0;  // mean |predicted / measured - 1| over the runs
+  double error_after = 0;   // the same with the correction fitted on the other runs
+};
+
+// A measured run re-predicted with the current model.
+struct RunPrediction {
+  std::string gpu_id;
+  int gpus_per_node = 1, nodes = 1;
+  double predicted_samples_per_s = 0;
+  model::Precision precision = model::Precision::kBf16;
+};
+
 struct TrainingPlan {
   model::Workload workload;
   model::TrainingJob job;
@@ -116,6 +144,8 @@ struct TrainingPlan {
   PriceQuote price;
   std::optional<db::Offer> offer;
   std::optional<SpotHistorySummary> spot_history;
+  std::optional<ReferenceWork> reference;  // the request gave a reference run
+  std::optional<RunCalibration> calibration;  // measured runs corrected the estimate
   std::vector<std::string> assumptions;  // the planner's (after the model's)
   std::vector<std::string> warnings;  // about the hardware and its price (after the model's)
 };
@@ -235,6 +265,18 @@ class Planner {
   TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model::Workload& w,
                               int nodes, const PriceQuote& price, const PricingRequest& pricing,
                               const SpotPricing& spot, const std::string& cloud) const;
+  // The request with its reference run (if any) turned into a dataset: the samples the
+  // model predicts the reference hardware processes in its hours. Errors name
+  // "reference_run.*" fields.
+  Result<TrainingRequest> WithReferenceWork(const TrainingRequest& request,
+                                            std::optional<ReferenceWork>* work);
+  // What the model predicts for a measured run (its hardware resolved: errors name
+  // "hardware.*", "precision", "global_batch_size"...).
+  Result<RunPrediction> Predict(const MeasuredRun& run);
+  // The correction `runs` of GPU `gpu_id` and `family` give (nullopt: none applies).
+  Result<std::optional<RunCalibration>> Calibrate(const std::vector<MeasuredRun>& runs,
+                                                  const std::string& gpu_id,
+                                                  model::Family family);
   // The spot price of `offer` (current price `current`, request currency) for expected costs.
   Result<SpotPricing> SpotPricingFor(const std::optional<db::Offer>& offer, double current) const;
 
@@ -252,6 +294,12 @@ class Planner {
   std::map<std::string, db::FxRate> rates_;
   std::string currency_ = "USD";
 };
+
+// What a reference run's work is, in words, for assumptions.
+std::string ReferenceAssumption(const ReferenceWork& work);
+
+// The spot_with_fallback policy of `run` in words, for assumptions.
+std::string FallbackRule(const model::FallbackOutcome& run);
 
 // Money as answers show it: rounded to 1e-6 of the currency unit.
 double RoundMoney(double amount);

@@ -41,13 +41,20 @@ HardwareKey KeyOf(const db::InstanceType& t, int nodes) {
           t.network_gbps.value_or(0), t.vcpus.value_or(0), nodes};
 }
 
-// The price of one option (offer x price kind): nullopt when the kind is not allowed, or
-// when it is not offered (then counted as considered and rejected for no_price).
-std::optional<double> OptionPrice(bool spot, const PriceQuote& quote, const Constraints& cons,
+enum class Kind { kOndemand, kSpot, kFallback };
+
+// The price of one option (offer x price kind; spot_with_fallback starts at the spot price and
+// needs an on-demand one too): nullopt when the kind is not allowed, or when it is not
+// offered (then counted as considered and rejected for no_price).
+std::optional<double> OptionPrice(Kind kind, const PriceQuote& quote, const Constraints& cons,
                                   int& considered, std::map<std::string, int>& rejected) {
-  if (spot ? !cons.spot : !cons.ondemand) return std::nullopt;
+  bool allowed = kind == Kind::kOndemand ? cons.ondemand
+                 : kind == Kind::kSpot   ? cons.spot
+                                         : cons.fallback;
+  if (!allowed) return std::nullopt;
   ++considered;
-  const auto& price = spot ? quote.spot : quote.ondemand;
+  std::optional<double> price = kind == Kind::kOndemand ? quote.ondemand : quote.spot;
+  if (kind == Kind::kFallback && !quote.ondemand) price.reset();
   if (!price) ++rejected["no_price"];
   return price;
 }
@@ -96,6 +103,8 @@ struct Candidate {
   int nodes = 1;
   bool spot = false;
   double price_per_hour = 0, hours = 0, cost = 0, score = 0;
+  double checkpoint_interval_minutes = 0;
+  std::shared_ptr<const FallbackTrainingCost> fallback;
   std::shared_ptr<const model::TrainingEstimate> training;
   std::shared_ptr<const model::ServingEstimate> serving;
 };
@@ -112,12 +121,18 @@ RecommendedOption Materialize(const Candidate& c) {
   o.score = c.score;
   o.training = c.training;
   o.serving = c.serving;
+  o.checkpoint_interval_minutes = c.checkpoint_interval_minutes;
+  o.fallback = c.fallback;
   const std::string& gpu = c.offer->instance.gpu_id;
   if (c.training) {
     const model::TrainingEstimate& e = *c.training;
-    o.why = std::to_string(o.total_gpus) + "x " + gpu + (c.spot ? " on spot" : " on demand") +
-            ", " + Fmt("%.1f h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
-            Fmt("%.2f", e.mfu);
+    std::string kind = c.fallback ? " on spot, moving to on-demand at " +
+                                        Fmt("%.1f h", c.fallback->run.switch_at_hours) +
+                                        " if not done"
+                       : c.spot ? " on spot"
+                                : " on demand";
+    o.why = std::to_string(o.total_gpus) + "x " + gpu + kind + ", " + Fmt("%.1f h", c.hours) +
+            ", bottleneck " + e.step.bottleneck + ", MFU " + Fmt("%.2f", e.mfu);
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;
@@ -226,15 +241,21 @@ Result<Recommendation> Planner::Recommend(const RecommendRequest& request) {
       UseCurrency(request.training ? request.training->currency : request.inference->currency);
   if (!currency.ok()) return currency.error();
   if (request.training) {
-    return RecommendTraining(*request.training, request.constraints, request.objective,
-                             request.limit);
+    std::optional<ReferenceWork> reference;
+    auto training = WithReferenceWork(*request.training, &reference);
+    if (!training.ok()) return training.error();
+    auto out = RecommendTraining(*training, request.constraints, request.objective,
+                                 request.limit);
+    if (out.ok() && reference) out->assumptions.push_back(ReferenceAssumption(*reference));
+    return out;
   }
   return RecommendInference(*request.inference, request.constraints, request.objective,
                             request.limit);
 }
 
 Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request,
-                                                  const Constraints& cons, Objective objective,
+                                                  const Constraints& constraints,
+                                                  Objective objective,
                                                   int limit) {
   // A request error is not an option's rejection: refuse it before counting options.
   Status valid = model::ValidateJobRequest(request.job, request.workload);
@@ -245,10 +266,18 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
                           "a recommendation compares how long a given amount of work takes and "
                           "what it costs; give samples (and epochs) or tokens, not hours");
   }
+  Recommendation out;
+  Constraints cons = constraints;
+  if (cons.deadline_hours && !cons.price_kinds_given && cons.spot) {
+    cons.fallback = true;
+    out.assumptions.push_back(
+        "with a deadline, options also include spot_with_fallback: spot that moves to "
+        "on-demand in time for the deadline (its P90 time meets it); ask price_kinds to "
+        "choose the kinds");
+  }
   CandidateStats stats;
   auto offers = CandidateOffers(catalog_, cons, stats);
   if (!offers.ok()) return offers.error();
-  Recommendation out;
   out.objective = objective;
   out.currency = currency_;
   out.rejected = {{"does_not_fit", 0},   {"precision_unsupported", 0},
@@ -280,8 +309,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
                                                                false)))
                  .first;
       }
-      for (bool spot : {false, true}) {
-        auto price = OptionPrice(spot, *quote, cons, out.considered, out.rejected);
+      for (Kind kind : {Kind::kOndemand, Kind::kSpot, Kind::kFallback}) {
+        const bool spot = kind != Kind::kOndemand;
+        auto price = OptionPrice(kind, *quote, cons, out.considered, out.rejected);
         if (!price) continue;
         if (!it->second.ok()) {
           const Error& error = it->second.error();
@@ -310,7 +340,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
         if (spot) {
           PricingRequest spot_only = request.pricing;
           spot_only.ondemand = false;
-          spot_only.spot = true;
+          spot_only.spot = kind == Kind::kSpot;
+          spot_only.fallback = kind == Kind::kFallback;
+          spot_only.deadline_hours = cons.deadline_hours;
           if (!spot_pricing) {
             auto found = SpotPricingFor(offer, *price);
             if (!found.ok()) return found.error();
@@ -319,12 +351,28 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
           c.price_per_hour = spot_pricing->price_per_hour;
           TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, *quote, spot_only,
                                              *spot_pricing, offer.instance.cloud);
-          if (!cost.spot || !cost.spot->run.viable) {
-            ++out.rejected["no_price"];
-            continue;
+          if (kind == Kind::kFallback) {
+            if (!cost.fallback) {
+              ++out.rejected["no_price"];
+              continue;
+            }
+            if (!cost.fallback->run.feasible) {
+              ++out.rejected["over_deadline"];
+              continue;
+            }
+            c.hours = cost.fallback->run.expected_hours;
+            c.cost = RoundMoney(cost.fallback->expected_total);
+            c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;
+            c.fallback = std::make_shared<const FallbackTrainingCost>(*cost.fallback);
+          } else {
+            if (!cost.spot || !cost.spot->run.viable) {
+              ++out.rejected["no_price"];
+              continue;
+            }
+            c.hours = cost.spot->run.wall_hours;
+            c.cost = RoundMoney(cost.spot->expected_total);
+            c.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
           }
-          c.hours = cost.spot->run.wall_hours;
-          c.cost = RoundMoney(cost.spot->expected_total);
         } else {
           c.hours = estimate->total_hours;
           c.cost = *price * nodes * estimate->total_hours;
@@ -384,8 +432,9 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
-    for (bool spot : {false, true}) {
-      auto price = OptionPrice(spot, *quote, cons, out.considered, out.rejected);
+    for (Kind kind : {Kind::kOndemand, Kind::kSpot}) {
+      const bool spot = kind == Kind::kSpot;
+      auto price = OptionPrice(kind, *quote, cons, out.considered, out.rejected);
       if (!price) continue;
       if (!it->second.ok()) {
         if (FieldIs(it->second.error(), "precision")) {
@@ -428,9 +477,14 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   return out;
 }
 
-Result<Comparison> Planner::Compare(const CompareRequest& request) {
-  Status currency = UseCurrency(request.training.currency);
+Result<Comparison> Planner::Compare(const CompareRequest& asked) {
+  Status currency = UseCurrency(asked.training.currency);
   if (!currency.ok()) return currency.error();
+  std::optional<ReferenceWork> reference;
+  auto training = WithReferenceWork(asked.training, &reference);
+  if (!training.ok()) return training.error();
+  CompareRequest request = asked;
+  request.training = *training;
   auto offers = catalog_.ListOffers(db::OfferFilter{});
   if (!offers.ok()) return offers.error();
   // The cheapest on-demand price per GPU-hour of each GPU in the catalog.

@@ -44,9 +44,36 @@ struct PricingRequest {
   std::optional<double> deadline_hours;
 };
 
+// "The paper trained for 6 days on 8x V100": the work is what the model predicts that run
+// processes; it replaces the dataset.
+struct ReferenceRun {
+  HardwareRequest hardware;
+  double hours = 0;
+  std::optional<model::Precision> precision;  // nullopt: the request's (auto: the GPU's own)
+};
+
+// A run someone timed (POST /api/v1/measurements): what ran, on what, how fast.
+struct MeasuredRun {
+  long long id = 0;
+  model::Workload workload;
+  model::TrainingJob job;  // batch, precision, framework, layout (no dataset)
+  HardwareRequest hardware;
+  double samples_per_s = 0;  // measured
+};
+
+// Measured runs weigh against the model's prediction: a correction fitted on n runs moves
+// n / (n + kMeasurementPriorRuns) of the way (in log space) from 1 to their mean ratio.
+inline constexpr double kMeasurementPriorRuns = 2;
+// The correction stays within [1 / kMaxMeasurementCorrection, kMaxMeasurementCorrection].
+inline constexpr double kMaxMeasurementCorrection = 4;
+
 struct TrainingRequest {
   model::Workload workload;
   model::TrainingJob job;
+  std::optional<ReferenceRun> reference;  // set: job's dataset is inferred from it
+  // Runs the caller may use (its own and shared ones, of this workload family); those of
+  // the estimate's GPU correct it.
+  std::vector<MeasuredRun> measurements;
   HardwareRequest hardware;
   PricingRequest pricing;
   std::string currency = "USD";

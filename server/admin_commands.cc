@@ -12,7 +12,11 @@
 #include "db/catalog_import.h"
 #include "db/catalog_store.h"
 #include "db/catalog_writer.h"
+#include "db/cached_catalog.h"
+#include "db/csv.h"
 #include "db/database.h"
+#include "db/measurements.h"
+#include "api/measurements.h"
 #include "server/app.h"
 
 namespace gpuplan::server {
@@ -44,6 +48,113 @@ int Fail(const Error& e, std::ostream& err) {
 }
 
 }  // namespace
+
+namespace {
+
+// One CSV row of measured runs as the JSON body POST /api/v1/measurements takes.
+nlohmann::json RunBody(const db::CsvTable& table, const db::CsvRow& row, bool all_shared) {
+  auto field = [&](const char* name) {
+    return std::string(db::CsvTable::Field(row, table.Column(name)));
+  };
+  auto number = [&](const char* name, nlohmann::json& into, const char* key) {
+    std::string v = field(name);
+    if (v.empty()) return;
+    char* end = nullptr;
+    double d = std::strtod(v.c_str(), &end);
+    if (end && *end == '\0') {
+      into[key] = d;
+    } else {
+      into[key] = v;  // the decoder names the field and says it is not a number
+    }
+  };
+  nlohmann::json body = nlohmann::json::object();
+  body["workload"] = field("workload");
+  nlohmann::json hardware = nlohmann::json::object();
+  if (!field("instance_type").empty() || !field("cloud").empty()) {
+    hardware["cloud"] = field("cloud");
+    hardware["instance_type"] = field("instance_type");
+  } else {
+    hardware["gpu"] = field("gpu");
+    number("gpus_per_node", hardware, "gpus_per_node");
+  }
+  number("nodes", hardware, "nodes");
+  body["hardware"] = hardware;
+  number("global_batch_size", body, "global_batch_size");
+  number("micro_batch_size", body, "micro_batch_size");
+  for (const char* key : {"precision", "framework", "measured_on", "note"}) {
+    if (!field(key).empty()) body[key] = field(key);
+  }
+  nlohmann::json measured = nlohmann::json::object();
+  for (const char* key : {"samples_per_s", "tokens_per_s", "step_time_s"}) {
+    number(key, measured, key);
+  }
+  body["measured"] = measured;
+  std::string shared = field("shared");
+  body["shared"] = all_shared || shared == "true" || shared == "1" || shared == "yes";
+  return body;
+}
+
+}  // namespace
+
+int RunMeasurementsImport(const MeasurementsImportCommand& command, std::ostream& out,
+                          std::ostream& err) {
+  std::ifstream in(command.file, std::ios::binary);
+  if (!in) {
+    err << "error: cannot read " << command.file << "\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto table = db::ParseCsv(text.str());
+  if (!table.ok()) return Fail(table.error(), err);
+  auto db = Open(command.db, err);
+  if (!db) return 1;
+  std::optional<long long> owner;
+  if (!command.owner.empty()) {
+    auto keys = db::ApiKeyStore(*db).List();
+    if (!keys.ok()) return Fail(keys.error(), err);
+    for (const auto& k : *keys) {
+      if (k.name == command.owner) owner = k.id;
+    }
+    if (!owner) {
+      err << "error: no API key named '" << command.owner << "' (see gpuplan keys list)\n";
+      return 2;
+    }
+  }
+  std::vector<db::Measurement> rows;
+  std::vector<FieldError> errors;
+  db::CachedCatalog catalog(*db);
+  for (const db::CsvRow& row : table->rows()) {
+    auto run = api::DecodeMeasurement(RunBody(*table, row, command.shared));
+    Status checked = run.ok() ? api::CheckRun(catalog, *run) : Status(run.error());
+    if (!checked.ok()) {
+      for (const FieldError& f : checked.error().fields) {
+        errors.push_back({"line " + std::to_string(row.line) + " " + f.field, f.detail});
+      }
+      if (checked.error().fields.empty()) {
+        errors.push_back({"line " + std::to_string(row.line), checked.error().message});
+      }
+      continue;
+    }
+    run->row.owner_key_id = owner;
+    rows.push_back(run->row);
+  }
+  if (!errors.empty()) {
+    return Fail(Error{ErrorCode::kInvalidArgument,
+                      std::to_string(errors.size()) + " problem(s); nothing was imported", errors},
+                err);
+  }
+  if (rows.empty()) {
+    err << "error: the file has no runs\n";
+    return 2;
+  }
+  auto stored = db::MeasurementStore(*db).Add(rows, "row ");
+  if (!stored.ok()) return Fail(stored.error(), err);
+  nlohmann::json ids = nlohmann::json::array();
+  for (const auto& m : *stored) ids.push_back(m.id);
+  out << nlohmann::json{{"imported", stored->size()}, {"ids", ids}}.dump() << "\n";
+  return 0;
+}
 
 int KeysCreate(const std::string& path, const std::string& name, const std::string& scope,
                std::ostream& out, std::ostream& err) {

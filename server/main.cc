@@ -151,6 +151,20 @@ int main(int argc, char** argv) {
   import->add_flag("--partial", import_command.partial, "keep valid rows when some are rejected");
   import->add_option("file", import_command.file, "file to import")->required();
 
+  gpuplan::server::MeasurementsImportCommand measurements_import;
+  measurements_import.db = config.db_path;
+  CLI::App* measurements = cli.add_subcommand("measurements", "measured training runs");
+  measurements->require_subcommand(1);
+  CLI::App* measurements_import_cmd = measurements->add_subcommand(
+      "import", "import a CSV of measured runs (one transaction)");
+  measurements_import_cmd->add_option("--db", measurements_import.db, "SQLite database file")
+      ->envname("GPUPLAN_DB");
+  measurements_import_cmd->add_option("--owner", measurements_import.owner,
+                                      "name of the API key whose runs they are");
+  measurements_import_cmd->add_flag("--shared", measurements_import.shared,
+                                    "every run is shared with all API keys");
+  measurements_import_cmd->add_option("file", measurements_import.file, "CSV file")->required();
+
   std::string export_format = "json";
   CLI::App* export_cmd = cli.add_subcommand("export", "print the catalog (gpuplan JSON or CSV)");
   export_cmd->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
@@ -163,6 +177,9 @@ int main(int argc, char** argv) {
   if (keys_list->parsed()) return gpuplan::server::KeysList(admin_db, std::cout, std::cerr);
   if (keys_revoke->parsed()) return gpuplan::server::KeysRevoke(admin_db, revoke_target, std::cout, std::cerr);
   if (import->parsed()) return gpuplan::server::RunImport(import_command, std::cout, std::cerr);
+  if (measurements_import_cmd->parsed()) {
+    return gpuplan::server::RunMeasurementsImport(measurements_import, std::cout, std::cerr);
+  }
   if (export_cmd->parsed()) return gpuplan::server::RunExport(admin_db, export_format, std::cout, std::cerr);
 
   if (recommend->parsed()) {

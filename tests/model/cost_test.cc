@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
 
 namespace gpuplan::model {
 namespace {
@@ -119,6 +123,143 @@ TEST(CostTest, SpreadsTheTotalOverWhatTheJobProduces) {
   EXPECT_DOUBLE_EQ(u.per_million_tokens, 0.2);
   EXPECT_DOUBLE_EQ(u.per_thousand_samples, 0.1);
   EXPECT_DOUBLE_EQ(SpreadCost(300, 0, 0, 0).per_epoch, 0);
+}
+
+}  // namespace
+}  // namespace gpuplan::model
+
+namespace gpuplan::model {
+namespace {
+
+SpotParams Params(double rate) {
+  SpotParams p;
+  p.interruption_rate_per_hour = rate;
+  p.checkpoint_interval_minutes = 60;
+  p.checkpoint_write_minutes = 6;
+  p.restart_minutes = 12;
+  p.capacity_wait_minutes = 30;
+  return p;
+}
+
+TEST(SpotWithFallbackTest, TheP90RunMeetsTheDeadlineForEveryShape) {
+  for (double rate : {0.0, 0.02, 0.1, 0.3}) {
+    for (int nodes : {1, 4}) {
+      for (double slack : {1.05, 1.3, 2.0, 4.0}) {
+        double work = 20, work_p90 = 24, deadline = work_p90 * slack;
+        auto out = SpotWithFallback(work, work_p90, nodes, Params(rate), deadline);
+        ASSERT_TRUE(out.ok());
+        SCOPED_TRACE(::testing::Message() << "rate " << rate << " nodes " << nodes << " slack " << slack);
+        EXPECT_TRUE(out->feasible);
+        EXPECT_LE(out->p90_hours, deadline + 1e-9);
+        EXPECT_GE(out->switch_at_hours, 0);
+        EXPECT_LE(out->switch_at_hours, deadline);
+        EXPECT_GE(out->expected_hours, work - 1e-9);
+        EXPECT_LE(out->expected_hours, out->p90_hours + 1e-9);
+        EXPECT_GE(out->fallback_probability, 0);
+        EXPECT_LE(out->fallback_probability, 1 + 1e-12);
+      }
+    }
+  }
+}
+
+TEST(SpotWithFallbackTest, TheSwitchPointLeavesRoomForTheOnDemandFinish) {
+  // 20 h of work (P90 24), no interruptions: at the switch point a run that has made no
+  // progress would still need 24 h + the checkpoint write (0.1 h) + the restart (0.2 h).
+  // With no interruptions the run progresses at 60/66 of the wall clock, so the latest
+  // switch solves t + 0.3 + 24 - t * 60/66 = 40: t = (40 - 24.3) * 66/6 = 172.7 > 40,
+  // capped by a finished run: t + 0.3 <= 40.
+  auto out = SpotWithFallback(20, 24, 1, Params(0), 40);
+  ASSERT_TRUE(out.ok());
+  EXPECT_NEAR(out->switch_at_hours, 40 - 0.3, 1e-6);
+  EXPECT_NEAR(out->expected_hours, 20, 1e-9);  // no interruptions, no checkpoints
+  EXPECT_DOUBLE_EQ(out->fallback_probability, 0);
+}
+
+TEST(SpotWithFallbackTest, ATightDeadlineMovesToOnDemandEarlierAndMoreOften) {
+  auto loose = SpotWithFallback(20, 24, 2, Params(0.1), 60);
+  auto tight = SpotWithFallback(20, 24, 2, Params(0.1), 30);
+  ASSERT_TRUE(loose.ok() && tight.ok());
+  EXPECT_LT(tight->switch_at_hours, loose->switch_at_hours);
+  EXPECT_GT(tight->fallback_probability, loose->fallback_probability);
+  EXPECT_GT(tight->expected_ondemand_hours, loose->expected_ondemand_hours);
+}
+
+TEST(SpotWithFallbackTest, NoSlackForARestartMeansOnDemandFromTheStart) {
+  // The P90 work (24 h) and the switch cost (0.3 h) do not fit in 24.2 h: no spot at all.
+  auto out = SpotWithFallback(20, 24, 1, Params(0.1), 24.2);
+  ASSERT_TRUE(out.ok());
+  EXPECT_DOUBLE_EQ(out->switch_at_hours, 0);
+  EXPECT_TRUE(out->feasible);
+  EXPECT_DOUBLE_EQ(out->expected_ondemand_hours, 20);
+  EXPECT_DOUBLE_EQ(out->expected_spot_hours, 0);
+  EXPECT_DOUBLE_EQ(out->p90_hours, 24);
+}
+
+TEST(SpotWithFallbackTest, ADeadlineEvenOnDemandMissesIsNotFeasible) {
+  auto out = SpotWithFallback(20, 24, 1, Params(0.1), 22);
+  ASSERT_TRUE(out.ok());
+  EXPECT_FALSE(out->feasible);
+}
+
+TEST(SpotWithFallbackTest, ExpectedHoursMatchASimulation) {
+  // Monte Carlo of the same policy: interruptions arrive as a Poisson process in running
+  // time; each costs `per_interruption` wall hours; at the switch point an unfinished run
+  // moves to on-demand. The closed form counts interruptions over min(switch, running).
+  for (double per_node : {0.03, 0.15}) {
+  SpotParams p = Params(per_node);
+  const double work = 30, deadline = 45;
+  auto out = SpotWithFallback(work, work, 2, p, deadline);
+  ASSERT_TRUE(out.ok());
+  std::mt19937_64 rng(7);
+  const double rate = 2 * per_node, eff = 60.0 / 66;  // 60 min interval, 6 min write
+  double sum = 0;
+  std::vector<double> walls;
+  const int runs = 20000;
+  int switched = 0;
+  for (int i = 0; i < runs; ++i) {
+    double wall = 0, done = 0;
+    std::exponential_distribution<double> next(rate);
+    bool moved = false;
+    while (done < work) {
+      double run = next(rng);
+      double need = (work - done) / eff;
+      double until_switch = out->switch_at_hours - wall;
+      if (until_switch <= std::min(run, need)) {
+        done += eff * std::max(0.0, until_switch);
+        wall = out->switch_at_hours + 0.1 + 0.2 + (work - done);
+        moved = true;
+        break;
+      }
+      if (run >= need) {
+        wall += need;
+        done = work;
+        break;
+      }
+      wall += run;
+      done += eff * run;
+      done = std::max(0.0, done - eff * 0.5);  // the half interval since the last checkpoint
+      wall += 0.1 + 0.2 + 0.5;
+    }
+    switched += moved;
+    sum += wall;
+    walls.push_back(wall);
+  }
+  std::sort(walls.begin(), walls.end());
+  double simulated_p90 = walls[static_cast<size_t>(0.9 * runs)];
+  std::printf("fallback: switch at %.2f h; expected %.2f h (simulated %.2f), P90 %.2f h "
+              "(simulated %.2f), moved %.3f (simulated %.3f)\n",
+              out->switch_at_hours, out->expected_hours, sum / runs, out->p90_hours,
+              simulated_p90, out->fallback_probability, double(switched) / runs);
+  EXPECT_LE(simulated_p90, deadline);
+  EXPECT_NEAR(out->expected_hours, sum / runs, 0.05 * out->expected_hours);
+  EXPECT_NEAR(out->fallback_probability, double(switched) / runs, 0.08);
+  }
+}
+
+TEST(SpotWithFallbackTest, ANonPositiveDeadlineNamesTheField) {
+  auto out = SpotWithFallback(20, 24, 1, Params(0.1), 0);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.error().fields.at(0).field, "pricing.deadline_hours");
 }
 
 }  // namespace

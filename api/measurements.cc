@@ -1,0 +1,146 @@
+#include "api/measurements.h"
+
+#include <ctime>
+
+#include "api/plan_request.h"
+#include "api/recommender.h"
+#include "db/catalog_writer.h"
+#include "db/field_rules.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+constexpr size_t kMaxNoteBytes = 2000;
+
+}  // namespace
+
+Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body) {
+  std::vector<FieldError> errors;
+  JsonReader r(body, "", &errors);
+  RecordedRun out;
+  auto request = ReadTrainingRequest(r, true, TrainingFields::kMeasuredRun);
+  auto measured = r.Object("measured", true);
+  double samples_per_s = 0;
+  if (measured) {
+    auto sps = measured->Number("samples_per_s", 1e-9, 1e12);
+    auto tps = measured->Number("tokens_per_s", 1e-9, 1e15);
+    auto step = measured->Number("step_time_s", 1e-9, 1e7);
+    int given = sps.has_value() + tps.has_value() + step.has_value();
+    if (given != 1) {
+      measured->Fail("samples_per_s",
+                     "give exactly one of samples_per_s, tokens_per_s and step_time_s");
+    } else if (request) {
+      const model::Workload& w = request->workload;
+      if (sps) {
+        samples_per_s = *sps;
+        out.row.measured_as = "samples_per_s";
+        out.row.measured_value = *sps;
+      } else if (tps) {
+        if (model::IsImage(w.family) || w.seq_len < 1) {
+          measured->Fail("tokens_per_s", "tokens_per_s applies to workloads with a sequence "
+                                         "length; give samples_per_s or step_time_s");
+        } else {
+          samples_per_s = *tps / w.seq_len;
+        }
+        out.row.measured_as = "tokens_per_s";
+        out.row.measured_value = *tps;
+      } else {
+        samples_per_s = request->job.global_batch / *step;
+        out.row.measured_as = "step_time_s";
+        out.row.measured_value = *step;
+      }
+    }
+    measured->Finish();
+  }
+  if (auto note = r.String("note")) {
+    r.Check("note", db::rules::CheckText(*note, kMaxNoteBytes));
+    out.row.note = *note;
+  }
+  out.row.measured_on = r.String("measured_on").value_or(db::FormatUtc(std::time(nullptr), "%Y-%m-%d"));
+  if (auto reason = db::rules::CheckTimestamp(out.row.measured_on, std::time(nullptr))) {
+    r.Fail("measured_on", "measured_on " + *reason);
+  }
+  out.row.shared = r.Bool("shared").value_or(false);
+  r.Finish();
+  if (!errors.empty()) return BodyError(errors);
+  out.run.workload = request->workload;
+  out.run.job = request->job;
+  out.run.hardware = request->hardware;
+  out.run.samples_per_s = samples_per_s;
+  out.row.family = std::string(model::FamilyName(request->workload.family));
+  out.row.workload_id = request->workload.id;
+  out.row.global_batch = request->job.global_batch;
+  out.row.precision = std::string(model::PrecisionName(request->job.precision));
+  out.row.framework = std::string(model::FrameworkName(request->job.framework));
+  out.row.samples_per_s = samples_per_s;
+  out.row.request = body.dump();
+  if (request->hardware.from_catalog) {
+    out.row.cloud = request->hardware.cloud;
+    out.row.instance_type = request->hardware.instance_type;
+  }
+  return out;
+}
+
+Status CheckRun(db::CatalogReader& catalog, RecordedRun& run) {
+  plan::Planner planner(catalog);
+  auto p = planner.Predict(run.run);
+  if (!p.ok()) return WithPointers(p.error());
+  run.prediction = *p;
+  run.row.gpu_id = p->gpu_id;
+  run.row.gpus_per_node = p->gpus_per_node;
+  run.row.nodes = p->nodes;
+  return OkStatus();
+}
+
+Status AttachMeasurements(SQLite::Database& db, std::optional<long long> owner,
+                          plan::TrainingRequest& request) {
+  db::MeasurementQuery q;
+  q.owner_key_id = owner;
+  q.family = std::string(model::FamilyName(request.workload.family));
+  auto rows = db::MeasurementStore(db).List(q);
+  if (!rows.ok()) return rows.error();
+  for (const db::Measurement& m : *rows) {
+    auto body = nlohmann::json::parse(m.request, nullptr, false);
+    if (body.is_discarded()) continue;
+    auto decoded = DecodeMeasurement(body);
+    if (!decoded.ok()) continue;
+    plan::MeasuredRun run = decoded->run;
+    run.id = m.id;
+    run.samples_per_s = m.samples_per_s;
+    request.measurements.push_back(std::move(run));
+  }
+  return OkStatus();
+}
+
+void WriteMeasurement(JsonWriter& out, const db::Measurement& m,
+                      const std::optional<plan::RunPrediction>& prediction) {
+  auto text = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional(s); };
+  out.BeginObject();
+  out.Field("id", m.id);
+  out.Field("owner", text(m.owner));
+  out.Field("shared", m.shared);
+  out.Field("workload", m.workload_id);
+  out.Field("family", m.family);
+  out.Field("gpu", m.gpu_id);
+  out.Field("gpus_per_node", m.gpus_per_node);
+  out.Field("nodes", m.nodes);
+  out.Field("cloud", text(m.cloud));
+  out.Field("instance_type", text(m.instance_type));
+  out.Field("global_batch_size", m.global_batch);
+  out.Field("precision", m.precision);
+  out.Field("framework", m.framework);
+  out.Object("measured", [&] { out.Field(m.measured_as, m.measured_value); });
+  out.Field("samples_per_s", m.samples_per_s);
+  if (prediction) {
+    out.Field("predicted_samples_per_s", prediction->predicted_samples_per_s);
+    out.Field("measured_over_predicted",
+              m.samples_per_s / prediction->predicted_samples_per_s);
+  }
+  out.Field("note", m.note);
+  out.Field("measured_on", m.measured_on);
+  out.Field("created_at", m.created_at);
+  out.EndObject();
+}
+
+}  // namespace gpuplan::api

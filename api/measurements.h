@@ -1,0 +1,41 @@
+// Measured runs in and out of JSON: decoding a run (POST /api/v1/measurements, the CLI's CSV
+// import), checking it against the model, rendering it, and loading the runs a caller may
+// use into a training request. Field errors carry JSON pointers ("/measured/step_time_s").
+#pragma once
+
+#include <SQLiteCpp/Database.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "api/json_writer.h"
+#include "db/catalog_reader.h"
+#include "db/measurements.h"
+#include "model/result.h"
+#include "plan/planner.h"
+
+namespace gpuplan::api {
+
+struct RecordedRun {
+  plan::MeasuredRun run;
+  db::Measurement row;  // owner, gpu and counts are filled by CheckRun
+  plan::RunPrediction prediction;
+};
+
+// A run body: a training request's workload, hardware, batch, precision (required, not
+// auto), framework and layout, plus measured: {samples_per_s | tokens_per_s | step_time_s},
+// note, measured_on (YYYY-MM-DD, default today) and shared (default false).
+Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body);
+// Re-predicts the run (its GPU and hardware must exist) and fills the row's GPU and counts.
+Status CheckRun(db::CatalogReader& catalog, RecordedRun& run);
+
+// The runs of `request`'s workload family that `owner` (an API key id; none = anonymous)
+// may use: its own and shared ones. Runs whose stored request no longer decodes are skipped.
+Status AttachMeasurements(SQLite::Database& db, std::optional<long long> owner,
+                          plan::TrainingRequest& request);
+
+void WriteMeasurement(JsonWriter& out, const db::Measurement& m,
+                      const std::optional<plan::RunPrediction>& prediction);
+
+}  // namespace gpuplan::api
