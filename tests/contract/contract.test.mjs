@@ -188,6 +188,23 @@ test('every answer matches the document', async () => {
   assert.ok(rows.items.some((r) => r.error), 'an error row was checked');
   assert.ok(rows.items.some((r) => !r.error && r.price_per_gpu_hour === null), 'an unpriced row was checked');
   await check('GET', `${C}?workload=resnet-50&samples=1281167&gpus=T4,L4`, { expect: 200 });
+
+  // Measured runs, reference runs, spot with an on-demand fallback.
+  const M = '/api/v1/measurements';
+  const run = { workload: 'resnet-50', hardware: { gpu: 'T4' }, global_batch_size: 256, precision: 'fp16', measured: { samples_per_s: 250 }, note: 'contract', measured_on: '2026-11-01' };
+  await check('POST', M, { body: run, expect: 401 });
+  await check('POST', M, { body: run, auth: true, expect: 201 });
+  await check('POST', M, { body: { ...run, measured: { step_time_s: 1.1 }, shared: true }, auth: true, expect: 201 });
+  await check('POST', M, { body: { ...run, precision: 'auto' }, auth: true, expect: 422 });
+  await check('GET', `${M}?family=cnn&limit=1`, { auth: true, expect: 200 });
+  await check('GET', `${M}?cursor=nope`, { auth: true, expect: 422 });
+  await check('GET', M, { expect: 401 });
+  const calibrated = await check('POST', T, { body: train({ workload: 'resnet-50', hardware: { gpu: 'T4' } }), auth: true, expect: 200 });
+  assert.equal(calibrated.calibration.runs, 2, 'the calibration was checked');
+  await check('POST', T, { body: { workload: 'bert-large', global_batch_size: 256, reference_run: { hardware: { gpu: 'V100-16GB-SXM2', gpus_per_node: 8 }, hours: 144 }, hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge' } }, expect: 200 });
+  await check('POST', T, { body: train({ hardware: { cloud: 'aws', instance_type: 'p3.8xlarge' }, pricing: { kind: 'spot_with_fallback', deadline_hours: 500 } }), expect: 200 });
+  await check('POST', T, { body: train({ hardware: { gpu: 'T4' }, pricing: { kind: 'spot_with_fallback' } }), expect: 422 });
+  await check('POST', R, { body: train({ limit: 3, constraints: { deadline_hours: 200, price_kinds: ['spot_with_fallback', 'ondemand'] } }), expect: 200 });
   await check('GET', `${C}?workload=resnet-50&samples=-1`, { expect: 422 });
 
   // Writes.
