@@ -12,6 +12,10 @@
 
 namespace gpuplan::api {
 
+// The planner and the model name request fields by dotted name ("hardware.gpu",
+// "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
+Error WithPointers(Error e);
+
 // Bodies -> typed requests. kInvalidArgument listing every field error (JSON pointers).
 // (Training and inference estimate bodies: api/plan_request.h.)
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body);
