@@ -20,7 +20,7 @@ nlohmann::json GpuJson(const model::GpuSpec& g) {
                       {"architecture", g.architecture}, {"release_year", g.release_year},
                       {"memory_gb", g.memory_gb}, {"memory_type", g.memory_type},
                       {"pcie_gen", g.pcie_gen}, {"form_factor", g.form_factor},
-                      {"source", g.source}};
+                      {"launch_price_usd", Opt(g.launch_price_usd)}, {"source", g.source}};
   for (const model::GpuRateField& rate : model::kGpuRateFields) j[rate.name] = g.*rate.field;
   return j;
 }

@@ -36,6 +36,7 @@ std::optional<model::GpuSpec> ReadGpu(JsonReader& r, const std::string& path_id)
     g.*rate.field = r.Number(rate.name, 0, 1e7).value_or(0);
   }
   g.pcie_gen = static_cast<int>(r.Integer("pcie_gen", 0, 10).value_or(0));
+  g.launch_price_usd = r.Number("launch_price_usd", 0.01, 1e9);  // null: none published
   g.form_factor = r.String("form_factor").value_or("");
   g.source = r.String("source").value_or("");
   for (auto [key, text] : {std::pair{"name", &g.name}, {"vendor", &g.vendor},

@@ -84,6 +84,8 @@ nlohmann::json GpuJson(const model::GpuSpec& g) {
       {"tensor_flops_per_sm_per_clock", TensorFlopsPerSmPerClock(g)},
       {"l2_cache_mb", PositiveOrNull(g.l2_cache_mb)},
       {"form_factor", g.form_factor},
+      {"launch_price_usd",
+       g.launch_price_usd ? nlohmann::json(*g.launch_price_usd) : nlohmann::json()},
       {"source", g.source},
   };
 }

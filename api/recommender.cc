@@ -74,7 +74,6 @@ Error WithPointers(Error e) {
   return e;
 }
 
-
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body) {
   std::vector<FieldError> errors;
   JsonReader r(body, "", &errors);

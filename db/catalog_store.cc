@@ -20,7 +20,8 @@ constexpr const char* kGpuColumns =
     "id, name, vendor, architecture, release_year, memory_gb, memory_type, memory_bw_gbps, "
     "fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, fp8_tflops, int8_tops, "
     "nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count, boost_clock_mhz, "
-    "l2_cache_mb, base_clock_mhz, fp16_acc16_tflops, fp16_vector_tflops, achievable_bw_gbps";
+    "l2_cache_mb, base_clock_mhz, fp16_acc16_tflops, fp16_vector_tflops, achievable_bw_gbps, "
+    "launch_price_usd";
 
 model::GpuSpec ReadGpu(SQLite::Statement& s) {
   model::GpuSpec g;
@@ -51,6 +52,7 @@ model::GpuSpec ReadGpu(SQLite::Statement& s) {
   g.fp16_acc16_tflops = s.getColumn(24).getDouble();
   g.fp16_vector_tflops = s.getColumn(25).getDouble();
   g.achievable_bw_gbps = s.getColumn(26).getDouble();
+  if (!s.getColumn(27).isNull()) g.launch_price_usd = s.getColumn(27).getDouble();
   return g;
 }
 

@@ -43,6 +43,16 @@ Result<std::vector<model::GpuSpec>> ParseGpuCsv(const CsvTable& table) {
     g.source = text("source");
     g.release_year = static_cast<int>(ParseInteger(text("release_year")).value_or(0));
     g.pcie_gen = static_cast<int>(ParseInteger(text("pcie_gen")).value_or(0));
+    // "" or "n/a": no published list price.
+    const std::string price = text("launch_price_usd");
+    if (!price.empty() && price != "n/a") {
+      auto value = ParseDouble(price);
+      if (!value || !(*value > 0)) {
+        return Error::Invalid("launch_price_usd", "line " + std::to_string(row.line) +
+                                                      ": launch_price_usd is not a positive number");
+      }
+      g.launch_price_usd = *value;
+    }
     const std::pair<const char*, double*> memory{"memory_gb", &g.memory_gb};
     std::vector<std::pair<const char*, double*>> fields = {memory};
     for (const model::GpuRateField& rate : model::kGpuRateFields) {

@@ -1,5 +1,6 @@
 // Parser of gpus.csv (the GPU spec sheet): columns by header name; numbers that are
-// "n/a" or empty mean "the GPU has no such unit" and read as 0.
+// "n/a" or empty mean "the GPU has no such unit" and read as 0 (launch_price_usd: "n/a" or
+// empty is "no published price", nullopt).
 #pragma once
 
 #include <vector>

@@ -3,6 +3,7 @@
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -11,7 +12,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 5> kMigrations = {
+constexpr std::array<const char*, 6> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -176,7 +177,12 @@ ALTER TABLE gpus ADD COLUMN fp16_vector_tflops REAL NOT NULL DEFAULT 0
 ALTER TABLE gpus ADD COLUMN achievable_bw_gbps REAL NOT NULL DEFAULT 0
   CHECK (achievable_bw_gbps >= 0);
 )SQL",
-    // 5: measured training runs that calibrate later estimates (per API key, or shared).
+    // 5: the launch list price in USD (NULL where none is published), for buy-or-rent answers.
+    R"SQL(
+ALTER TABLE gpus ADD COLUMN launch_price_usd REAL
+  CHECK (launch_price_usd IS NULL OR launch_price_usd > 0);
+)SQL",
+    // 6: measured training runs that calibrate later estimates (per API key, or shared).
     R"SQL(
 CREATE TABLE measurements (
   id INTEGER PRIMARY KEY,
@@ -212,7 +218,9 @@ int SchemaVersion(SQLite::Database& db) {
   return db.execAndGet("PRAGMA user_version").getInt();
 }
 
-Status Migrate(SQLite::Database& db) {
+Status Migrate(SQLite::Database& db) { return MigrateTo(db, LatestSchemaVersion()); }
+
+Status MigrateTo(SQLite::Database& db, int target) {
   try {
     int version = SchemaVersion(db);
     if (version > LatestSchemaVersion()) {
@@ -220,7 +228,7 @@ Status Migrate(SQLite::Database& db) {
                                 " is newer than this build (" +
                                 std::to_string(LatestSchemaVersion()) + ")");
     }
-    for (int next = version + 1; next <= LatestSchemaVersion(); ++next) {
+    for (int next = version + 1; next <= std::min(target, LatestSchemaVersion()); ++next) {
       SQLite::Transaction tx(db);
       db.exec(kMigrations[next - 1]);
       db.exec("PRAGMA user_version = " + std::to_string(next));

@@ -17,5 +17,8 @@ int SchemaVersion(SQLite::Database& db);
 // Applies every migration above the database's version. Fails with kUnavailable if
 // the database is newer than this build or a statement fails (nothing is half-applied).
 Status Migrate(SQLite::Database& db);
+// The same up to `target` only (at most LatestSchemaVersion()): a database as an older
+// build left it, for tests of the migrations that follow.
+Status MigrateTo(SQLite::Database& db, int target);
 
 }  // namespace gpuplan::db

@@ -88,6 +88,10 @@ Status ValidateGpuSpec(const GpuSpec& gpu) {
       gpu.base_clock_mhz > gpu.boost_clock_mhz) {
     return Error::Invalid("base_clock_mhz", "base_clock_mhz must not exceed boost_clock_mhz");
   }
+  if (gpu.launch_price_usd &&
+      (!(*gpu.launch_price_usd > 0) || !std::isfinite(*gpu.launch_price_usd))) {
+    return Error::Invalid("launch_price_usd", "launch_price_usd must be a positive number");
+  }
   return OkStatus();
 }
 

@@ -48,6 +48,9 @@ struct GpuSpec {
   double l2_cache_mb = 0;
   std::string form_factor;
   std::string source;  // where the figures come from
+  // Launch list price in USD; nullopt when none is published (data-center GPUs). Catalog
+  // metadata; the model does not read it (plan/ownership.h does).
+  std::optional<double> launch_price_usd;
 };
 
 // The non-negative rates of a GpuSpec by their field names in gpus.csv and the API (memory_gb
@@ -87,7 +90,8 @@ std::string AutoPrecisionAssumption(const GpuSpec& gpu);
 double PeakTflops(const GpuSpec& gpu, Precision precision);
 
 // Checks the invariants every stored GPU must satisfy (id non-empty, memory > 0, rates
-// >= 0, at least one positive compute rate). Errors name the offending field.
+// >= 0, at least one positive compute rate, a launch price > 0 when set). Errors name the
+// offending field.
 Status ValidateGpuSpec(const GpuSpec& gpu);
 
 }  // namespace gpuplan::model

@@ -100,6 +100,8 @@ bert='{"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global
     "$base/api/v1/estimates/training" --json '{"workload":"llama-2-7b","dataset":{"tokens":6e9},"global_batch_size":512,"framework":"optimized","hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"},"pricing":{"kind":"both","checkpoint_interval_minutes":30,"interruption_rate_per_hour":0.1}}'
   section "Q7: every rentable GPU ranked by ResNet-50 images per dollar" \
     "$base/api/v1/compare?workload=resnet-50&samples=1281167&epochs=90"
+  section "Q8: buy an RTX 4090 at its launch price, or rent the cheapest GPU that trains ResNet-50 as fast" \
+    "$base/api/v1/estimates/ownership" --json '{"gpu":"RTX-4090","training":{"workload":"resnet-50","dataset":{"samples":1281167,"epochs":1},"global_batch_size":256}}'
   section "Inference estimate on one instance type" \
     "$base/api/v1/estimates/inference" --json '{"workload":"llama-2-7b","input_tokens":200,"output_tokens":300,"target_requests_per_s":50,"hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p5.48xlarge"}}'
   section "Batch of scenarios, one of them invalid" \

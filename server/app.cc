@@ -310,6 +310,7 @@ void App::Configure() {
   api::RegisterEstimateRoutes(*routes_, context);
   api::RegisterCatalogWriteRoutes(*routes_, context);
   api::RegisterMeasurementRoutes(*routes_, context);
+  api::RegisterOwnershipRoutes(*routes_, context);
 
   if (static_files_->size() == 0) {
     spdlog::warn("static dir {} has no files: the dashboard is not served", config_.static_dir);

@@ -6,7 +6,7 @@ import { cached } from './api.js';
 let uid = 0;
 
 // <label>Text <input ...></label> with an id, so labels and focus order are the DOM's.
-function field(text, attrs, help) {
+export function field(text, attrs, help) {
   const label = document.createElement('label');
   const id = `f${++uid}`;
   label.htmlFor = id;

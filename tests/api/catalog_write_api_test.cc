@@ -132,6 +132,39 @@ TEST_F(CatalogWriteApiTest, GpuWrites) {
   EXPECT_EQ(Send("DELETE", "/api/v1/gpus/TEST-GPU-2", nullptr, *admin_key_).status, 404);
 }
 
+// launch_price_usd: written, read back, exported and imported; null clears it; a price that
+// is not positive is a 422 naming it.
+TEST_F(CatalogWriteApiTest, GpuLaunchPriceRoundTrips) {
+  json gpu = NewGpu("TEST-GPU-PRICE");
+  gpu["launch_price_usd"] = 2500;
+  ASSERT_EQ(Send("POST", "/api/v1/gpus", gpu, *admin_key_).status, 201);
+  EXPECT_EQ(server_->Get("/api/v1/gpus/TEST-GPU-PRICE").body["launch_price_usd"], 2500.0);
+  bool exported = false;
+  const json all = Export();
+  for (const json& g : all["gpus"]) {
+    if (g["id"] == "TEST-GPU-PRICE") {
+      EXPECT_EQ(g["launch_price_usd"], 2500.0);
+      exported = true;
+    }
+  }
+  EXPECT_TRUE(exported);
+  // Imported in the export format: the price comes back as sent.
+  json doc = {{"format", "gpuplan"}, {"version", 1}, {"gpus", json::array({gpu})}};
+  doc["gpus"][0]["launch_price_usd"] = 1999.5;
+  auto imported = server_->Send("POST", "/api/v1/catalog/import?format=gpuplan", doc.dump(),
+                                "application/json", Auth(*admin_key_));
+  ASSERT_EQ(imported.status, 201) << imported.body.dump();
+  EXPECT_EQ(server_->Get("/api/v1/gpus/TEST-GPU-PRICE").body["launch_price_usd"], 1999.5);
+  gpu["launch_price_usd"] = nullptr;
+  ASSERT_EQ(Send("PUT", "/api/v1/gpus/TEST-GPU-PRICE", gpu, *admin_key_).status, 200);
+  EXPECT_TRUE(server_->Get("/api/v1/gpus/TEST-GPU-PRICE").body["launch_price_usd"].is_null());
+  gpu["launch_price_usd"] = 0;
+  auto zero = Send("PUT", "/api/v1/gpus/TEST-GPU-PRICE", gpu, *admin_key_);
+  EXPECT_EQ(zero.status, 422);
+  EXPECT_EQ(zero.body["errors"][0]["pointer"], "/launch_price_usd");
+  EXPECT_EQ(Send("DELETE", "/api/v1/gpus/TEST-GPU-PRICE", nullptr, *admin_key_).status, 204);
+}
+
 TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
   json type = {{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"gpu", "H100-80GB-SXM5"},
                {"gpu_count", 8}, {"vcpus", 208}, {"memory_gib", 1800}, {"interconnect", "nvswitch"}};

@@ -166,6 +166,65 @@ test('GPU and instance detail views show specs and prices in every region', asyn
   await close();
 });
 
+test('own or rent: the RTX 4090 panel shows the API\'s owned cost and break-even months; errors beside fields', async () => {
+  for (const [size, viewport] of [['laptop', laptop], ['phone', phone]]) {
+    const { page, errors, close } = await open('#/gpu/RTX-4090', { viewport, expected: [422] });
+    const form = page.locator('#ownership-form');
+    await form.waitFor();
+    // Prefilled from the catalog's launch price.
+    assert.equal(await form.locator('input[name=purchase_price]').inputValue(), '1599');
+    await form.locator('select[name="training.workload"] option[value="resnet-50"]').waitFor({ state: 'attached' });
+    await form.locator('input[name=electricity_price_per_kwh]').fill('0.2');
+    await form.locator('input[name=utilisation]').fill('0.5');
+    await form.locator('input[name=years]').fill('4');
+    await form.locator('select[name="training.workload"]').selectOption('resnet-50');
+    await form.locator('button[type=submit]').click();
+    await page.locator('#ownership-comparisons tbody tr').first().waitFor();
+    const answer = await apiJson('/api/v1/estimates/ownership', { gpu: 'RTX-4090', purchase_price: 1599, gpus: 1,
+      electricity_price_per_kwh: 0.2, utilisation: 0.5, years: 4,
+      training: { workload: 'resnet-50', dataset: { samples: 1281167 }, global_batch_size: 256 } });
+    const format = (fn, ...args) => page.evaluate(([f, a]) => import('/js/format.js').then((m) => m[f](...a)), [fn, args]);
+    const summary = await page.locator('#ownership-summary').textContent();
+    assert.ok(summary.includes(await format('money', answer.cost_per_gpu_hour, 'USD')), `owned cost per GPU-hour in ${summary}`);
+    assert.ok(summary.includes(await format('money', answer.per_month.power, 'USD')), 'power a month');
+    const rows = await page.locator('#ownership-comparisons tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+    assert.equal(rows.length, answer.comparisons.length);
+    answer.comparisons.forEach((c, i) => {
+      assert.equal(rows[i][5], !c.found ? '—' : c.break_even_months === null ? 'never' : rows[i][5]);
+      if (c.found) assert.ok(rows[i][1].includes(c.instance_type), `row ${i} names ${c.instance_type}`);
+    });
+    // The same-work on-demand row: the cheapest option as fast, with its break-even months.
+    const work = answer.comparisons[2];
+    assert.ok(work.found && work.break_even_months > 0, JSON.stringify(work));
+    assert.equal(rows[2][5], await format('num', work.break_even_months, 3));
+    assert.equal(rows[2][3], await format('money', work.rent_per_month));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `the panel at ${size} is ${overflow}px wider than the screen`);
+    await shot(page, `ownership-${size}`);
+
+    // An impossible input: the problem beside its field.
+    await form.locator('input[name=utilisation]').fill('2');
+    await form.locator('button[type=submit]').click();
+    const field = form.locator('input[name=utilisation]');
+    await page.waitForFunction(() => document.querySelector('#ownership-form input[name=utilisation]').getAttribute('aria-invalid') === 'true');
+    assert.match(await page.locator(`#${await field.getAttribute('aria-describedby')}`).textContent(), /utilisation/);
+    assert.match(await form.locator('.form-error').textContent(), /^Unprocessable Content: /);
+    assert.equal(await page.locator('#ownership-comparisons').count(), 0);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+  // A GPU without a launch price: the purchase price is empty and asked for.
+  const { page, errors, close } = await open('#/gpu/H100-80GB-SXM5', { expected: [422] });
+  const form = page.locator('#ownership-form');
+  await form.waitFor();
+  assert.equal(await form.locator('input[name=purchase_price]').inputValue(), '');
+  await form.locator('button[type=submit]').click();
+  await page.waitForFunction(() => document.querySelector('#ownership-form input[name=purchase_price]').getAttribute('aria-invalid') === 'true');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('estimate: time with its range, costs, step breakdown and memory charts', async () => {
   const { page, errors, close } = await open(estimateHash);
   await waitForStatus(page, /^Estimated/);

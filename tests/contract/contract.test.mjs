@@ -173,6 +173,17 @@ test('every answer matches the document', async () => {
     serve({ hardware: { gpu: 'A100-80GB-SXM4', gpus_per_node: 8 }, tensor_parallel: 2, pricing: { kind: 'spot' } }),
   ]) await check('POST', I, { body, expect: 200 });
   await check('POST', I, { body: serve({ hardware: { gpu: 'T4' }, latency_slo_ms: -1 }), expect: 422 });
+  const O = '/api/v1/estimates/ownership';
+  // Buy or rent: the same GPU only (none offered: found false), with the same work, in EUR.
+  const owned = await check('POST', O, { body: { gpu: 'RTX-4090' }, expect: 200 });
+  assert.ok(owned.comparisons.some((c) => !c.found), 'a comparison without an offer was checked');
+  const work = await check('POST', O, { body: { gpu: 'RTX-4090', gpus: 2, purchase_price: 1500, host_cost: 2000,
+    electricity_price_per_kwh: 0.3, utilisation: 0.5, years: 4, resale_fraction: 0.2, maintenance_per_year: 100,
+    currency: 'EUR', training: { workload: 'resnet-50', dataset: { samples: 1281167, epochs: 1 }, global_batch_size: 256 } }, expect: 200 });
+  assert.ok(work.training && work.comparisons.some((c) => c.found && c.basis === 'same_work'), 'a same-work comparison was checked');
+  await check('POST', O, { body: { gpu: 'A10G', purchase_price: 3000 }, expect: 200 });  // offered: found true
+  await check('POST', O, { body: { gpu: 'H100-80GB-SXM5' }, expect: 422 });  // no launch price
+  await check('POST', O, { body: { gpu: 'RTX-4090', utilisation: 2 }, expect: 422 });
   const R = '/api/v1/recommendations';
   for (const body of [train({ limit: 3 }), train({ limit: 2, constraints: { deadline_hours: 0.01 } }),
     train({ limit: 2, objective: 'balanced', constraints: { clouds: ['gcp'], price_kinds: ['spot'] } }),

@@ -38,6 +38,29 @@ TEST(MigrationsTest, RefusesADatabaseNewerThanTheBuild) {
   EXPECT_EQ(s.error().code, ErrorCode::kUnavailable);
 }
 
+// Migration 5 adds the launch price to a database a version-4 build made: its GPUs keep
+// their rows with no price, and the CHECK refuses a price that is not positive.
+TEST(MigrationsTest, Version5AddsTheLaunchPriceToAVersion4Database) {
+  auto db = OpenDatabase(":memory:");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(MigrateTo(**db, 4).ok());
+  EXPECT_EQ(SchemaVersion(**db), 4);
+  auto has_column = [&] {
+    SQLite::Statement s(**db, "SELECT 1 FROM pragma_table_info('gpus') WHERE name = 'launch_price_usd'");
+    return s.executeStep();
+  };
+  EXPECT_FALSE(has_column());
+  (*db)->exec("INSERT INTO gpus (id, name, vendor, memory_gb) VALUES ('OLD', 'Old', 'NVIDIA', 24)");
+  ASSERT_TRUE(Migrate(**db).ok());
+  EXPECT_GE(SchemaVersion(**db), 5);
+  EXPECT_TRUE(has_column());
+  EXPECT_TRUE((*db)->execAndGet("SELECT launch_price_usd FROM gpus WHERE id = 'OLD'").isNull());
+  (*db)->exec("UPDATE gpus SET launch_price_usd = 1599 WHERE id = 'OLD'");
+  EXPECT_EQ((*db)->execAndGet("SELECT launch_price_usd FROM gpus WHERE id = 'OLD'").getDouble(), 1599);
+  EXPECT_THROW((*db)->exec("UPDATE gpus SET launch_price_usd = 0 WHERE id = 'OLD'"),
+               SQLite::Exception);
+}
+
 TEST(DatabaseTest, OpensFilesInWalModeWithForeignKeys) {
   testing::TempDir dir;
   auto db = OpenDatabase(dir.File("x.db"));

@@ -61,6 +61,25 @@ TEST_F(SeederTest, LoadsEveryGpuRow) {
   EXPECT_DOUBLE_EQ(h100->nvlink_bw_gbps, 900);
 }
 
+// gpus.csv's launch_price_usd: a list price where one is published, none ("" or "n/a") else.
+TEST_F(SeederTest, LoadsTheLaunchPriceWherePublished) {
+  CatalogStore store(*db_);
+  for (auto [id, price] : {std::pair{"RTX-4090", 1599.0}, {"RTX-3090", 1499.0}, {"K80", 5000.0}}) {
+    auto gpu = store.GetGpu(id);
+    ASSERT_TRUE(gpu.ok()) << id;
+    ASSERT_TRUE(gpu->launch_price_usd) << id;
+    EXPECT_DOUBLE_EQ(*gpu->launch_price_usd, price) << id;
+  }
+  for (const char* id : {"H100-80GB-SXM5", "TPU-v4"}) {
+    auto gpu = store.GetGpu(id);
+    ASSERT_TRUE(gpu.ok()) << id;
+    EXPECT_FALSE(gpu->launch_price_usd) << id;
+  }
+  // K80, A30, RTX-A6000, RTX-3060-12GB, RTX-3090, RTX-4090, Quadro-RTX-8000, Titan-RTX,
+  // RTX-2080Ti, RTX-3080.
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM gpus WHERE launch_price_usd IS NOT NULL"), 10);
+}
+
 TEST_F(SeederTest, SeedsEveryCloudAndRejectsNoRow) {
   for (const char* cloud : {"aws", "gcp", "alibaba", "huawei"}) {
     EXPECT_GT(Count(std::string("SELECT COUNT(*) FROM instance_types WHERE cloud = '") + cloud +

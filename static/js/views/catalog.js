@@ -5,6 +5,7 @@ import { api, cached, Latest } from '../api.js';
 import { appendRows, el, facts, money, num, table } from '../format.js';
 import { formToParams } from '../forms.js';
 import { formView } from './common.js';
+import { ownershipPanel } from './ownership.js';
 
 const link = (href, text) => el('a', { href, text });
 const gpuLink = (id) => link(`#/gpu/${encodeURIComponent(id)}`, id);
@@ -134,7 +135,7 @@ function detailView({ path, title, render: draw }) {
 const estimateLink = (hardware, text) => link(`#/estimate?_workload=preset&workload=bert-large&_dataset=samples` +
   `&dataset.samples=10000000&dataset.epochs=1&global_batch_size=256&${new URLSearchParams(hardware)}`, text);
 
-// GPU detail: its specs.
+// GPU detail: its specs, launch price, and whether owning it pays off against renting.
 export const gpuView = detailView({
   path: ([id = '']) => `/api/v1/gpus/${encodeURIComponent(id)}`,
   title: ([id = ''], g) => `GPU ${g ? g.id : id}`,
@@ -151,12 +152,14 @@ export const gpuView = detailView({
         ['L2 cache', g.l2_cache_mb ? `${num(g.l2_cache_mb)} MB` : '—'],
         ['NVLink', g.nvlink_bw_gbps ? `${num(g.nvlink_bw_gbps)} GB/s` : 'none'],
         ['PCIe', g.pcie_gen ? `gen ${g.pcie_gen}` : '—'], ['TDP', g.tdp_w ? `${g.tdp_w} W` : '—'],
-        ['Form factor', g.form_factor ?? '—']]),
+        ['Form factor', g.form_factor ?? '—'],
+        ['Launch price', g.launch_price_usd ? `${money(g.launch_price_usd)} USD` : '—']]),
       table(['Precision', 'Peak (dense)'], peaks, 'Peak rates'),
       el('p', { class: 'source', text: `Source: ${g.source}` }),
       el('p', {}, link(`#/catalog?gpu=${encodeURIComponent(g.id)}`, `Offers with ${g.id}`), ' · ',
         estimateLink({ _hardware: 'gpu', 'hardware.gpu': g.id, 'hardware.gpus_per_node': 1, 'hardware.nodes': 1 },
           `Estimate a job on ${g.id}`)),
+      ownershipPanel(g),
     ];
   },
 });
