@@ -1,6 +1,7 @@
 #include <httplib.h>
 
 #include "api/body.h"
+#include "api/export_answer.h"
 #include "plan/deadline.h"
 #include "api/http_util.h"
 #include "api/json_reader.h"
@@ -20,21 +21,45 @@ namespace {
 
 inline constexpr size_t kMaxBatchScenarios = 1000;
 
-// A decoded request (or the error decoding it) -> the planner's answer. The body is decoded
-// before a database connection is taken: a bad body is a 4xx even when the pool is busy.
+// JSON, or with ?format=skypilot|kubernetes the runnable plan's YAML (api/export_answer.h).
+template <typename Request>
+Result<std::string> Answer(db::CatalogReader& store, const Request& request, const ExportQuery& query) {
+  if (query.format == ExportFormat::kJson) return PlanAnswer(store, request);
+  return ExportAnswer(store, request, query);
+}
+// Comparisons are JSON only.
+Result<std::string> Answer(db::CatalogReader& store, const plan::CompareRequest& request,
+                           const ExportQuery&) {
+  return PlanAnswer(store, request);
+}
+
+// A decoded request (or the error decoding it) -> the planner's answer. The query and the
+// body are decoded before a database connection is taken: bad input is a 4xx even when the
+// pool is busy.
 template <typename Request>
 void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
-                const Result<Request>& request) {
+                const Result<Request>& request, const ExportQuery& query = {}) {
   if (!request.ok()) return WriteError(req, res, request.error());
   auto lease = ctx.pool->Acquire();
   db::CachedCatalog store(lease);
-  auto answer = PlanAnswer(store, *request);
+  auto answer = Answer(store, *request, query);
   if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJsonText(res, std::move(answer).value());
+  if (query.format == ExportFormat::kJson) return WriteJsonText(res, std::move(answer).value());
+  res.status = 200;
+  res.set_content(std::move(answer).value(), kYamlContentType);
+}
+
+// A planning POST that can answer YAML: ?format= (and ?item=) first, then the body.
+template <typename Request>
+void PostPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
+              Result<Request> (*decode)(const nlohmann::json&), bool with_item) {
+  auto query = ReadExportQuery(req.params, with_item);
+  if (!query.ok()) return WriteError(req, res, query.error());
+  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, decode(*body), *query);
 }
 
 void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
-  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeTrainingRequest(*body));
+  PostPlan(ctx, req, res, &DecodeTrainingRequest, false);
 }
 
 void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -88,12 +113,12 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
 }
 
 void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
-  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeInferenceRequest(*body));
+  PostPlan(ctx, req, res, &DecodeInferenceRequest, false);
 }
 
 void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
                          httplib::Response& res) {
-  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeRecommendRequest(*body));
+  PostPlan(ctx, req, res, &DecodeRecommendRequest, true);
 }
 
 void RunCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,

@@ -50,8 +50,8 @@ std::optional<plan::Constraints> ReadConstraints(JsonReader& parent, bool traini
   return c;
 }
 
-// The planner and the model name request fields by dotted name ("hardware.gpu",
-// "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
+}  // namespace
+
 Error WithPointers(Error e) {
   for (FieldError& f : e.fields) {
     if (f.field.empty() || f.field.front() == '/') continue;
@@ -61,8 +61,6 @@ Error WithPointers(Error e) {
   }
   return e;
 }
-
-}  // namespace
 
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body) {
   std::vector<FieldError> errors;

@@ -38,6 +38,8 @@ void RegisterHealthRoutes(RouteTable& routes, const ApiContext& context);
 void RegisterCatalogRoutes(RouteTable& routes, const ApiContext& context);
 void RegisterEstimateRoutes(RouteTable& routes, const ApiContext& context);
 void RegisterCatalogWriteRoutes(RouteTable& routes, const ApiContext& context);
+// GET /api/v1/plans/export (api/export_routes.cc).
+void RegisterExportRoutes(RouteTable& routes, const ApiContext& context);
 
 // Renders a problem+json body for every answer >= 400 that has no body yet (unknown
 // path, payload too large, malformed request line...). A path `routes` knows, asked with a

@@ -96,6 +96,7 @@ struct Candidate {
   int nodes = 1;
   bool spot = false;
   double price_per_hour = 0, hours = 0, cost = 0, score = 0;
+  double checkpoint_interval_minutes = 0;  // training on spot
   std::shared_ptr<const model::TrainingEstimate> training;
   std::shared_ptr<const model::ServingEstimate> serving;
 };
@@ -107,6 +108,7 @@ RecommendedOption Materialize(const Candidate& c) {
   o.total_gpus = c.nodes * c.offer->instance.gpu_count;
   o.spot = c.spot;
   o.price_per_hour = c.price_per_hour;
+  o.checkpoint_interval_minutes = c.checkpoint_interval_minutes;
   o.hours = c.hours;
   o.cost = c.cost;
   o.score = c.score;
@@ -325,6 +327,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
           }
           c.hours = cost.spot->run.wall_hours;
           c.cost = RoundMoney(cost.spot->expected_total);
+          c.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
         } else {
           c.hours = estimate->total_hours;
           c.cost = *price * nodes * estimate->total_hours;
