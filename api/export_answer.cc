@@ -9,12 +9,19 @@ namespace gpuplan::api {
 
 namespace {
 
-Result<std::string> Render(db::CatalogReader& catalog, Result<plan::RunnablePlan> plan,
-                           ExportFormat format) {
-  if (!plan.ok()) return plan.error();
-  Status named = plan::AddCatalogNames(catalog, *plan);
+// Planner answer -> RunnablePlan (`to_runnable`) -> the catalog's names -> YAML.
+template <typename Request, typename Plan, typename ToRunnable>
+Result<std::string> Export(db::CatalogReader& catalog, const Request& request,
+                           Result<Plan> (plan::Planner::*ask)(const Request&),
+                           ToRunnable to_runnable, ExportFormat format) {
+  plan::Planner planner(catalog);
+  auto answer = (planner.*ask)(request);
+  if (!answer.ok()) return WithPointers(answer.error());
+  Result<plan::RunnablePlan> runnable = to_runnable(*answer);
+  if (!runnable.ok()) return runnable.error();
+  Status named = plan::AddCatalogNames(catalog, *runnable);
   if (!named.ok()) return named.error();
-  return ExportYaml(*plan, format);
+  return ExportYaml(*runnable, format);
 }
 
 }  // namespace
@@ -40,26 +47,22 @@ Result<ExportQuery> ReadExportQuery(const std::multimap<std::string, std::string
 
 Result<std::string> ExportAnswer(db::CatalogReader& catalog, const plan::TrainingRequest& request,
                                  const ExportQuery& query) {
-  plan::Planner planner(catalog);
-  auto answer = planner.Training(request);
-  if (!answer.ok()) return WithPointers(answer.error());
-  return Render(catalog, plan::RunnableFromTraining(*answer), query.format);
+  return Export(catalog, request, &plan::Planner::Training, &plan::RunnableFromTraining,
+                query.format);
 }
 
 Result<std::string> ExportAnswer(db::CatalogReader& catalog, const plan::InferenceRequest& request,
                                  const ExportQuery& query) {
-  plan::Planner planner(catalog);
-  auto answer = planner.Inference(request);
-  if (!answer.ok()) return WithPointers(answer.error());
-  return Render(catalog, plan::RunnableFromInference(*answer), query.format);
+  return Export(catalog, request, &plan::Planner::Inference, &plan::RunnableFromInference,
+                query.format);
 }
 
 Result<std::string> ExportAnswer(db::CatalogReader& catalog, const plan::RecommendRequest& request,
                                  const ExportQuery& query) {
-  plan::Planner planner(catalog);
-  auto answer = planner.Recommend(request);
-  if (!answer.ok()) return WithPointers(answer.error());
-  return Render(catalog, plan::RunnableFromItem(*answer, query.item, request), query.format);
+  auto item = [&](const plan::Recommendation& r) {
+    return plan::RunnableFromItem(r, query.item, request);
+  };
+  return Export(catalog, request, &plan::Planner::Recommend, item, query.format);
 }
 
 }  // namespace gpuplan::api

@@ -3,11 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <cstdio>
 #include <utility>
 #include <vector>
 
 #include "api/gpu_product_labels.h"
+#include "db/text.h"
 
 namespace gpuplan::api {
 
@@ -17,14 +17,8 @@ constexpr int kServicePort = 8080;
 constexpr const char* kReadinessPath = "/health";
 constexpr const char* kPlaceholderImage = "your-registry/your-image:tag";
 
-std::string Fmt(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), format, value);
-  return text;
-}
-
-std::string Minutes(double m) { return Fmt("%.1f", m); }
-std::string Hours(double h) { return Fmt("%.2f", h); }
+std::string Minutes(double m) { return db::FormatNumber("%.1f", m); }
+std::string Hours(double h) { return db::FormatNumber("%.2f", h); }
 
 // One line of a comment: no line breaks inside.
 std::string OneLine(std::string text) {
@@ -73,13 +67,13 @@ std::string Header(const plan::RunnablePlan& p, const std::vector<std::string>& 
   if (p.inference) {
     lines.push_back(std::to_string(p.replicas) + " model replica(s) of " +
                     std::to_string(p.gpus_per_replica) + " GPU(s)" +
-                    (p.expected_cost ? ", expected cost " + Fmt("%.2f", *p.expected_cost) + " " +
+                    (p.expected_cost ? ", expected cost " + db::FormatNumber("%.2f", *p.expected_cost) + " " +
                                            p.currency + " per hour"
                                      : ""));
   } else {
     std::string time = "expected " + Hours(p.expected_hours) + " h";
     if (p.p90_hours > 0) time += " (P90 " + Hours(p.p90_hours) + " h)";
-    if (p.expected_cost) time += ", expected cost " + Fmt("%.2f", *p.expected_cost) + " " + p.currency;
+    if (p.expected_cost) time += ", expected cost " + db::FormatNumber("%.2f", *p.expected_cost) + " " + p.currency;
     lines.push_back(time);
   }
   for (const auto& e : extra) lines.push_back(e);
@@ -218,7 +212,7 @@ void Metadata(YAML::Emitter& out, const plan::RunnablePlan& p) {
   out << YAML::Key << "gpuplan/price-kind" << YAML::Value << p.price_kind;
   if (p.expected_cost) {
     out << YAML::Key << "gpuplan/expected-cost" << YAML::Value << YAML::DoubleQuoted
-        << Fmt("%.2f", *p.expected_cost) + " " + p.currency + (p.inference ? "/h" : "");
+        << db::FormatNumber("%.2f", *p.expected_cost) + " " + p.currency + (p.inference ? "/h" : "");
   }
   out << YAML::EndMap;
   out << YAML::EndMap;

@@ -1,19 +1,13 @@
 #include "plan/runnable.h"
 
 #include <cctype>
-#include <cstdio>
 
+#include "db/text.h"
 #include "model/gpu_spec.h"
 
 namespace gpuplan::plan {
 
 namespace {
-
-std::string Fmt(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), format, value);
-  return text;
-}
 
 // Where the plan runs: the catalog offer's cloud, region and instance type, or nothing for
 // explicit hardware (noted).
@@ -56,15 +50,15 @@ void UseFallback(RunnablePlan& p, const model::FallbackOutcome& run) {
   p.expected_hours = run.expected_hours;
   p.p90_hours = run.p90_hours;
   p.notes.push_back("spot with on-demand fallback: if the job has not finished " +
-                    Fmt("%.2f", run.switch_at_hours) +
+                    db::FormatNumber("%.2f", run.switch_at_hours) +
                     " h after the start, checkpoint and relaunch it on on-demand capacity (" +
-                    "use_spot: false) to meet the " + Fmt("%.2f", run.deadline_hours) +
+                    "use_spot: false) to meet the " + db::FormatNumber("%.2f", run.deadline_hours) +
                     " h deadline");
 }
 
 void NoteSpotTraining(RunnablePlan& p) {
   p.notes.push_back("spot: a preemption stops the job; it must write a checkpoint every " +
-                    Fmt("%.1f", p.checkpoint_interval_minutes) +
+                    db::FormatNumber("%.1f", p.checkpoint_interval_minutes) +
                     " minutes (GPUPLAN_CHECKPOINT_INTERVAL_MINUTES) and resume from the latest "
                     "one when relaunched");
 }
