@@ -49,13 +49,17 @@ void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   res.set_content(std::move(answer).value(), kYamlContentType);
 }
 
-// A planning POST that can answer YAML: ?format= (and ?item=) first, then the body.
+// A planning POST that can answer YAML: the body's size, type and syntax first (httplib
+// reads a form body into req.params: it is a 415, not unknown parameters), then ?format=
+// (and ?item=), then the body's fields.
 template <typename Request>
 void PostPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
               Result<Request> (*decode)(const nlohmann::json&), bool with_item) {
+  auto body = ReadJsonBody(req, res);
+  if (!body) return;
   auto query = ReadExportQuery(req.params, with_item);
   if (!query.ok()) return WriteError(req, res, query.error());
-  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, decode(*body), *query);
+  AnswerPlan(ctx, req, res, decode(*body), *query);
 }
 
 void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
