@@ -1,6 +1,9 @@
 #include <httplib.h>
 
+#include <type_traits>
+
 #include "api/body.h"
+#include "api/export_answer.h"
 #include "plan/deadline.h"
 #include "api/http_util.h"
 #include "api/auth.h"
@@ -22,17 +25,44 @@ namespace {
 
 inline constexpr size_t kMaxBatchScenarios = 1000;
 
-// A decoded request (or the error decoding it) -> the planner's answer. The body is decoded
-// before a database connection is taken: a bad body is a 4xx even when the pool is busy.
+// JSON, or with ?format=skypilot|kubernetes the runnable plan's YAML (api/export_answer.h).
+template <typename Request>
+Result<std::string> Answer(db::CatalogReader& store, const Request& request, const ExportQuery& query) {
+  if (query.format == ExportFormat::kJson) return PlanAnswer(store, request);
+  return ExportAnswer(store, request, query);
+}
+// Comparisons are JSON only.
+Result<std::string> Answer(db::CatalogReader& store, const plan::CompareRequest& request,
+                           const ExportQuery&) {
+  return PlanAnswer(store, request);
+}
+
+// A decoded request (or the error decoding it) -> the planner's answer. The query and the
+// body are decoded before a database connection is taken: bad input is a 4xx even when the
+// pool is busy.
+// Training requests take the measured runs their caller may use; other requests have none.
+Status Prepare(SQLite::Database& db, std::optional<long long> owner, plan::TrainingRequest& r) {
+  return AttachMeasurements(db, owner, r);
+}
+template <typename Request>
+Status Prepare(SQLite::Database&, std::optional<long long>, Request&) {
+  return OkStatus();
+}
+
 template <typename Request>
 void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
-                const Result<Request>& request) {
+                Result<Request> request, const ExportQuery& query = {},
+                std::optional<long long> owner = std::nullopt) {
   if (!request.ok()) return WriteError(req, res, request.error());
   auto lease = ctx.pool->Acquire();
+  Status prepared = Prepare(*lease, owner, *request);
+  if (!prepared.ok()) return WriteError(req, res, prepared.error());
   db::CachedCatalog store(lease);
-  auto answer = PlanAnswer(store, *request);
+  auto answer = Answer(store, *request, query);
   if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJsonText(res, std::move(answer).value());
+  if (query.format == ExportFormat::kJson) return WriteJsonText(res, std::move(answer).value());
+  res.status = 200;
+  res.set_content(std::move(answer).value(), kYamlContentType);
 }
 
 // Whose measured runs calibrate a training estimate: the API key's (and shared runs) when
@@ -47,20 +77,26 @@ bool Caller(const ApiContext& ctx, const httplib::Request& req, httplib::Respons
   return true;
 }
 
-void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+// A planning POST that can answer YAML: the body's size, type and syntax first (httplib
+// reads a form body into req.params: it is a 415, not unknown parameters), then ?format=
+// (and ?item=), then the body's fields.
+template <typename Request>
+void PostPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
+              Result<Request> (*decode)(const nlohmann::json&), bool with_item) {
   auto body = ReadJsonBody(req, res);
   if (!body) return;
-  auto request = DecodeTrainingRequest(*body);
-  if (!request.ok()) return WriteError(req, res, request.error());
+  auto query = ReadExportQuery(req.params, with_item);
+  if (!query.ok()) return WriteError(req, res, query.error());
+  auto request = decode(*body);
   std::optional<long long> owner;
-  if (!Caller(ctx, req, res, owner)) return;
-  auto lease = ctx.pool->Acquire();
-  Status attached = AttachMeasurements(*lease, owner, *request);
-  if (!attached.ok()) return WriteError(req, res, attached.error());
-  db::CachedCatalog store(lease);
-  auto answer = PlanAnswer(store, *request);
-  if (!answer.ok()) return WriteError(req, res, answer.error());
-  WriteJsonText(res, std::move(answer).value());
+  if constexpr (std::is_same_v<Request, plan::TrainingRequest>) {
+    if (request.ok() && !Caller(ctx, req, res, owner)) return;
+  }
+  AnswerPlan(ctx, req, res, std::move(request), *query, owner);
+}
+
+void PostTraining(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
+  PostPlan(ctx, req, res, &DecodeTrainingRequest, false);
 }
 
 void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -121,12 +157,12 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
 }
 
 void PostInference(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
-  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeInferenceRequest(*body));
+  PostPlan(ctx, req, res, &DecodeInferenceRequest, false);
 }
 
 void PostRecommendations(const ApiContext& ctx, const httplib::Request& req,
                          httplib::Response& res) {
-  if (auto body = ReadJsonBody(req, res)) AnswerPlan(ctx, req, res, DecodeRecommendRequest(*body));
+  PostPlan(ctx, req, res, &DecodeRecommendRequest, true);
 }
 
 void RunCompare(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,

@@ -33,4 +33,8 @@ Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::Inference
 Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::RecommendRequest& request);
 Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::CompareRequest& request);
 
+// The planner and the model name request fields by dotted name ("hardware.gpu",
+// "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
+Error WithPointers(Error e);
+
 }  // namespace gpuplan::api

@@ -41,6 +41,8 @@ void RegisterCatalogWriteRoutes(RouteTable& routes, const ApiContext& context);
 void RegisterMeasurementRoutes(RouteTable& routes, const ApiContext& context);
 // POST /api/v1/estimates/ownership (buy or rent).
 void RegisterOwnershipRoutes(RouteTable& routes, const ApiContext& context);
+// GET /api/v1/plans/export (api/export_routes.cc).
+void RegisterExportRoutes(RouteTable& routes, const ApiContext& context);
 
 // Renders a problem+json body for every answer >= 400 that has no body yet (unknown
 // path, payload too large, malformed request line...). A path `routes` knows, asked with a

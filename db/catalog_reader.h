@@ -58,6 +58,11 @@ class CatalogReader {
       const std::string& cloud, const std::string& id) = 0;
   virtual Result<std::map<std::string, FxRate>> FxRates() = 0;
   virtual Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) = 0;
+  // The accelerator name that `scope`'s gpu_synonyms rows give GPU `gpu_id` ("*" rows are
+  // SkyPilot's names): the shortest when several do ("H100" before "H100-MEGA", then by
+  // name); "" when none does.
+  virtual Result<std::string> AcceleratorName(const std::string& scope,
+                                              const std::string& gpu_id) = 0;
 };
 
 }  // namespace gpuplan::db

@@ -336,6 +336,19 @@ LIMIT :limit)SQL");
   }
 }
 
+Result<std::string> CatalogStore::AcceleratorName(const std::string& scope,
+                                                  const std::string& gpu_id) {
+  try {
+    SQLite::Statement s(db_, "SELECT accelerator_name FROM gpu_synonyms WHERE cloud = ? AND gpu_id = ? "
+                             "ORDER BY length(accelerator_name), accelerator_name LIMIT 1");
+    s.bind(1, scope);
+    s.bind(2, gpu_id);
+    return s.executeStep() ? s.getColumn(0).getString() : std::string();
+  } catch (const SQLite::Exception& e) {
+    return Error::Unavailable(e.what());
+  }
+}
+
 Result<GpuResolver> CatalogStore::LoadGpuResolver() {
   auto gpus = ListGpus();
   if (!gpus.ok()) return gpus.error();

@@ -1,6 +1,7 @@
 #include "db/text.h"
 
 #include <cctype>
+#include <cstdio>
 
 #include <charconv>
 #include <cmath>
@@ -154,6 +155,12 @@ std::string Printable(std::string_view text, size_t max_bytes) {
   }
   if (cut) out += "...";
   return out;
+}
+
+std::string FormatNumber(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), format, value);
+  return text;
 }
 
 }  // namespace gpuplan::db

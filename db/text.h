@@ -40,4 +40,7 @@ bool HasControlCharacter(std::string_view text);
 // by name). Longer than `max_bytes` input is cut and marked with "...". Never throws.
 std::string Printable(std::string_view text, size_t max_bytes = 200);
 
+// `value` printed with the printf `format` of one double ("%.2f"): at most 63 characters.
+std::string FormatNumber(const char* format, double value);
+
 }  // namespace gpuplan::db

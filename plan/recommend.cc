@@ -116,12 +116,12 @@ RecommendedOption Materialize(const Candidate& c) {
   o.total_gpus = c.nodes * c.offer->instance.gpu_count;
   o.spot = c.spot;
   o.price_per_hour = c.price_per_hour;
+  o.checkpoint_interval_minutes = c.checkpoint_interval_minutes;
   o.hours = c.hours;
   o.cost = c.cost;
   o.score = c.score;
   o.training = c.training;
   o.serving = c.serving;
-  o.checkpoint_interval_minutes = c.checkpoint_interval_minutes;
   o.fallback = c.fallback;
   const std::string& gpu = c.offer->instance.gpu_id;
   if (c.training) {

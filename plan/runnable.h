@@ -19,9 +19,16 @@ struct RunnablePlan {
   std::string workload_id;     // preset id or "custom"
   std::string workload_name;
   // Where: a catalog instance (cloud, region, instance_type) or an explicit GPU (empty).
+  // instance_type is what a launcher asks the cloud for: the host VM of a GCP GPU bundle
+  // ("n1-standard-8" for the catalog's "n1-standard-8+1xT4"), else the catalog's id.
   std::string cloud, region, instance_type;
+  std::string catalog_instance_type;  // the catalog's id ("" for explicit hardware)
   std::string gpu_id;          // catalog GPU id, e.g. "A100-40GB-SXM4"
   std::string gpu_name;        // catalog GPU name, e.g. "A100 40GB SXM4"
+  std::string gpu_vendor;      // NVIDIA, AMD, Google
+  // SkyPilot's accelerator name of the GPU (the catalog's "*" gpu_synonyms row, see
+  // AddCatalogNames); "" when the catalog has none.
+  std::string skypilot_accelerator;
   int gpus_per_node = 1;
   int nodes = 1;               // training: instances; inference: replicas' instances
   int replicas = 0;            // inference: serving replicas (0 for training)
@@ -40,5 +47,27 @@ struct RunnablePlan {
   int global_batch = 0, micro_batch = 0;  // training
   std::vector<std::string> notes;  // assumptions a reader of the manifest must know
 };
+
+// The plan of a training estimate. Price kind: spot_with_fallback when cost.fallback is
+// set, else ondemand when cost.ondemand is, else spot when cost.spot is (else ondemand with
+// no cost, noted). The checkpoint interval is the spot (or fallback) run's.
+RunnablePlan RunnableFromTraining(const TrainingPlan& plan);
+// The plan of an inference estimate: on-demand when priced on demand, else spot when priced
+// on spot (noted: spot replicas can be reclaimed).
+RunnablePlan RunnableFromInference(const InferencePlan& plan);
+// The plan of one recommendation item of `request` (whose workload and deadline it takes).
+RunnablePlan RunnableFromOption(const RecommendedOption& option, const Recommendation& r,
+                                const RecommendRequest& request);
+// Item `item` (1-based rank) of `r`: kInvalidArgument naming "item" when there is none.
+Result<RunnablePlan> RunnableFromItem(const Recommendation& r, int item,
+                                      const RecommendRequest& request);
+
+// Fills the names the catalog knows for the plan's GPU (skypilot_accelerator); kUnavailable
+// when the catalog fails.
+Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan);
+
+// A DNS-1123 label (lower case letters, digits and '-', starting with a letter, ending with
+// a letter or digit, at most 63 characters): "gpuplan-" + `id` folded to that alphabet.
+std::string PlanName(const std::string& id);
 
 }  // namespace gpuplan::plan

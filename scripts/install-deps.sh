@@ -15,12 +15,12 @@ set -euo pipefail
 
 mode=${1:-all}
 runtime_packages=(
-  libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 libssl3 libprometheus-cpp-core1.0 curl
+  libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 libssl3 libprometheus-cpp-core1.0 libyaml-cpp0.7 curl
 )
 build_packages=(
   build-essential cmake pkg-config curl
   libcpp-httplib-dev nlohmann-json3-dev rapidjson-dev libsqlite3-dev libsqlitecpp-dev sqlite3
-  libspdlog-dev libcli11-dev libcsv-dev libssl-dev prometheus-cpp-dev
+  libspdlog-dev libcli11-dev libcsv-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev
 )
 test_packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev

@@ -308,6 +308,7 @@ void App::Configure() {
   api::RegisterHealthRoutes(*routes_, context);
   api::RegisterCatalogRoutes(*routes_, context);
   api::RegisterEstimateRoutes(*routes_, context);
+  api::RegisterExportRoutes(*routes_, context);
   api::RegisterCatalogWriteRoutes(*routes_, context);
   api::RegisterMeasurementRoutes(*routes_, context);
   api::RegisterOwnershipRoutes(*routes_, context);

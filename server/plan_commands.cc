@@ -10,6 +10,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "api/export_answer.h"
 #include "api/plan_json.h"
 #include "api/plan_request.h"
 #include "api/recommender.h"
@@ -223,13 +224,33 @@ void PrintComparison(const plan::Comparison& c, std::ostream& out) {
   out << "currency " << c.currency << ", " << c.gpus_per_node << " GPU(s) per node\n";
 }
 
-// Body -> typed request -> planner -> table or the API's JSON: one path for every command.
+// What --export asks for: kJson when not given.
+Result<api::ExportQuery> ExportQueryOf(const CommonPlanOptions& o, int item = 1) {
+  api::ExportQuery query;
+  query.item = item;
+  if (o.export_format.empty()) return query;
+  auto format = api::ParseExportFormat(o.export_format);
+  if (!format || *format == api::ExportFormat::kJson) {
+    return Error::Invalid("--export", "--export must be skypilot or kubernetes, got '" +
+                                          o.export_format + "'");
+  }
+  query.format = *format;
+  return query;
+}
+
+template <typename Request>
+using Exporter = Result<std::string> (*)(db::CatalogReader&, const Request&, const api::ExportQuery&);
+
+// Body -> typed request -> planner -> table, the API's JSON, or (with `exporter` and a YAML
+// format in `query`) the API's YAML: one path for every command.
 template <typename Request, typename Answer>
 int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
             Result<Request> (*decode)(const nlohmann::json&),
             Result<Answer> (plan::Planner::*ask)(const Request&),
             std::string (*render)(const Answer&), void (*print)(const Answer&, std::ostream&),
-            std::ostream& out, std::ostream& err) {
+            std::ostream& out, std::ostream& err, Exporter<Request> exporter = nullptr,
+            const Result<api::ExportQuery>& query = api::ExportQuery{}) {
+  if (!query.ok()) return Fail(query.error(), err);
   auto body = RequestBody(o, std::move(flags));
   if (!body.ok()) return Fail(body.error(), err);
   auto request = decode(*body);
@@ -237,6 +258,12 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
   auto db = OpenCatalog(o.db);
   if (!db.ok()) return Fail(db.error(), err);
   db::CachedCatalog catalog(**db);
+  if (exporter && query->format != api::ExportFormat::kJson) {
+    auto yaml = exporter(catalog, *request, *query);
+    if (!yaml.ok()) return Fail(yaml.error(), err);
+    out << *yaml;
+    return 0;
+  }
   plan::Planner planner(catalog);
   auto answer = (planner.*ask)(*request);
   if (!answer.ok()) return Fail(answer.error(), err);
@@ -247,6 +274,12 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
     print(*answer, out);
   }
   return 0;
+}
+
+void AddExportOption(CLI::App& app, CommonPlanOptions& o) {
+  app.add_option("--export", o.export_format,
+                 "print the plan as a SkyPilot task YAML or a Kubernetes manifest: "
+                 "skypilot|kubernetes (what the API answers with ?format=)");
 }
 
 void AddCommonPlanOptions(CLI::App& app, CommonPlanOptions& o) {
@@ -295,6 +328,7 @@ void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
   app.add_option("--checkpointing", o.checkpointing, "none|selective|full")->capture_default_str();
   app.add_option("--framework", o.framework, "eager|optimized")->capture_default_str();
   app.add_option("--zero-stage", o.zero_stage, "0-3 (default: choose)");
+  AddExportOption(app, o.common);
 }
 
 void AddRecommendOptions(CLI::App& app, RecommendOptions& o) {
@@ -314,6 +348,9 @@ void AddRecommendOptions(CLI::App& app, RecommendOptions& o) {
   app.add_option("--budget", o.budget, "training: total; inference: per month");
   app.add_option("--objective", o.objective, "cost|time|balanced")->capture_default_str();
   app.add_option("--limit", o.limit, "items")->capture_default_str();
+  AddExportOption(app, o.common);
+  app.add_option("--item", o.item, "with --export: the item's rank (1 = the top one)")
+      ->capture_default_str();
 }
 
 void AddCompareOptions(CLI::App& app, CompareOptions& o) {
@@ -324,8 +361,10 @@ void AddCompareOptions(CLI::App& app, CompareOptions& o) {
 }
 
 int RunEstimate(const EstimateOptions& o, std::ostream& out, std::ostream& err) {
+  Exporter<plan::TrainingRequest> exporter = &api::ExportAnswer;
   return RunPlan(o.common, EstimateBody(o), &api::DecodeTrainingRequest, &plan::Planner::Training,
-                 &api::TrainingPlanJson, &PrintTraining, out, err);
+                 &api::TrainingPlanJson, &PrintTraining, out, err, exporter,
+                 ExportQueryOf(o.common));
 }
 
 int RunRecommend(const RecommendOptions& o, std::ostream& out, std::ostream& err) {
@@ -347,9 +386,10 @@ int RunRecommend(const RecommendOptions& o, std::ostream& out, std::ostream& err
     flags["target_requests_per_s"] = o.requests_per_s;
     if (o.latency_slo_ms > 0) flags["latency_slo_ms"] = o.latency_slo_ms;
   }
+  Exporter<plan::RecommendRequest> exporter = &api::ExportAnswer;
   return RunPlan(o.common, std::move(flags), &api::DecodeRecommendRequest,
                  &plan::Planner::Recommend, &api::RecommendationJson, &PrintRecommendation, out,
-                 err);
+                 err, exporter, ExportQueryOf(o.common, o.item));
 }
 
 int RunCompare(const CompareOptions& o, std::ostream& out, std::ostream& err) {

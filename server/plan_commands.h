@@ -1,7 +1,9 @@
 // The planning subcommands: `gpuplan estimate`, `gpuplan recommend`, `gpuplan compare`.
 // Each builds the same request the API takes (from flags, or the API's JSON with
 // --request), asks plan::Planner over the catalog (--db, or the embedded seed in memory),
-// and prints a table, or with --json exactly what the API answers.
+// and prints a table, or with --json exactly what the API answers; estimate and recommend
+// print with --export skypilot|kubernetes the YAML the API answers with ?format= (the
+// recommendation's item --item, 1 = the top one).
 #pragma once
 
 #include <iosfwd>
@@ -18,6 +20,7 @@ struct CommonPlanOptions {
   std::string db;            // "" = the embedded seed, in memory
   std::string request_file;  // the API's JSON body; "-" = stdin
   bool json = false;
+  std::string export_format;  // "" = none; skypilot | kubernetes (estimate, recommend)
 };
 
 // What is trained (or served) and how much: shared by the three commands.
@@ -62,6 +65,7 @@ struct RecommendOptions {
   double deadline_hours = 0, budget = 0;
   std::string objective = "cost";
   int limit = 10;
+  int item = 1;  // with --export: the item's rank
 };
 
 struct CompareOptions {

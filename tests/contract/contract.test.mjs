@@ -191,6 +191,25 @@ test('every answer matches the document', async () => {
     await check('POST', R, { body, expect: 200 });
   }
   await check('POST', R, { body: train({ constraints: { gpus: ['H10O'] } }), expect: 422 });
+  // Runnable plans: the same requests answered as YAML (application/yaml), and the GET form.
+  await check('POST', `${T}?format=skypilot`, { body: train({ hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge' } }), expect: 200 });
+  await check('POST', `${T}?format=kubernetes`, { body: train({ hardware: { gpu: 'T4', gpus_per_node: 4 }, pricing: { kind: 'spot' } }), expect: 200 });
+  await check('POST', `${T}?format=yaml`, { body: train({ hardware: { gpu: 'T4' } }), expect: 422 });
+  await check('POST', `${I}?format=kubernetes`, { body: serve({ hardware: { cloud: 'aws', instance_type: 'g5.xlarge' } }), expect: 200 });
+  await check('POST', `${I}?format=skypilot`, { body: serve({ hardware: { cloud: 'aws', instance_type: 'g5.xlarge' } }), expect: 200 });
+  const top = await check('POST', `${R}?format=skypilot`, { body: train({ limit: 3 }), expect: 200 });
+  assert.match(top, /^resources:\n {2}cloud: /m, 'a SkyPilot task YAML');
+  await check('POST', `${R}?format=kubernetes&item=2`, { body: train({ limit: 3 }), expect: 200 });
+  await check('POST', `${R}?format=kubernetes&item=5`, { body: train({ limit: 3 }), expect: 422 });
+  const E = '/api/v1/plans/export';
+  const exportOf = (format, kind, body, extra = '') => `${E}?format=${format}&kind=${kind}&request=${encodeURIComponent(JSON.stringify(body))}${extra}`;
+  assert.equal(await check('GET', exportOf('skypilot', 'recommendation', train({ limit: 3 })), { expect: 200 }), top);
+  await check('GET', exportOf('kubernetes', 'recommendation', train({ limit: 3 }), '&item=3'), { expect: 200 });
+  await check('GET', exportOf('kubernetes', 'training', train({ hardware: { gpu: 'L4' } })), { expect: 200 });
+  await check('GET', exportOf('skypilot', 'inference', serve({ hardware: { gpu: 'L4' } })), { expect: 200 });
+  await check('GET', `${E}?format=skypilot&kind=training&request=%7Bbad`, { expect: 400 });
+  await check('GET', `${E}?format=skypilot&kind=training`, { expect: 422 });
+  await check('GET', exportOf('skypilot', 'training', train({ global_batch_size: 0, hardware: { gpu: 'T4' } })), { expect: 422 });
   const C = '/api/v1/compare';
   await check('POST', C, { body: train({ gpus: ['T4', 'H100-80GB-SXM5', 'V100-16GB-SXM2'] }), expect: 200 });
   await check('POST', C, { body: train({ workload: 'llama-2-70b', dataset: { tokens: 1e9 }, gpus: ['T4', 'L4'] }), expect: 200 });

@@ -47,6 +47,9 @@ class OwnershipCatalog : public db::CatalogReader {
   }
 
   Result<std::vector<model::GpuSpec>> ListGpus() override { return gpus; }
+  Result<std::string> AcceleratorName(const std::string&, const std::string&) override {
+    return Error::NotFound("no accelerator name");
+  }
   Result<model::GpuSpec> GetGpu(const std::string& id) override {
     auto it = std::find_if(gpus.begin(), gpus.end(), [&](const auto& g) { return g.id == id; });
     if (it == gpus.end()) return Error::NotFound("no GPU " + id);

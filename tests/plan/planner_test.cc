@@ -56,6 +56,9 @@ class FakeCatalog : public db::CatalogReader {
     return std::make_pair(found.front().instance, found);
   }
   Result<std::map<std::string, db::FxRate>> FxRates() override { return rates_; }
+  Result<std::string> AcceleratorName(const std::string&, const std::string&) override {
+    return std::string();
+  }
   Result<std::vector<db::PriceObservation>> SpotHistory(const db::SpotQuery&) override {
     return std::vector<db::PriceObservation>{};
   }

@@ -129,5 +129,79 @@ TEST_F(PlanCommandsTest, HoursAreTheApisFixedDuration) {
   EXPECT_EQ(cli["time"]["total_hours"], 24.0);
 }
 
+// --export prints, byte for byte, the YAML the API answers with ?format= for the same
+// request: the top item of a recommendation by default, --item N otherwise.
+TEST_F(PlanCommandsTest, ExportGivesTheApisYaml) {
+  RecommendOptions o;
+  o.common.db = server_->db_path();
+  o.job.workload = "bert-large";
+  o.job.samples = 1e7;
+  o.gpus = "A100-40GB-SXM4";
+  o.clouds = "aws";
+  o.max_nodes = 2;
+  o.objective = "time";
+  o.limit = 3;
+  json body = {{"task", "training"},
+               {"workload", "bert-large"},
+               {"dataset", {{"samples", 1e7}}},
+               {"global_batch_size", 256},
+               {"precision", "auto"},
+               {"objective", "time"},
+               {"limit", 3},
+               {"currency", "USD"},
+               {"constraints", {{"gpus", {"A100-40GB-SXM4"}}, {"clouds", {"aws"}}, {"max_nodes", 2}}}};
+  for (const char* format : {"skypilot", "kubernetes"}) {
+    o.common.export_format = format;
+    std::ostringstream out, err;
+    ASSERT_EQ(RunRecommend(o, out, err), 0) << err.str();
+    auto api = server_->Send("POST", std::string("/api/v1/recommendations?format=") + format,
+                             body.dump(), "application/json", {});
+    ASSERT_EQ(api.status, 200) << api.body.dump();
+    EXPECT_EQ(out.str(), api.raw) << format;
+    EXPECT_NE(out.str().find("p4d.24xlarge"), std::string::npos);
+  }
+  o.item = 2;
+  std::ostringstream out2, err2;
+  ASSERT_EQ(RunRecommend(o, out2, err2), 0) << err2.str();
+  EXPECT_EQ(out2.str(), server_->Send("POST", "/api/v1/recommendations?format=kubernetes&item=2",
+                                      body.dump(), "application/json", {})
+                            .raw);
+
+  o.item = 9;  // the recommendation has 3 items
+  std::ostringstream out3, err3;
+  EXPECT_EQ(RunRecommend(o, out3, err3), 2);
+  EXPECT_NE(err3.str().find("item"), std::string::npos) << err3.str();
+
+  o.item = 1;
+  o.common.export_format = "yaml";
+  std::ostringstream out4, err4;
+  EXPECT_EQ(RunRecommend(o, out4, err4), 2);
+  EXPECT_NE(err4.str().find("--export"), std::string::npos) << err4.str();
+
+  EstimateOptions e;
+  e.common.db = server_->db_path();
+  e.common.export_format = "skypilot";
+  e.job.workload = "bert-large";
+  e.cloud = "aws";
+  e.instance_type = "p4d.24xlarge";
+  e.job.samples = 1e7;
+  std::ostringstream out5, err5;
+  ASSERT_EQ(RunEstimate(e, out5, err5), 0) << err5.str();
+  json estimate = {{"workload", "bert-large"},
+                   {"dataset", {{"samples", 1e7}}},
+                   {"global_batch_size", 256},
+                   {"precision", "auto"},
+                   {"optimizer", "adamw"},
+                   {"activation_checkpointing", "none"},
+                   {"framework", "eager"},
+                   {"pricing", {{"kind", "both"}}},
+                   {"hardware", {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}, {"nodes", 1}}}};
+  auto api = server_->Send("POST", "/api/v1/estimates/training?format=skypilot", estimate.dump(),
+                           "application/json", {});
+  ASSERT_EQ(api.status, 200) << api.body.dump();
+  EXPECT_EQ(out5.str(), api.raw);
+  EXPECT_NE(out5.str().find("accelerators: A100:8"), std::string::npos) << out5.str();
+}
+
 }  // namespace
 }  // namespace gpuplan::server

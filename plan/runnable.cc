@@ -1,0 +1,216 @@
+#include "plan/runnable.h"
+
+#include <cctype>
+
+#include "db/text.h"
+#include "model/gpu_spec.h"
+
+namespace gpuplan::plan {
+
+namespace {
+
+// Where the plan runs: the catalog offer's cloud, region and instance type, or nothing for
+// explicit hardware (noted).
+void SetPlace(RunnablePlan& p, const std::optional<db::Offer>& offer) {
+  if (!offer) {
+    p.notes.push_back("explicit hardware: no cloud, region or instance type was planned; a "
+                      "launcher picks a machine with these GPUs");
+    return;
+  }
+  p.cloud = offer->instance.cloud;
+  p.region = offer->region;
+  p.catalog_instance_type = offer->instance.id;
+  p.instance_type = offer->instance.host_instance_type.empty() ? offer->instance.id
+                                                               : offer->instance.host_instance_type;
+  if (p.instance_type != p.catalog_instance_type) {
+    p.notes.push_back("catalog instance " + p.catalog_instance_type + " is host VM " +
+                      p.instance_type + " with its GPUs attached");
+  }
+}
+
+void SetCommon(RunnablePlan& p, const model::Workload& w) {
+  p.name = PlanName(w.id);
+  p.workload_id = w.id;
+  p.workload_name = w.name;
+}
+
+void SetGpu(RunnablePlan& p, const model::GpuSpec& gpu, int gpus_per_node) {
+  p.gpu_id = gpu.id;
+  p.gpu_name = gpu.name;
+  p.gpu_vendor = gpu.vendor;
+  p.gpus_per_node = gpus_per_node;
+}
+
+void UseFallback(RunnablePlan& p, const model::FallbackOutcome& run) {
+  p.price_kind = "spot_with_fallback";
+  p.use_spot = true;
+  p.checkpoint_interval_minutes = run.checkpoint_interval_minutes;
+  p.switch_to_ondemand_at_hours = run.switch_at_hours;
+  p.deadline_hours = run.deadline_hours;
+  p.expected_hours = run.expected_hours;
+  p.p90_hours = run.p90_hours;
+  p.notes.push_back("spot with on-demand fallback: if the job has not finished " +
+                    db::FormatNumber("%.2f", run.switch_at_hours) +
+                    " h after the start, checkpoint and relaunch it on on-demand capacity (" +
+                    "use_spot: false) to meet the " + db::FormatNumber("%.2f", run.deadline_hours) +
+                    " h deadline");
+}
+
+void NoteSpotTraining(RunnablePlan& p) {
+  p.notes.push_back("spot: a preemption stops the job; it must write a checkpoint every " +
+                    db::FormatNumber("%.1f", p.checkpoint_interval_minutes) +
+                    " minutes (GPUPLAN_CHECKPOINT_INTERVAL_MINUTES) and resume from the latest "
+                    "one when relaunched");
+}
+
+void AddAll(std::vector<std::string>& to, const std::vector<std::string>& from,
+            const std::string& prefix) {
+  for (const auto& s : from) to.push_back(prefix + s);
+}
+
+}  // namespace
+
+std::string PlanName(const std::string& id) {
+  std::string name = "gpuplan-";
+  for (unsigned char ch : id) {
+    char c = static_cast<char>(std::tolower(ch));
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (ok) {
+      name += c;
+    } else if (name.back() != '-') {
+      name += '-';
+    }
+  }
+  if (name.size() > 63) name.resize(63);
+  while (name.back() == '-') name.pop_back();
+  return name;
+}
+
+RunnablePlan RunnableFromTraining(const TrainingPlan& plan) {
+  RunnablePlan p;
+  SetCommon(p, plan.workload);
+  SetPlace(p, plan.offer);
+  SetGpu(p, plan.cluster.node.gpu, plan.cluster.node.gpus_per_node);
+  p.nodes = plan.cluster.nodes;
+  p.precision = std::string(model::PrecisionName(plan.estimate.precision));
+  p.global_batch = plan.job.global_batch;
+  p.micro_batch = plan.estimate.micro_batch;
+  p.currency = plan.cost.currency;
+  p.expected_hours = plan.estimate.total_hours;
+  p.p90_hours = plan.estimate.p90_hours;
+  const TrainingCost& cost = plan.cost;
+  if (cost.fallback) {
+    UseFallback(p, cost.fallback->run);
+    p.expected_cost = cost.fallback->expected_total;
+  } else if (cost.ondemand) {
+    p.price_kind = "ondemand";
+    p.expected_cost = cost.ondemand->total;
+  } else if (cost.spot) {
+    p.price_kind = "spot";
+    p.use_spot = true;
+    p.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
+    p.expected_hours = cost.spot->run.wall_hours;
+    p.p90_hours = 0;  // the spot run's P90 is not estimated
+    p.expected_cost = cost.spot->expected_total;
+    NoteSpotTraining(p);
+  } else {
+    p.notes.push_back("no price: the plan has no expected cost");
+  }
+  AddAll(p.notes, plan.estimate.warnings, "warning: ");
+  AddAll(p.notes, plan.warnings, "warning: ");
+  return p;
+}
+
+RunnablePlan RunnableFromInference(const InferencePlan& plan) {
+  RunnablePlan p;
+  p.inference = true;
+  SetCommon(p, plan.workload);
+  SetPlace(p, plan.offer);
+  SetGpu(p, plan.cluster.node.gpu, plan.cluster.node.gpus_per_node);
+  p.nodes = plan.instances;
+  p.replicas = plan.estimate.replicas;
+  p.gpus_per_replica = plan.estimate.gpus_per_replica;
+  p.precision = std::string(model::PrecisionName(plan.estimate.precision));
+  p.currency = plan.currency;
+  if (plan.ondemand) {
+    p.expected_cost = plan.ondemand->per_hour;
+  } else if (plan.spot) {
+    p.price_kind = "spot";
+    p.use_spot = true;
+    p.expected_cost = plan.spot->per_hour;
+  } else {
+    p.notes.push_back("no price: the plan has no expected cost");
+  }
+  if (p.replicas == 0) p.notes.push_back("warning: the model does not fit: no replica to run");
+  AddAll(p.notes, plan.warnings, "warning: ");
+  return p;
+}
+
+RunnablePlan RunnableFromOption(const RecommendedOption& option, const Recommendation& r,
+                                const RecommendRequest& request) {
+  RunnablePlan p;
+  p.inference = r.inference;
+  const model::Workload* w = nullptr;
+  if (request.training) w = &request.training->workload;
+  if (request.inference) w = &request.inference->workload;
+  if (w) SetCommon(p, *w);
+  SetPlace(p, option.offer);
+  p.gpu_id = option.offer.instance.gpu_id;  // name and vendor: AddCatalogNames
+  p.gpus_per_node = option.offer.instance.gpu_count;
+  p.nodes = option.nodes;
+  p.currency = r.currency;
+  p.expected_cost = option.cost;
+  p.use_spot = option.spot;
+  p.price_kind = option.spot ? "spot" : "ondemand";
+  if (option.training) {
+    p.precision = std::string(model::PrecisionName(option.training->precision));
+    p.micro_batch = option.training->micro_batch;
+    if (request.training) p.global_batch = request.training->job.global_batch;
+    p.expected_hours = option.hours;
+    p.deadline_hours = request.constraints.deadline_hours;
+    if (option.fallback) {
+      UseFallback(p, option.fallback->run);
+    } else if (option.spot) {
+      p.checkpoint_interval_minutes = option.checkpoint_interval_minutes;
+      NoteSpotTraining(p);
+    } else {
+      p.p90_hours = option.training->p90_hours;
+    }
+  }
+  if (option.serving) {
+    p.precision = std::string(model::PrecisionName(option.serving->precision));
+    p.replicas = option.serving->replicas;
+    p.gpus_per_replica = option.serving->gpus_per_replica;
+  }
+  if (!option.why.empty()) p.notes.push_back("recommended: " + option.why);
+  AddAll(p.notes, option.warnings, "warning: ");
+  return p;
+}
+
+Result<RunnablePlan> RunnableFromItem(const Recommendation& r, int item,
+                                      const RecommendRequest& request) {
+  if (item < 1 || static_cast<size_t>(item) > r.items.size()) {
+    return Error::Invalid("item", "item " + std::to_string(item) + " is not in the recommendation, " +
+                                      "which has " + std::to_string(r.items.size()) + " item(s)");
+  }
+  return RunnableFromOption(r.items[item - 1], r, request);
+}
+
+Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan) {
+  if (plan.gpu_id.empty()) return OkStatus();
+  if (plan.gpu_name.empty() || plan.gpu_vendor.empty()) {
+    auto gpu = catalog.GetGpu(plan.gpu_id);
+    if (gpu.ok()) {
+      plan.gpu_name = gpu->name;
+      plan.gpu_vendor = gpu->vendor;
+    } else if (gpu.error().code != ErrorCode::kNotFound) {
+      return gpu.error();
+    }
+  }
+  auto name = catalog.AcceleratorName("*", plan.gpu_id);
+  if (!name.ok()) return name.error();
+  plan.skypilot_accelerator = *name;
+  return OkStatus();
+}
+
+}  // namespace gpuplan::plan
