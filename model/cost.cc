@@ -187,8 +187,12 @@ Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_ho
     double progress = std::min(work_p90, s.efficiency * std::max(0.0, t - k * s.per_interruption));
     return t + s.switch_cost + (work_p90 - progress);
   };
+  // More interruptions than this before the deadline is no spot run at all (and would make
+  // the counts below overflow): such a job runs on demand from the start.
+  constexpr double kMaxInterruptions = 1e6;
+  const bool usable = spot->viable && rate * deadline_hours <= kMaxInterruptions;
   double switch_at = 0;
-  if (spot->viable && p90_finish_if_moved(0) <= deadline_hours) {
+  if (usable && p90_finish_if_moved(0) <= deadline_hours) {
     double lo = 0, hi = deadline_hours;
     for (int i = 0; i < 50; ++i) {
       double mid = (lo + hi) / 2;

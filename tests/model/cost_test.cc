@@ -256,6 +256,17 @@ TEST(SpotWithFallbackTest, ExpectedHoursMatchASimulation) {
   }
 }
 
+TEST(SpotWithFallbackTest, AbsurdInterruptionCountsRunOnDemandInsteadOfOverflowing) {
+  SpotParams p = Params(100);
+  p.checkpoint_write_minutes = 1e-6;
+  p.restart_minutes = 0;
+  p.preemption_notice_minutes = 1;  // the write fits the notice: nothing is lost
+  auto out = SpotWithFallback(1e6, 1e6, 4096, p, 1e7);
+  ASSERT_TRUE(out.ok());
+  EXPECT_DOUBLE_EQ(out->switch_at_hours, 0);
+  EXPECT_TRUE(out->feasible);
+}
+
 TEST(SpotWithFallbackTest, ANonPositiveDeadlineNamesTheField) {
   auto out = SpotWithFallback(20, 24, 1, Params(0.1), 0);
   ASSERT_FALSE(out.ok());
