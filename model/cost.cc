@@ -170,12 +170,14 @@ Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_ho
     int k = 0;
     if (t > running) {
       if (s.per_interruption <= 0 || mean <= 0) return t + s.switch_cost;  // every run is done
-      int k_min = static_cast<int>(std::ceil((t - running) / s.per_interruption - 1e-12));
       auto [lo, hi] = PoissonSpan(mean);
+      double needed = std::ceil((t - running) / s.per_interruption - 1e-12);
+      if (needed > hi) return t + s.switch_cost;  // no run is still going: all finished
+      int k_min = static_cast<int>(needed);
       double below = 0;  // P(K < k_min)
       for (int j = lo; j < k_min && j <= hi; ++j) below += std::exp(PoissonLogPmf(j, mean));
       double tail = 1 - below;
-      if (tail < 1e-9 || k_min > hi) return t + s.switch_cost;
+      if (tail < 1e-9) return t + s.switch_cost;
       double cdf = 0;
       for (k = std::max(k_min, lo); k <= hi; ++k) {
         cdf += std::exp(PoissonLogPmf(k, mean));

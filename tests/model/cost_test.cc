@@ -267,6 +267,19 @@ TEST(SpotWithFallbackTest, AbsurdInterruptionCountsRunOnDemandInsteadOfOverflowi
   EXPECT_TRUE(out->feasible);
 }
 
+TEST(SpotWithFallbackTest, InterruptionsThatCostAlmostNothingStillGiveASwitchPoint) {
+  SpotParams p = Params(0.1);
+  p.checkpoint_write_minutes = 1e-6;
+  p.restart_minutes = 0;
+  p.capacity_wait_minutes = 0;
+  p.preemption_notice_minutes = 1;  // each interruption costs ~1e-8 h
+  auto out = SpotWithFallback(10, 12, 1, p, 1e6);
+  ASSERT_TRUE(out.ok());
+  EXPECT_GT(out->switch_at_hours, 0);
+  EXPECT_LE(out->p90_hours, 1e6);
+  EXPECT_NEAR(out->expected_hours, 10, 0.01);
+}
+
 TEST(SpotWithFallbackTest, ANonPositiveDeadlineNamesTheField) {
   auto out = SpotWithFallback(20, 24, 1, Params(0.1), 0);
   ASSERT_FALSE(out.ok());
