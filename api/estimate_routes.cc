@@ -1,12 +1,9 @@
 #include <httplib.h>
 
-#include <type_traits>
-
 #include "api/body.h"
 #include "api/export_answer.h"
 #include "plan/deadline.h"
 #include "api/http_util.h"
-#include "api/auth.h"
 #include "api/json_reader.h"
 #include "api/measurements.h"
 #include "api/model_json.h"
@@ -40,22 +37,13 @@ Result<std::string> Answer(db::CatalogReader& store, const plan::CompareRequest&
 // A decoded request (or the error decoding it) -> the planner's answer. The query and the
 // body are decoded before a database connection is taken: bad input is a 4xx even when the
 // pool is busy.
-// Training requests take the measured runs their caller may use; other requests have none.
-Status Prepare(SQLite::Database& db, std::optional<long long> owner, plan::TrainingRequest& r) {
-  return AttachMeasurements(db, owner, r);
-}
-template <typename Request>
-Status Prepare(SQLite::Database&, std::optional<long long>, Request&) {
-  return OkStatus();
-}
-
 template <typename Request>
 void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
                 Result<Request> request, const ExportQuery& query = {},
                 std::optional<long long> owner = std::nullopt) {
   if (!request.ok()) return WriteError(req, res, request.error());
   auto lease = ctx.pool->Acquire();
-  Status prepared = Prepare(*lease, owner, *request);
+  Status prepared = AttachMeasurements(*lease, owner, *request);
   if (!prepared.ok()) return WriteError(req, res, prepared.error());
   db::CachedCatalog store(lease);
   auto answer = Answer(store, *request, query);
@@ -63,18 +51,6 @@ void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   if (query.format == ExportFormat::kJson) return WriteJsonText(res, std::move(answer).value());
   res.status = 200;
   res.set_content(std::move(answer).value(), kYamlContentType);
-}
-
-// Whose measured runs calibrate a training estimate: the API key's (and shared runs) when
-// the request carries one, shared runs only when it does not. A key that is given must be
-// valid. false after writing the 401/403.
-bool Caller(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
-            std::optional<long long>& owner) {
-  if (!req.has_header("Authorization")) return true;
-  auto key = Authorize(*ctx.pool, req, res, "write");
-  if (!key) return false;
-  owner = key->id;
-  return true;
 }
 
 // A planning POST that can answer YAML: the body's size, type and syntax first (httplib
@@ -89,8 +65,8 @@ void PostPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Respo
   if (!query.ok()) return WriteError(req, res, query.error());
   auto request = decode(*body);
   std::optional<long long> owner;
-  if constexpr (std::is_same_v<Request, plan::TrainingRequest>) {
-    if (request.ok() && !Caller(ctx, req, res, owner)) return;
+  if constexpr (kUsesMeasurements<Request>) {
+    if (request.ok() && !MeasurementOwner(*ctx.pool, req, res, owner)) return;
   }
   AnswerPlan(ctx, req, res, std::move(request), *query, owner);
 }
@@ -114,7 +90,7 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
   }
   if (!errors.empty()) return WriteError(req, res, BodyError(errors));
   std::optional<long long> owner;
-  if (!Caller(ctx, req, res, owner)) return;
+  if (!MeasurementOwner(*ctx.pool, req, res, owner)) return;
   auto lease = ctx.pool->Acquire();
   db::CachedCatalog store(lease);
   JsonWriter out;

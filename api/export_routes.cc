@@ -8,6 +8,7 @@
 #include "api/export_answer.h"
 #include "api/http_util.h"
 #include "api/json_limits.h"
+#include "api/measurements.h"
 #include "api/plan_request.h"
 #include "api/query_params.h"
 #include "api/recommender.h"
@@ -36,9 +37,14 @@ template <typename Request>
 void Export(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res,
             const Result<Request>& request, const ExportQuery& query) {
   if (!request.ok()) return WriteError(req, res, InRequestParameter(request.error()));
+  std::optional<long long> owner;
+  if (kUsesMeasurements<Request> && !MeasurementOwner(*ctx.pool, req, res, owner)) return;
   auto lease = ctx.pool->Acquire();
+  Request calibrated = *request;
+  Status attached = AttachMeasurements(*lease, owner, calibrated);
+  if (!attached.ok()) return WriteError(req, res, attached.error());
   db::CachedCatalog store(lease);
-  auto yaml = ExportAnswer(store, *request, query);
+  auto yaml = ExportAnswer(store, calibrated, query);
   if (!yaml.ok()) return WriteError(req, res, InRequestParameter(yaml.error()));
   res.status = 200;
   res.set_content(std::move(yaml).value(), kYamlContentType);

@@ -1,7 +1,10 @@
 #include "api/measurements.h"
 
+#include <httplib.h>
+
 #include <ctime>
 
+#include "api/auth.h"
 #include "api/plan_request.h"
 #include "api/recommender.h"
 #include "db/catalog_writer.h"
@@ -91,6 +94,15 @@ Status CheckRun(db::CatalogReader& catalog, RecordedRun& run) {
   run.row.gpus_per_node = p->gpus_per_node;
   run.row.nodes = p->nodes;
   return OkStatus();
+}
+
+bool MeasurementOwner(db::ConnectionPool& pool, const httplib::Request& req,
+                      httplib::Response& res, std::optional<long long>& owner) {
+  if (!req.has_header("Authorization")) return true;
+  auto key = Authorize(pool, req, res, "write");
+  if (!key) return false;
+  owner = key->id;
+  return true;
 }
 
 Status AttachMeasurements(SQLite::Database& db, std::optional<long long> owner,

@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <type_traits>
 
+#include "api/auth.h"
 #include "api/json_writer.h"
 #include "db/catalog_reader.h"
 #include "db/measurements.h"
@@ -30,10 +32,24 @@ Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body);
 // Re-predicts the run (its GPU and hardware must exist) and fills the row's GPU and counts.
 Status CheckRun(db::CatalogReader& catalog, RecordedRun& run);
 
+// Whose measured runs a planning request may use: the API key's (and shared runs) when the
+// request carries an Authorization header, shared runs only (`owner` none) when it does not.
+// A key that is given must be valid: false after writing the 401/403.
+bool MeasurementOwner(db::ConnectionPool& pool, const httplib::Request& req,
+                      httplib::Response& res, std::optional<long long>& owner);
+
 // The runs of `request`'s workload family that `owner` (an API key id; none = anonymous)
 // may use: its own and shared ones. Runs whose stored request no longer decodes are skipped.
 Status AttachMeasurements(SQLite::Database& db, std::optional<long long> owner,
                           plan::TrainingRequest& request);
+// Other requests use no measured runs (estimates of training only are calibrated).
+template <typename Request>
+Status AttachMeasurements(SQLite::Database&, std::optional<long long>, Request&) {
+  return OkStatus();
+}
+// Whether AttachMeasurements reads runs for `Request` (then the caller is identified).
+template <typename Request>
+inline constexpr bool kUsesMeasurements = std::is_same_v<Request, plan::TrainingRequest>;
 
 void WriteMeasurement(JsonWriter& out, const db::Measurement& m,
                       const std::optional<plan::RunPrediction>& prediction);

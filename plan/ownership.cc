@@ -5,20 +5,15 @@
 #include <limits>
 
 #include "db/offer_query.h"
+#include "db/text.h"
 #include "plan/planner.h"
 
 namespace gpuplan::plan {
 
 namespace {
 
-std::string Fmt(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), format, value);
-  return buffer;
-}
-
 std::string Money(double amount, const std::string& currency) {
-  return Fmt(amount >= 100 ? "%.0f" : "%.2f", amount) + " " + currency;
+  return db::FormatNumber(amount >= 100 ? "%.0f" : "%.2f", amount) + " " + currency;
 }
 
 // Checks a number of the request: finite and within [min, max] (above min when `open`).
@@ -28,8 +23,9 @@ Status CheckRange(const char* field, const std::optional<double>& value, double 
   double v = *value;
   bool low = open ? !(v > min) : !(v >= min);
   if (!std::isfinite(v) || low || v > max) {
-    return Error::Invalid(field, std::string(field) + " must be " + (open ? "above " : "at least ") +
-                                     Fmt("%g", min) + " and at most " + Fmt("%g", max));
+    return Error::Invalid(field, std::string(field) + " must be " +
+                                     (open ? "above " : "at least ") + db::FormatNumber("%g", min) +
+                                     " and at most " + db::FormatNumber("%g", max));
   }
   return OkStatus();
 }
@@ -102,8 +98,8 @@ void BreakEven(const OwnershipPlan& p, RentComparison& c, std::vector<std::strin
   c.break_even_months = p.capital / c.savings_per_month;
   if (*c.break_even_months > 12 * p.years) {
     warnings.push_back("buying pays off against " + what + " only after " +
-                       Fmt("%.1f", *c.break_even_months) + " months, beyond the " +
-                       Fmt("%g", p.years) + " years of use");
+                       db::FormatNumber("%.1f", *c.break_even_months) + " months, beyond the " +
+                       db::FormatNumber("%g", p.years) + " years of use");
   }
 }
 
@@ -183,9 +179,10 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
   p.assumptions.push_back(
       "same work: the cheapest catalog option (any GPU, instance and up to " +
       std::to_string(kOwnershipMaxRentedNodes) + " instances) that does the " + t.workload +
-      " job in at most the " + Fmt("%.4g", t.hours_per_job) + " h it takes on " + machine +
+      " job in at most the " + db::FormatNumber("%.4g", t.hours_per_job) + " h it takes on " +
+      machine +
       "; its rent per month is its cost for the job (spot: expected, with interruptions) x the " +
-      Fmt("%.4g", t.jobs_per_month) + " jobs the owned machine does in a month");
+      db::FormatNumber("%.4g", t.jobs_per_month) + " jobs the owned machine does in a month");
   for (RentKind kind : {RentKind::kOndemand, RentKind::kSpot}) {
     RecommendRequest r;
     r.objective = Objective::kCost;
@@ -217,8 +214,8 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
       c.note = "the cheapest " + std::string(KindName(kind)) + " option as fast as " + machine +
                ": " + std::to_string(o.nodes) + "x " + o.offer.instance.cloud + " " +
                o.offer.instance.id + " (" + std::to_string(o.total_gpus) + "x " + c.gpu + ") in " +
-               o.offer.region + ", " + Fmt("%.4g", o.hours) + " h per job vs " +
-               Fmt("%.4g", t.hours_per_job) + " h";
+               o.offer.region + ", " + db::FormatNumber("%.4g", o.hours) + " h per job vs " +
+               db::FormatNumber("%.4g", t.hours_per_job) + " h";
       BreakEven(p, c, p.warnings);
     }
     p.comparisons.push_back(std::move(c));
@@ -264,8 +261,9 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
     p.power_watts = *request.power_watts;
   } else if (gpu->tdp_w > 0) {
     p.power_watts = gpu->tdp_w;
-    p.assumptions.push_back("power_watts " + Fmt("%g", p.power_watts) + " W per GPU: the TDP of " +
-                            p.gpu + " (its full board power; training often draws less)");
+    p.assumptions.push_back("power_watts " + db::FormatNumber("%g", p.power_watts) +
+                            " W per GPU: the TDP of " + p.gpu +
+                            " (its full board power; training often draws less)");
   } else {
     return Error::Invalid("power_watts", "the catalog has no TDP for " + p.gpu + ": give power_watts");
   }
@@ -276,8 +274,9 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
     if (!price.ok()) return price.error();
     p.electricity_price_per_kwh = *price;
     p.assumptions.push_back(
-        "electricity_price_per_kwh " + Fmt("%.4g", p.electricity_price_per_kwh) + " " + cur +
-        ": " + Fmt("%.2f", kDefaultElectricityUsdPerKwh) + " USD, a round figure near the 2024 US "
+        "electricity_price_per_kwh " + db::FormatNumber("%.4g", p.electricity_price_per_kwh) + " " +
+        cur + ": " + db::FormatNumber("%.2f", kDefaultElectricityUsdPerKwh) +
+        " USD, a round figure near the 2024 US "
         "average retail price (EIA: about 0.13 USD/kWh across sectors, 0.16 residential)");
   }
   // The defaults that are zero or one: named, never silent.
@@ -306,8 +305,9 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
     d.field = d.given.value_or(d.value);
     if (!d.given) p.assumptions.push_back(d.words);
   }
-  p.assumptions.push_back("a month is " + Fmt("%g", kHoursPerMonth) +
-                          " hours; power is drawn only in the hours used (idle draw is not counted)");
+  p.assumptions.push_back(
+      "a month is " + db::FormatNumber("%g", kHoursPerMonth) +
+      " hours; power is drawn only in the hours used (idle draw is not counted)");
   p.assumptions.push_back(
       "break-even months = (purchase x gpus + host_cost) / (rent per month - power and "
       "maintenance per month); resale is not counted in it");

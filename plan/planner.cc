@@ -9,16 +9,15 @@
 #include "db/catalog_writer.h"
 #include "db/field_rules.h"
 #include "db/offer_query.h"
+#include "db/text.h"
 
 namespace gpuplan::plan {
 
 namespace {
 
 std::string Minutes(double minutes) {
-  char b[32];
-  std::snprintf(b, sizeof(b), minutes < 1 ? "%.1f s" : "%.1f min",
-                minutes < 1 ? minutes * 60 : minutes);
-  return b;
+  return minutes < 1 ? db::FormatNumber("%.1f s", minutes * 60)
+                     : db::FormatNumber("%.1f min", minutes);
 }
 
 }  // namespace

@@ -17,12 +17,6 @@ namespace gpuplan::plan {
 
 namespace {
 
-std::string Fmt(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), format, value);
-  return buffer;
-}
-
 // `gpu` is one of `wanted` (db::GpuIdMatches); every GPU when `wanted` is empty.
 bool GpuMatches(const std::set<std::string>& wanted, const std::string& gpu) {
   if (wanted.empty()) return true;
@@ -126,20 +120,21 @@ RecommendedOption Materialize(const Candidate& c) {
   const std::string& gpu = c.offer->instance.gpu_id;
   if (c.training) {
     const model::TrainingEstimate& e = *c.training;
-    std::string kind = c.fallback ? " on spot, moving to on-demand at " +
-                                        Fmt("%.1f h", c.fallback->run.switch_at_hours) +
-                                        " if not done"
-                       : c.spot ? " on spot"
-                                : " on demand";
-    o.why = std::to_string(o.total_gpus) + "x " + gpu + kind + ", " + Fmt("%.1f h", c.hours) +
-            ", bottleneck " + e.step.bottleneck + ", MFU " + Fmt("%.2f", e.mfu);
+    std::string kind = c.spot ? " on spot" : " on demand";
+    if (c.fallback) {
+      kind += ", moving to on-demand at " +
+              db::FormatNumber("%.1f h", c.fallback->run.switch_at_hours) + " if not done";
+    }
+    o.why = std::to_string(o.total_gpus) + "x " + gpu + kind + ", " +
+            db::FormatNumber("%.1f h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
+            db::FormatNumber("%.2f", e.mfu);
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;
     o.cost_per_month = c.cost * kHoursPerMonth;
     o.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
             "x " + gpu + " at batch " + std::to_string(e.chosen.batch) + ", " +
-            Fmt("%.2f s", e.chosen.latency_s) + " per request" +
+            db::FormatNumber("%.2f s", e.chosen.latency_s) + " per request" +
             (c.spot ? " (spot: can be reclaimed)" : "");
     if (c.spot) o.warnings.push_back(kSpotServingCaveat);
   }

@@ -69,21 +69,16 @@ TEST_F(PlanningLoopTest, TheCorrectionIsTheShrunkMeanRatioAndItsErrorIsLeaveOneO
   ASSERT_EQ(probe.status, 200) << probe.raw;
   const double model_rate = probe.body["throughput"]["samples_per_s"].get<double>();
   const double model_hours = probe.body["time"]["total_hours"].get<double>();
+  // A run needs a key: the key is whose run it is.
+  EXPECT_EQ(Send("POST", "/api/v1/measurements", Run(gpu, 1000), "").status, 401);
+  // The model's unrounded prediction for the run, from a run another key records.
+  auto probe_run = Send("POST", "/api/v1/measurements", Run(gpu, 1000), *bob_);
+  ASSERT_EQ(probe_run.status, 201) << probe_run.raw;
+  const double predicted = probe_run.body["predicted_samples_per_s"].get<double>();
+  EXPECT_NEAR(predicted, model_rate, 0.01 * model_rate);
   std::vector<double> ratios = {0.80, 0.86, 0.83};
   std::vector<int> ids;
-  // Record with the predicted rate from the measurement answer (unrounded).
-  double predicted = 0;
   for (double r : ratios) {
-    json run = Run(gpu, 1000);
-    auto first = Send("POST", "/api/v1/measurements", run, "");
-    EXPECT_EQ(first.status, 401);  // a run needs a key: the key is whose run it is
-    if (predicted == 0) {
-      // Learn the unrounded prediction from a shared-free dry record of another key.
-      auto dry = Send("POST", "/api/v1/measurements", Run(gpu, 1000), *bob_);
-      ASSERT_EQ(dry.status, 201) << dry.raw;
-      predicted = dry.body["predicted_samples_per_s"].get<double>();
-      EXPECT_NEAR(predicted, model_rate, 0.01 * model_rate);
-    }
     auto stored = Send("POST", "/api/v1/measurements", Run(gpu, predicted * r), carol);
     ASSERT_EQ(stored.status, 201) << stored.raw;
     ids.push_back(stored.body["id"].get<int>());
@@ -126,6 +121,29 @@ TEST_F(PlanningLoopTest, TheCorrectionIsTheShrunkMeanRatioAndItsErrorIsLeaveOneO
   auto other_family = Send("POST", "/api/v1/estimates/training", bert, carol);
   ASSERT_EQ(other_family.status, 200) << other_family.raw;
   EXPECT_TRUE(other_family.body["calibration"].is_null());
+}
+
+TEST_F(PlanningLoopTest, ExportsOfAnEstimateUseTheCallersRunsLikeThePost) {
+  const std::string gpu = "A10";
+  const std::string erin = testing::CreateApiKey(*server_, "erin", "write");
+  ASSERT_EQ(Send("POST", "/api/v1/measurements", Run(gpu, 100), erin).status, 201);
+  const json body = Estimate(gpu);
+  auto post = server_->Send("POST", "/api/v1/estimates/training?format=skypilot", body.dump(),
+                            "application/json", Bearer(erin));
+  ASSERT_EQ(post.status, 200) << post.raw;
+  std::string target = "/api/v1/plans/export?format=skypilot&kind=training&request=";
+  for (unsigned char ch : body.dump()) {
+    char hex[4];
+    std::snprintf(hex, sizeof(hex), "%%%02X", ch);
+    target += hex;
+  }
+  auto get = server_->Send("GET", target, "", "", Bearer(erin));
+  ASSERT_EQ(get.status, 200) << get.raw;
+  EXPECT_EQ(get.raw, post.raw);
+  auto anonymous = server_->Send("GET", target, "", "", {});
+  ASSERT_EQ(anonymous.status, 200) << anonymous.raw;
+  EXPECT_NE(anonymous.raw, post.raw) << "erin's slow run must change the expected hours";
+  EXPECT_EQ(server_->Send("GET", target, "", "", Bearer("gpk_nope")).status, 401);
 }
 
 TEST_F(PlanningLoopTest, SharedRunsCalibrateEveryonesEstimates) {

@@ -163,11 +163,9 @@ TEST(SpotWithFallbackTest, TheP90RunMeetsTheDeadlineForEveryShape) {
 }
 
 TEST(SpotWithFallbackTest, TheSwitchPointLeavesRoomForTheOnDemandFinish) {
-  // 20 h of work (P90 24), no interruptions: at the switch point a run that has made no
-  // progress would still need 24 h + the checkpoint write (0.1 h) + the restart (0.2 h).
-  // With no interruptions the run progresses at 60/66 of the wall clock, so the latest
-  // switch solves t + 0.3 + 24 - t * 60/66 = 40: t = (40 - 24.3) * 66/6 = 172.7 > 40,
-  // capped by a finished run: t + 0.3 <= 40.
+  // 20 h of work (P90 24) and no interruptions: every run is done by hour 24 and none has
+  // to move, so the switch point is the latest a move could still finish: the deadline
+  // less the checkpoint write (0.1 h) and the restart (0.2 h).
   auto out = SpotWithFallback(20, 24, 1, Params(0), 40);
   ASSERT_TRUE(out.ok());
   EXPECT_NEAR(out->switch_at_hours, 40 - 0.3, 1e-6);

@@ -9,6 +9,7 @@
 #include "model/workload_presets.h"
 #include "plan/planner.h"
 #include "tests/model/model_fixtures.h"
+#include "tests/plan/memory_catalog.h"
 
 namespace gpuplan::plan {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 // One owned-style GPU ("OWN-1", a T4 with a launch price and a TDP) offered alone and in
 // fours, an A100 machine for the same-work comparison, and a GPU without a launch price, a
 // TDP or offers.
-class OwnershipCatalog : public db::CatalogReader {
+class OwnershipCatalog : public testing::MemoryCatalog {
  public:
   OwnershipCatalog() {
     model::GpuSpec own = model::testing::T4();
@@ -26,60 +27,10 @@ class OwnershipCatalog : public db::CatalogReader {
     model::GpuSpec bare = model::testing::T4();
     bare.id = bare.name = "BARE";
     gpus = {own, bare, model::testing::A100_80()};
-    rates["USD"] = {"USD", 1.0, "2026-11-01", "test"};
-    rates["EUR"] = {"EUR", 0.5, "2026-11-01", "test"};
-    offers = {OfferOf("own1x1", "OWN-1", 1, "r-1", 0.50, 0.20),
-              OfferOf("own1x4", "OWN-1", 4, "r-2", 1.60, std::nullopt),
-              OfferOf("a100x1", "A100-80GB-SXM4", 1, "r-1", 3.00, 1.00)};
+    AddOffer("cloudy", "own1x1", "OWN-1", 1, "r-1", 0.50, 0.20, "pcie");
+    AddOffer("cloudy", "own1x4", "OWN-1", 4, "r-2", 1.60, std::nullopt, "pcie");
+    AddOffer("cloudy", "a100x1", "A100-80GB-SXM4", 1, "r-1", 3.00, 1.00, "pcie");
   }
-  static db::Offer OfferOf(const char* id, const char* gpu, int count, const char* region,
-                           double ondemand, std::optional<double> spot) {
-    db::Offer o;
-    o.instance = {"cloudy", id, gpu, count};
-    o.instance.interconnect = count > 1 ? "pcie" : "none";
-    o.instance.network_gbps = 100;
-    o.region = region;
-    o.price_ondemand_per_hour = ondemand;
-    o.price_spot_per_hour = spot;
-    o.currency = "USD";
-    o.observed_at = "2026-11-01";
-    return o;
-  }
-
-  Result<std::vector<model::GpuSpec>> ListGpus() override { return gpus; }
-  Result<std::string> AcceleratorName(const std::string&, const std::string&) override {
-    return Error::NotFound("no accelerator name");
-  }
-  Result<model::GpuSpec> GetGpu(const std::string& id) override {
-    auto it = std::find_if(gpus.begin(), gpus.end(), [&](const auto& g) { return g.id == id; });
-    if (it == gpus.end()) return Error::NotFound("no GPU " + id);
-    return *it;
-  }
-  Result<std::vector<db::CloudSummary>> ListClouds() override {
-    return std::vector<db::CloudSummary>{{{"cloudy", "Cloudy", "USD"}, 2, 3}};
-  }
-  Result<std::vector<db::Region>> ListRegions(const std::string&) override {
-    return std::vector<db::Region>{};
-  }
-  Result<std::vector<db::Offer>> ListOffers(const db::OfferFilter& f) override {
-    std::vector<db::Offer> out;
-    for (const auto& o : offers) {
-      if (f.gpu.empty() || o.instance.gpu_id == f.gpu) out.push_back(o);
-    }
-    return out;
-  }
-  Result<std::pair<db::InstanceType, std::vector<db::Offer>>> GetInstanceType(
-      const std::string&, const std::string& id) override {
-    return Error::NotFound("no instance type " + id);
-  }
-  Result<std::map<std::string, db::FxRate>> FxRates() override { return rates; }
-  Result<std::vector<db::PriceObservation>> SpotHistory(const db::SpotQuery&) override {
-    return std::vector<db::PriceObservation>{};
-  }
-
-  std::vector<model::GpuSpec> gpus;
-  std::vector<db::Offer> offers;
-  std::map<std::string, db::FxRate> rates;
 };
 
 OwnershipRequest Everything() {

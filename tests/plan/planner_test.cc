@@ -7,86 +7,22 @@
 
 #include "model/workload_presets.h"
 #include "tests/model/model_fixtures.h"
+#include "tests/plan/memory_catalog.h"
 
 namespace gpuplan::plan {
 namespace {
 
-class FakeCatalog : public db::CatalogReader {
+class FakeCatalog : public testing::MemoryCatalog {
  public:
   FakeCatalog() {
-    gpus_ = {model::testing::A100_80(), model::testing::H100(), model::testing::T4()};
-    rates_["USD"] = {"USD", 1.0, "2026-11-01", "test"};
-    rates_["EUR"] = {"EUR", 0.5, "2026-11-01", "test"};
+    gpus = {model::testing::A100_80(), model::testing::H100(), model::testing::T4()};
     // The same 8x A100 machine in three regions of one cloud, and cheaper H100s elsewhere.
     for (const char* region : {"r-east", "r-west", "r-north"}) {
-      Add("cloudy", "a100x8", "A100-80GB-SXM4", 8, region, 20.0, 8.0);
+      AddOffer("cloudy", "a100x8", "A100-80GB-SXM4", 8, region, 20.0, 8.0);
     }
-    Add("cloudy", "h100x8", "H100-80GB-SXM5", 8, "r-east", 40.0, std::nullopt);
-    Add("other", "t4x1", "T4", 1, "o-1", 0.5, 0.2);
+    AddOffer("cloudy", "h100x8", "H100-80GB-SXM5", 8, "r-east", 40.0, std::nullopt);
+    AddOffer("other", "t4x1", "T4", 1, "o-1", 0.5, 0.2);
   }
-
-  Result<std::vector<model::GpuSpec>> ListGpus() override { return gpus_; }
-  Result<model::GpuSpec> GetGpu(const std::string& id) override {
-    ++gpu_lookups;
-    for (const auto& g : gpus_) {
-      if (g.id == id) return g;
-    }
-    return Error::NotFound("no GPU " + id);
-  }
-  Result<std::vector<db::CloudSummary>> ListClouds() override {
-    return std::vector<db::CloudSummary>{{{"cloudy", "Cloudy", "USD"}, 3, 2},
-                                         {{"other", "Other", "USD"}, 1, 1}};
-  }
-  Result<std::vector<db::Region>> ListRegions(const std::string&) override {
-    std::vector<db::Region> out;
-    for (const auto& o : offers_) out.push_back({o.instance.cloud, o.region, o.region, "", ""});
-    return out;
-  }
-  Result<std::vector<db::Offer>> ListOffers(const db::OfferFilter&) override {
-    ++offer_listings;
-    return offers_;
-  }
-  Result<std::pair<db::InstanceType, std::vector<db::Offer>>> GetInstanceType(
-      const std::string& cloud, const std::string& id) override {
-    std::vector<db::Offer> found;
-    for (const auto& o : offers_) {
-      if (o.instance.cloud == cloud && o.instance.id == id) found.push_back(o);
-    }
-    if (found.empty()) return Error::NotFound("no instance type " + id);
-    return std::make_pair(found.front().instance, found);
-  }
-  Result<std::map<std::string, db::FxRate>> FxRates() override { return rates_; }
-  Result<std::string> AcceleratorName(const std::string&, const std::string&) override {
-    return std::string();
-  }
-  Result<std::vector<db::PriceObservation>> SpotHistory(const db::SpotQuery&) override {
-    return std::vector<db::PriceObservation>{};
-  }
-
-  int gpu_lookups = 0;
-  int offer_listings = 0;
-
- private:
-  void Add(const char* cloud, const char* id, const char* gpu, int count, const char* region,
-           double ondemand, std::optional<double> spot) {
-    db::Offer o;
-    o.instance.cloud = cloud;
-    o.instance.id = id;
-    o.instance.gpu_id = gpu;
-    o.instance.gpu_count = count;
-    o.instance.interconnect = count > 1 ? "nvswitch" : "none";
-    o.instance.network_gbps = 100;
-    o.region = region;
-    o.price_ondemand_per_hour = ondemand;
-    o.price_spot_per_hour = spot;
-    o.currency = "USD";
-    o.observed_at = "2026-11-01";
-    offers_.push_back(o);
-  }
-
-  std::vector<model::GpuSpec> gpus_;
-  std::vector<db::Offer> offers_;
-  std::map<std::string, db::FxRate> rates_;
 };
 
 TrainingRequest ResNet() {
