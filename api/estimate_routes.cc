@@ -43,9 +43,9 @@ void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Res
                 std::optional<long long> owner = std::nullopt) {
   if (!request.ok()) return WriteError(req, res, request.error());
   auto lease = ctx.pool->Acquire();
-  Status prepared = AttachMeasurements(*lease, owner, *request);
-  if (!prepared.ok()) return WriteError(req, res, prepared.error());
   db::CachedCatalog store(lease);
+  Status prepared = AttachMeasurements(store, *lease, owner, *request);
+  if (!prepared.ok()) return WriteError(req, res, prepared.error());
   auto answer = Answer(store, *request, query);
   if (!answer.ok()) return WriteError(req, res, answer.error());
   if (query.format == ExportFormat::kJson) return WriteJsonText(res, std::move(answer).value());
@@ -105,7 +105,7 @@ void PostTrainingBatch(const ApiContext& ctx, const httplib::Request& req, httpl
     if (s.is_object()) {
       auto request = DecodeTrainingRequest(s);
       if (request.ok()) {
-        Status attached = AttachMeasurements(*lease, owner, *request);
+        Status attached = AttachMeasurements(store, *lease, owner, *request);
         answer = attached.ok() ? PlanAnswer(store, *request) : Result<std::string>(attached.error());
       } else {
         answer = request.error();

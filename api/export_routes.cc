@@ -41,9 +41,9 @@ void Export(const ApiContext& ctx, const httplib::Request& req, httplib::Respons
   if (kUsesMeasurements<Request> && !MeasurementOwner(*ctx.pool, req, res, owner)) return;
   auto lease = ctx.pool->Acquire();
   Request calibrated = *request;
-  Status attached = AttachMeasurements(*lease, owner, calibrated);
-  if (!attached.ok()) return WriteError(req, res, attached.error());
   db::CachedCatalog store(lease);
+  Status attached = AttachMeasurements(store, *lease, owner, calibrated);
+  if (!attached.ok()) return WriteError(req, res, attached.error());
   auto yaml = ExportAnswer(store, calibrated, query);
   if (!yaml.ok()) return WriteError(req, res, InRequestParameter(yaml.error()));
   res.status = 200;

@@ -2,7 +2,10 @@
 
 #include <httplib.h>
 
+#include <algorithm>
+#include <cmath>
 #include <ctime>
+#include <memory>
 
 #include "api/auth.h"
 #include "api/plan_request.h"
@@ -105,23 +108,66 @@ bool MeasurementOwner(db::ConnectionPool& pool, const httplib::Request& req,
   return true;
 }
 
-Status AttachMeasurements(SQLite::Database& db, std::optional<long long> owner,
-                          plan::TrainingRequest& request) {
+namespace {
+
+// Stored runs read per query while the index is brought up to date.
+constexpr int kIndexPageRuns = 1000;
+
+// Adds stored run `m` to `index` as the model predicts it today; a run whose request no
+// longer decodes, or whose hardware the catalog or model no longer takes, is left out.
+Status AddPredicted(plan::Planner& planner, const db::Measurement& m,
+                    plan::MeasuredRunIndex& index) {
+  auto body = nlohmann::json::parse(m.request, nullptr, false);
+  if (body.is_discarded()) return OkStatus();
+  auto decoded = DecodeMeasurement(body);
+  if (!decoded.ok()) return OkStatus();
+  auto p = planner.Predict(decoded->run);
+  if (!p.ok()) return p.error().code == ErrorCode::kUnavailable ? Status(p.error()) : OkStatus();
+  double ratio = m.samples_per_s / p->predicted_samples_per_s;
+  if (!(ratio > 0) || !std::isfinite(ratio)) return OkStatus();
+  index.Add(decoded->run.workload.family, p->gpu_id,
+            plan::PredictedRun{m.id, m.owner_key_id, m.shared, ratio});
+  return OkStatus();
+}
+
+// `kept` when it covers the newest run, else a copy with the runs recorded since.
+Result<std::shared_ptr<const plan::MeasuredRunIndex>> UpdatedIndex(
+    db::CachedCatalog& catalog, SQLite::Database& db,
+    std::shared_ptr<const plan::MeasuredRunIndex> kept) {
+  auto newest = catalog.NewestMeasurementId();
+  if (!newest.ok()) return newest.error();
+  if (kept && kept->covered_id() >= *newest) return kept;
+  auto index = kept ? std::make_shared<plan::MeasuredRunIndex>(*kept)
+                    : std::make_shared<plan::MeasuredRunIndex>();
+  plan::Planner planner(catalog);
   db::MeasurementQuery q;
-  q.owner_key_id = owner;
-  q.family = std::string(model::FamilyName(request.workload.family));
-  auto rows = db::MeasurementStore(db).List(q);
-  if (!rows.ok()) return rows.error();
-  for (const db::Measurement& m : *rows) {
-    auto body = nlohmann::json::parse(m.request, nullptr, false);
-    if (body.is_discarded()) continue;
-    auto decoded = DecodeMeasurement(body);
-    if (!decoded.ok()) continue;
-    plan::MeasuredRun run = decoded->run;
-    run.id = m.id;
-    run.samples_per_s = m.samples_per_s;
-    request.measurements.push_back(std::move(run));
+  q.every_owner = true;
+  q.after_id = index->covered_id();
+  q.limit = kIndexPageRuns;
+  for (bool more = true; more;) {
+    auto rows = db::MeasurementStore(db).List(q);
+    if (!rows.ok()) return rows.error();
+    for (const db::Measurement& m : *rows) {
+      Status added = AddPredicted(planner, m, *index);
+      if (!added.ok()) return added.error();
+      q.after_id = m.id;
+    }
+    more = static_cast<int>(rows->size()) == q.limit;
   }
+  index->set_covered_id(std::max(*newest, q.after_id));
+  return std::shared_ptr<const plan::MeasuredRunIndex>(std::move(index));
+}
+
+}  // namespace
+
+Status AttachMeasurements(db::CachedCatalog& catalog, SQLite::Database& db,
+                          std::optional<long long> owner, plan::TrainingRequest& request) {
+  auto index = catalog.Derived<plan::MeasuredRunIndex>(
+      [&](std::shared_ptr<const plan::MeasuredRunIndex> kept) {
+        return UpdatedIndex(catalog, db, std::move(kept));
+      });
+  if (!index.ok()) return index.error();
+  request.measurements = plan::MeasuredRuns{*index, owner};
   return OkStatus();
 }
 

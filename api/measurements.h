@@ -12,6 +12,7 @@
 
 #include "api/auth.h"
 #include "api/json_writer.h"
+#include "db/cached_catalog.h"
 #include "db/catalog_reader.h"
 #include "db/measurements.h"
 #include "model/result.h"
@@ -38,13 +39,18 @@ Status CheckRun(db::CatalogReader& catalog, RecordedRun& run);
 bool MeasurementOwner(db::ConnectionPool& pool, const httplib::Request& req,
                       httplib::Response& res, std::optional<long long>& owner);
 
-// The runs of `request`'s workload family that `owner` (an API key id; none = anonymous)
-// may use: its own and shared ones. Runs whose stored request no longer decodes are skipped.
-Status AttachMeasurements(SQLite::Database& db, std::optional<long long> owner,
-                          plan::TrainingRequest& request);
+// Gives `request` the runs `owner` (an API key id; none = anonymous) may use: its own and
+// shared ones (the planner picks those of the estimate's GPU and family). Every stored run
+// is decoded and predicted once per catalog generation and kept in `catalog`'s snapshot
+// (plan::MeasuredRunIndex); runs recorded since are added on the next request, so a
+// planning request reads and decodes no runs itself. `db` is `catalog`'s connection. Runs
+// whose stored request no longer decodes or predicts are skipped. Errors: kUnavailable.
+Status AttachMeasurements(db::CachedCatalog& catalog, SQLite::Database& db,
+                          std::optional<long long> owner, plan::TrainingRequest& request);
 // Other requests use no measured runs (estimates of training only are calibrated).
 template <typename Request>
-Status AttachMeasurements(SQLite::Database&, std::optional<long long>, Request&) {
+Status AttachMeasurements(db::CachedCatalog&, SQLite::Database&, std::optional<long long>,
+                          Request&) {
   return OkStatus();
 }
 // Whether AttachMeasurements reads runs for `Request` (then the caller is identified).

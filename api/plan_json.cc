@@ -290,6 +290,7 @@ void WriteTrainingPlan(JsonWriter& out, const plan::TrainingPlan& plan) {
     const plan::RunCalibration& c = *plan.calibration;
     out.BeginObject();
     out.Field("runs", c.runs);
+    out.Field("runs_available", c.runs_available);
     out.Field("factor", c.factor);
     out.Field("error_before", c.error_before);
     out.Field("error_after", c.error_after);

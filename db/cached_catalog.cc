@@ -21,11 +21,35 @@ class CachedSnapshot {
   std::map<std::tuple<std::string, std::string, std::string, std::string, int>,
            std::shared_ptr<const std::vector<PriceObservation>>>
       spot;
+
+  // Held while a derived value is checked or updated (CachedCatalog::Derived).
+  std::mutex derived_mutex;
+  std::map<std::type_index, std::shared_ptr<const void>> derived;
 };
 
 namespace {
 
 constexpr size_t kMaxCachedSpotRows = 2000;
+
+// The catalog generation and the newest measured run's id, in one query per request.
+constexpr const char* kSnapshotStateSql =
+    "SELECT (SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'), "
+    "(SELECT coalesce(max(id), 0) FROM measurements)";
+
+struct SnapshotState {
+  long long generation = 0;
+  long long newest_measurement_id = 0;
+};
+
+SnapshotState ReadState(SQLite::Statement& s) {
+  // Reset on every path: a kept statement left mid-step would hold a read snapshot open.
+  struct Reset {
+    SQLite::Statement& s;
+    ~Reset() { s.tryReset(); }
+  } reset{s};
+  if (!s.executeStep()) return {};
+  return {s.getColumn(0).getInt64(), s.getColumn(1).getInt64()};
+}
 
 // The current snapshot of each database file.
 class SnapshotCache {
@@ -88,11 +112,15 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
     checked_ = true;
     std::string file = DatabaseFile(db_);
     if (file.empty()) return snapshot_;  // in memory: private to this connection
-    auto generation = [&] {
-      return lease_ ? CatalogGeneration(lease_->Prepared(kCatalogGenerationSql))
-                    : CatalogGeneration(db_);
+    auto state = [&] {
+      if (lease_) return ReadState(lease_->Prepared(kSnapshotStateSql));
+      SQLite::Statement s(db_, kSnapshotStateSql);
+      return ReadState(s);
     };
-    long long before = generation();
+    auto generation = [&] { return state().generation; };
+    SnapshotState now = state();
+    newest_measurement_id_ = now.newest_measurement_id;
+    long long before = now.generation;
     snapshot_ = SnapshotCache::Instance().Get(file, before);
     if (!snapshot_) {
       std::lock_guard building(SnapshotCache::Instance().BuildMutex(file));
@@ -109,6 +137,37 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
   } catch (const SQLite::Exception& e) {
     return Error::Unavailable(e.what());
   }
+}
+
+Result<long long> CachedCatalog::NewestMeasurementId() {
+  auto s = Snapshot();
+  if (!s.ok()) return s.error();
+  if (newest_measurement_id_) return *newest_measurement_id_;
+  try {  // in memory: no snapshot was checked
+    SQLite::Statement state(db_, kSnapshotStateSql);
+    newest_measurement_id_ = ReadState(state).newest_measurement_id;
+    return *newest_measurement_id_;
+  } catch (const SQLite::Exception&) {
+    return Error::Unavailable("the database could not read the measured runs");
+  }
+}
+
+Result<std::shared_ptr<const void>> CachedCatalog::DerivedValue(std::type_index type,
+                                                                const ErasedUpdate& update) {
+  if (auto mine = derived_.find(type); mine != derived_.end()) return mine->second;
+  auto s = Snapshot();
+  if (!s.ok()) return s.error();
+  std::shared_ptr<const void> kept;
+  std::unique_lock<std::mutex> lock;
+  if (*s) {
+    lock = std::unique_lock((*s)->derived_mutex);
+    if (auto it = (*s)->derived.find(type); it != (*s)->derived.end()) kept = it->second;
+  }
+  auto updated = update(kept);
+  if (!updated.ok()) return updated.error();
+  if (*s) (*s)->derived[type] = *updated;
+  derived_[type] = *updated;
+  return *updated;
 }
 
 Result<std::vector<model::GpuSpec>> CachedCatalog::ListGpus() {

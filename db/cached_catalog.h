@@ -4,12 +4,19 @@
 // and the spot series the planner summarizes. One small query per CachedCatalog checks the
 // generation; everything else the snapshot already holds is answered without SQL.
 // In-memory databases (private to their connection) are never shared: reads go to SQLite.
+// The same query reads the newest measured run's id, and the snapshot keeps values that upper
+// layers derive from the catalog and the runs (Derived: the runs' predictions), so planning
+// requests neither list nor decode runs.
 // Use one CachedCatalog per request, on the thread that holds the connection.
 #pragma once
 
 #include <SQLiteCpp/Database.h>
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <optional>
+#include <typeindex>
 
 #include "db/catalog_store.h"
 #include "db/database.h"
@@ -44,7 +51,35 @@ class CachedCatalog : public CatalogReader {
     return store_.AcceleratorName(scope, gpu_id);
   }
 
+  // The id of the newest measured run (0: none) when this request first read the catalog:
+  // runs are append-only (db/measurements.h), so a larger id means runs were recorded.
+  Result<long long> NewestMeasurementId();
+
+  // A T derived from this generation's catalog (and measured runs), kept in the snapshot
+  // and shared by every request of the generation. `update` gets the value kept so far
+  // (nullptr: none) and returns it when still current, or a new one (built by reading this
+  // catalog); one request updates at a time, the others wait for its result. An error is
+  // returned and nothing kept. In-memory databases keep it for this CachedCatalog only.
+  // `update` must not call Derived. Errors: `update`'s, or kUnavailable.
+  template <typename T>
+  using Update = std::function<Result<std::shared_ptr<const T>>(std::shared_ptr<const T>)>;
+  template <typename T>
+  Result<std::shared_ptr<const T>> Derived(const Update<T>& update) {
+    auto value = DerivedValue(typeid(T), [&](std::shared_ptr<const void> kept)
+                                             -> Result<std::shared_ptr<const void>> {
+      auto updated = update(std::static_pointer_cast<const T>(kept));
+      if (!updated.ok()) return updated.error();
+      return std::shared_ptr<const void>(*updated);
+    });
+    if (!value.ok()) return value.error();
+    return std::static_pointer_cast<const T>(*value);
+  }
+
  private:
+  using ErasedUpdate =
+      std::function<Result<std::shared_ptr<const void>>(std::shared_ptr<const void>)>;
+  Result<std::shared_ptr<const void>> DerivedValue(std::type_index type,
+                                                   const ErasedUpdate& update);
   // The snapshot of the current generation, built on first use; nullptr for in-memory
   // databases.
   Result<std::shared_ptr<CachedSnapshot>> Snapshot();
@@ -54,6 +89,8 @@ class CachedCatalog : public CatalogReader {
   ConnectionPool::Lease* lease_ = nullptr;
   std::shared_ptr<CachedSnapshot> snapshot_;
   bool checked_ = false;
+  std::optional<long long> newest_measurement_id_;
+  std::map<std::type_index, std::shared_ptr<const void>> derived_;  // this request's
 };
 
 }  // namespace gpuplan::db

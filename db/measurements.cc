@@ -2,6 +2,8 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <map>
+
 #include "db/catalog_writer.h"
 #include "db/write_transaction.h"
 
@@ -43,6 +45,33 @@ Measurement Read(SQLite::Statement& s) {
   return m;
 }
 
+// kConflict when an owner of `runs` would store more than kMaxRunsPerOwner runs. Runs inside
+// the caller's write transaction, so concurrent writers cannot both pass.
+std::optional<Error> OverOwnerCap(SQLite::Database& db, const std::vector<Measurement>& runs) {
+  std::map<std::optional<long long>, long long> adding;
+  for (const Measurement& m : runs) ++adding[m.owner_key_id];
+  SQLite::Statement count(db, "SELECT count(*) FROM measurements WHERE owner_key_id IS ?");
+  for (const auto& [owner, added] : adding) {
+    if (owner) {
+      count.bind(1, static_cast<int64_t>(*owner));
+    } else {
+      count.bind(1);
+    }
+    long long stored = count.executeStep() ? count.getColumn(0).getInt64() : 0;
+    count.reset();
+    if (stored + added > kMaxRunsPerOwner) {
+      return Error{ErrorCode::kConflict,
+                   std::string(owner ? "this API key" : "the runs without an owner") +
+                       " would store " + std::to_string(stored + added) +
+                       " measured runs; one key may store at most " +
+                       std::to_string(kMaxRunsPerOwner) + " (" + std::to_string(stored) +
+                       " stored now)",
+                   {}};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<std::vector<Measurement>> MeasurementStore::Add(const std::vector<Measurement>& runs,
@@ -51,6 +80,7 @@ Result<std::vector<Measurement>> MeasurementStore::Add(const std::vector<Measure
   size_t index = 0;
   try {
     WriteTransaction tx(db_);
+    if (auto over = OverOwnerCap(db_, runs)) return *over;
     SQLite::Statement insert(
         db_,
         "INSERT INTO measurements (owner_key_id, shared, family, workload_id, gpu_id, "
@@ -105,14 +135,17 @@ Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& 
   try {
     std::string sql = std::string("SELECT ") + kColumns +
                       " FROM measurements m LEFT JOIN api_keys k ON k.id = m.owner_key_id "
-                      "WHERE (m.shared = 1" +
-                      (q.owner_key_id ? " OR m.owner_key_id = ?" : "") + ") AND m.id > ?";
+                      "WHERE " +
+                      (q.every_owner    ? std::string("1")
+                       : q.owner_key_id ? std::string("(m.shared = 1 OR m.owner_key_id = ?)")
+                                        : std::string("m.shared = 1")) +
+                      " AND m.id > ?";
     if (!q.family.empty()) sql += " AND m.family = ?";
     if (!q.gpu_id.empty()) sql += " AND m.gpu_id = ?";
     sql += " ORDER BY m.id LIMIT ?";
     SQLite::Statement s(db_, sql);
     int i = 1;
-    if (q.owner_key_id) s.bind(i++, static_cast<int64_t>(*q.owner_key_id));
+    if (q.owner_key_id && !q.every_owner) s.bind(i++, static_cast<int64_t>(*q.owner_key_id));
     s.bind(i++, static_cast<int64_t>(q.after_id));
     if (!q.family.empty()) s.bind(i++, q.family);
     if (!q.gpu_id.empty()) s.bind(i++, q.gpu_id);

@@ -2,7 +2,8 @@
 // estimates of the same GPU and workload family. Each run belongs to the API key that
 // recorded it (or to none, from the CLI) and is seen by other keys only when shared.
 // The run's request is kept as the JSON text it was given in (`request`): the api layer
-// decodes it again to re-predict the run with the current model. No HTTP here.
+// decodes it again to re-predict the run with the current model. Runs are never updated or
+// deleted (but with their key): the newest id tells a reader's cache what is new. No HTTP.
 #pragma once
 
 #include <SQLiteCpp/Database.h>
@@ -36,9 +37,16 @@ struct Measurement {
   std::string request;  // the run as JSON text (workload, hardware, batch, precision...)
 };
 
+// The most runs one API key may store (and the CLI without --owner): a write past it is
+// refused (kConflict), so what an estimate's calibration reads stays bounded.
+inline constexpr long long kMaxRunsPerOwner = 5000;
+
 // Which runs a caller sees: its own (owner_key_id) and every shared one.
 struct MeasurementQuery {
   std::optional<long long> owner_key_id;  // none: shared runs only
+  // Every run, whoever owns it: for the planner's index (api/measurements.h), which applies
+  // the same rule per request. Never for a caller's listing.
+  bool every_owner = false;
   std::string family;  // "" = any
   std::string gpu_id;  // "" = any
   long long after_id = 0;  // keyset paging: ids above this
@@ -50,7 +58,8 @@ class MeasurementStore {
   explicit MeasurementStore(SQLite::Database& db) : db_(db) {}
 
   // Adds the runs in one transaction and returns them with ids and created_at; nothing is
-  // written if one fails (kInvalidArgument naming "<item_prefix><index>").
+  // written if one fails (kInvalidArgument naming "<item_prefix><index>"), or if an owner
+  // would then store more than kMaxRunsPerOwner runs (kConflict naming the cap).
   Result<std::vector<Measurement>> Add(const std::vector<Measurement>& runs,
                                        const std::string& item_prefix);
   // Visible runs, by id.

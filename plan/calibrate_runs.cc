@@ -1,5 +1,6 @@
 // Planner::Predict and Planner::Calibrate: measured runs against the model, and the
-// correction they give later estimates of the same GPU and workload family.
+// correction they give later estimates of the same GPU and workload family. Calibrate reads
+// predictions made once per catalog generation (plan/measured_runs.h), never re-predicts.
 #include <algorithm>
 #include <cmath>
 
@@ -41,36 +42,30 @@ double Correction(double sum_log, int n) {
 
 }  // namespace
 
-Result<std::optional<RunCalibration>> Planner::Calibrate(const std::vector<MeasuredRun>& runs,
-                                                         const std::string& gpu_id,
-                                                         model::Family family) {
-  std::vector<double> ratios;  // measured / predicted
+std::optional<RunCalibration> Planner::Calibrate(const MeasuredRuns& runs,
+                                                const std::string& gpu_id,
+                                                model::Family family) {
+  if (!runs.index) return std::nullopt;
+  RunSelection chosen = runs.index->Select(runs.owner, family, gpu_id, kMaxRunsPerEstimate);
+  if (chosen.runs.empty()) return std::nullopt;
   RunCalibration c;
-  for (const MeasuredRun& run : runs) {
-    if (run.workload.family != family) continue;
-    auto p = Predict(run);
-    // A run the catalog or model no longer takes (its GPU deleted, say) does not count.
-    if (!p.ok()) {
-      if (p.error().code == ErrorCode::kUnavailable) return p.error();
-      continue;
-    }
-    if (p->gpu_id != gpu_id || !(p->predicted_samples_per_s > 0)) continue;
-    ratios.push_back(run.samples_per_s / p->predicted_samples_per_s);
-    c.ids.push_back(run.id);
-  }
-  if (ratios.empty()) return std::optional<RunCalibration>();
-  c.runs = static_cast<int>(ratios.size());
+  c.runs = static_cast<int>(chosen.runs.size());
+  c.runs_available = static_cast<int>(chosen.available);
   double sum_log = 0;
-  for (double r : ratios) sum_log += std::log(r);
+  for (const PredictedRun& run : chosen.runs) {
+    c.ids.push_back(run.id);
+    sum_log += std::log(run.measured_over_predicted);
+  }
   c.factor = Correction(sum_log, c.runs);
-  for (double r : ratios) {
+  for (const PredictedRun& run : chosen.runs) {
+    double r = run.measured_over_predicted;
     c.error_before += std::abs(1 / r - 1);
     double others = Correction(sum_log - std::log(r), c.runs - 1);
     c.error_after += std::abs(others / r - 1);
   }
   c.error_before /= c.runs;
   c.error_after /= c.runs;
-  return std::optional<RunCalibration>(c);
+  return c;
 }
 
 }  // namespace gpuplan::plan

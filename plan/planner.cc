@@ -350,6 +350,26 @@ Result<std::optional<SpotHistorySummary>> Planner::SpotHistory(const db::Offer& 
 
 namespace {
 
+std::string CalibrationAssumption(const RunCalibration& c, const std::string& gpu_id,
+                                  model::Family family) {
+  char text[400];
+  std::snprintf(text, sizeof(text),
+                "calibrated by %d measured run(s) of %s (%s workloads): throughput x %.4g, "
+                "the runs' mean ratio to the model moved %d/(%d+%g) of the way from 1; "
+                "error_after is leave-one-out; the step breakdown is the model's, before "
+                "the correction",
+                c.runs, gpu_id.c_str(), std::string(model::FamilyName(family)).c_str(), c.factor,
+                c.runs, c.runs, kMeasurementPriorRuns);
+  return text;
+}
+
+std::string CalibrationCapWarning(const RunCalibration& c) {
+  return "calibrated by " + std::to_string(c.runs) + " of " + std::to_string(c.runs_available) +
+         " measured runs that apply (at most " + std::to_string(kMaxRunsPerEstimate) +
+         " per estimate): the caller's own runs first, then shared ones, each the most "
+         "recently recorded first";
+}
+
 // Prefixes the fields of `e` with "reference_run." (the reference hardware's errors).
 Error UnderReference(Error e) {
   for (FieldError& f : e.fields) {
@@ -460,25 +480,14 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
   plan.job = request.job;
   plan.cluster = hw->cluster;
   plan.estimate = std::move(estimate).value();
-  if (!request.measurements.empty()) {
-    auto calibration =
-        Calibrate(request.measurements, hw->cluster.node.gpu.id, request.workload.family);
-    if (!calibration.ok()) return calibration.error();
-    if (*calibration) {
-      const RunCalibration& c = **calibration;
-      ApplyCorrection(plan.estimate, c.factor, request.job.hours > 0);
-      char text[400];
-      std::snprintf(text, sizeof(text),
-                    "calibrated by %d measured run(s) of %s (%s workloads): throughput x %.4g, "
-                    "the runs' mean ratio to the model moved %d/(%d+%g) of the way from 1; "
-                    "error_after is leave-one-out; the step breakdown is the model's, before "
-                    "the correction",
-                    c.runs, hw->cluster.node.gpu.id.c_str(),
-                    std::string(model::FamilyName(request.workload.family)).c_str(), c.factor,
-                    c.runs, c.runs, kMeasurementPriorRuns);
-      plan.assumptions.push_back(text);
-      plan.calibration = c;
-    }
+  plan.calibration =
+      Calibrate(request.measurements, hw->cluster.node.gpu.id, request.workload.family);
+  if (plan.calibration) {
+    const RunCalibration& c = *plan.calibration;
+    ApplyCorrection(plan.estimate, c.factor, request.job.hours > 0);
+    plan.assumptions.push_back(
+        CalibrationAssumption(c, hw->cluster.node.gpu.id, request.workload.family));
+    if (c.runs_available > c.runs) plan.warnings.push_back(CalibrationCapWarning(c));
   }
   if (reference) {
     // The time range holds both predictions' uncertainty: the reference's work range and

@@ -120,7 +120,8 @@ struct ReferenceWork {
 
 // The correction measured runs of the same GPU and workload family apply to an estimate.
 struct RunCalibration {
-  int runs = 0;
+  int runs = 0;            // the runs used (at most kMaxRunsPerEstimate)
+  int runs_available = 0;  // the runs that apply, before that cap
   std::vector<long long> ids;
   double factor = 1;        // measured / predicted throughput, shrunk toward 1
   double error_before = 0;  // mean |predicted / measured - 1| over the runs
@@ -273,10 +274,11 @@ class Planner {
   // What the model predicts for a measured run (its hardware resolved: errors name
   // "hardware.*", "precision", "global_batch_size"...).
   Result<RunPrediction> Predict(const MeasuredRun& run);
-  // The correction `runs` of GPU `gpu_id` and `family` give (nullopt: none applies).
-  Result<std::optional<RunCalibration>> Calibrate(const std::vector<MeasuredRun>& runs,
-                                                  const std::string& gpu_id,
-                                                  model::Family family);
+  // The correction the runs of GPU `gpu_id` and `family` in `runs` give (nullopt: none
+  // applies), from at most kMaxRunsPerEstimate of them (MeasuredRunIndex::Select).
+  static std::optional<RunCalibration> Calibrate(const MeasuredRuns& runs,
+                                                 const std::string& gpu_id,
+                                                 model::Family family);
   // The spot price of `offer` (current price `current`, request currency) for expected costs.
   Result<SpotPricing> SpotPricingFor(const std::optional<db::Offer>& offer, double current) const;
 

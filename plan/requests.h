@@ -13,6 +13,7 @@
 #include "model/inference.h"
 #include "model/training_job.h"
 #include "model/workload.h"
+#include "plan/measured_runs.h"
 
 namespace gpuplan::plan {
 
@@ -71,9 +72,9 @@ struct TrainingRequest {
   model::Workload workload;
   model::TrainingJob job;
   std::optional<ReferenceRun> reference;  // set: job's dataset is inferred from it
-  // Runs the caller may use (its own and shared ones, of this workload family); those of
-  // the estimate's GPU correct it.
-  std::vector<MeasuredRun> measurements;
+  // Runs the caller may use (its own and shared ones); those of the estimate's GPU and
+  // workload family correct it, at most kMaxRunsPerEstimate of them.
+  MeasuredRuns measurements;
   HardwareRequest hardware;
   PricingRequest pricing;
   std::string currency = "USD";
