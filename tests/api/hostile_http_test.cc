@@ -245,6 +245,15 @@ TEST_F(HostileHttpRangeTest, ApiAnswersIgnoreRange) {
   }
 }
 
+TEST_F(HostileHttpRangeTest, HeadSaysWhereRangesAreServed) {
+  auto client = server_->Client();
+  auto file = client.Head("/index.html");
+  auto api = client.Head("/api/v1/gpus");
+  ASSERT_TRUE(file && api);
+  EXPECT_EQ(file->get_header_value("Accept-Ranges"), "bytes");
+  EXPECT_EQ(api->get_header_value("Accept-Ranges"), "none");
+}
+
 TEST(HostileHttpBodyTest, ABodyOverTheLimitSentWholeStillReadsIts413) {
   TestServer server;
   for (size_t mib : {2, 24}) {
