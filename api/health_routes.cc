@@ -34,7 +34,14 @@ void InstallErrorHandler(httplib::Server& server, const RouteTable& routes) {
   httplib::Server::HandlerWithResponse handler = [&routes](const httplib::Request& req,
                                                            httplib::Response& res) noexcept {
     try {
-      if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+      // httplib fills remote_addr once it has parsed the request line and headers: without
+      // it, the request was malformed and the bytes after it must not be parsed as another
+      // request (GuardedServer closes the connection; the answer says so).
+      if (req.remote_addr.empty()) res.set_header("Connection", "close");
+      // A body a route (or the pre-routing stage) wrote stays as it is. Handled all the same:
+      // only then does httplib set Content-Length on an answer it writes outside routing
+      // (a 413 to Expect: 100-continue), which a client needs to read it whole.
+      if (!res.body.empty()) return httplib::Server::HandlerResponse::Handled;
       if (res.status == 404) {
         std::vector<std::string> methods = routes.MethodsFor(req.path);
         if (!methods.empty()) {

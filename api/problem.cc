@@ -27,7 +27,9 @@ const char* TypeFor(int status) {
     case 422: return "urn:gpuplan:problem:validation";
     case 429: return "urn:gpuplan:problem:too-many-requests";
     case 431: return "urn:gpuplan:problem:headers-too-large";
+    case 501: return "urn:gpuplan:problem:not-implemented";
     case 503: return "urn:gpuplan:problem:unavailable";
+    case 505: return "urn:gpuplan:problem:http-version-not-supported";
     default: return "about:blank";
   }
 }
@@ -49,7 +51,9 @@ const char* Title(int status) {
     case 431: return "Request Header Fields Too Large";
     case 422: return "Unprocessable Content";
     case 429: return "Too Many Requests";
+    case 501: return "Not Implemented";
     case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
     default: return status >= 500 ? "Internal Server Error" : "Error";
   }
 }

@@ -31,6 +31,7 @@
 #include "db/write_transaction.h"
 #include "server/guarded_server.h"
 #include "server/log_format.h"
+#include "server/request_head.h"
 #include "server/static_files.h"
 
 namespace gpuplan::server {
@@ -162,6 +163,41 @@ void AnswerException(const httplib::Request& req, httplib::Response& res, std::e
   }
 }
 
+// The API's description is an API answer, served from the static directory: like every
+// route it ignores Range.
+constexpr const char* kApiDescriptionPath = "/openapi.json";
+
+// A dashboard file: whole (200), or the one byte range its Range header asks for (206).
+// A Range that is not one satisfiable byte range is 416 with "Content-Range: bytes */size"
+// (RFC 9110 15.5.17): several ranges are never served (no multi-part answers).
+void ServeStaticFile(const httplib::Request& req, httplib::Response& res,
+                     const StaticFiles::File& file) {
+  bool ranges = req.path != kApiDescriptionPath;
+  res.headers.erase("Accept-Ranges");
+  res.set_header("Accept-Ranges", ranges ? "bytes" : "none");
+  const std::string* range = GuardedServer::RequestRange();
+  if (!range || !ranges) {
+    res.set_content(file.content, file.mime_type);
+    return;
+  }
+  size_t size = file.content.size();
+  std::optional<ByteRange> part = ParseSingleByteRange(*range, size);
+  if (!part) {
+    res.set_header("Content-Range", "bytes */" + std::to_string(size));
+    api::WriteError(req, res,
+                    Error::Invalid("header Range", "one byte range within the file's " +
+                                                       std::to_string(size) +
+                                                       " bytes is served: bytes=first-last, "
+                                                       "bytes=first- or bytes=-suffix"),
+                    416);
+    return;
+  }
+  res.status = 206;
+  res.set_header("Content-Range", "bytes " + std::to_string(part->first) + "-" +
+                                      std::to_string(part->last) + "/" + std::to_string(size));
+  res.set_content(file.content.substr(part->first, part->last - part->first + 1), file.mime_type);
+}
+
 }  // namespace
 
 void App::Configure() {
@@ -202,6 +238,8 @@ void App::Configure() {
     res.set_header("X-Request-Id", IsSafeRequestId(id) ? id : NewRequestId());
     cors->Apply(req, res);
     if (!admit(req, res)) return httplib::Server::HandlerResponse::Handled;
+    // Range is served by static files only (ServeStaticFile); httplib would claim it on HEAD.
+    if (req.method == "HEAD") res.set_header("Accept-Ranges", "none");
     bool api_path = req.path.rfind("/api/", 0) == 0;
     // OPTIONS (and CORS preflights) before authentication: browsers send no key with them.
     if (req.method == "OPTIONS") {
@@ -235,15 +273,17 @@ void App::Configure() {
     }
     if (!api_path && (req.method == "GET" || req.method == "HEAD")) {
       if (const StaticFiles::File* file = files->Find(req.path)) {
-        res.set_content(file->content, file->mime_type);
+        ServeStaticFile(req, res, *file);
         return httplib::Server::HandlerResponse::Handled;
       }
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   // An ETag and Cache-Control set before routing describe the catalog answer, not an error;
-  // a 200 whose tag If-None-Match holds becomes 304 Not Modified without its body.
+  // a 200 whose tag If-None-Match holds becomes 304 Not Modified without its body. An answer
+  // that closes the connection drops the Keep-Alive httplib adds to it.
   s.set_post_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (res.get_header_value("Connection") == "close") res.headers.erase("Keep-Alive");
     if (!res.has_header("ETag")) return;
     if (res.status != 200) {
       res.headers.erase("ETag");

@@ -9,6 +9,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string_view>
+
+#include "api/problem.h"
+#include "server/request_head.h"
 
 namespace gpuplan::server {
 
@@ -43,9 +48,12 @@ bool Wait(socket_t sock, short events, std::chrono::milliseconds timeout) {
 }
 
 // The stream httplib parses from: buffered reads with a byte budget and a deadline per
-// request phase, writes with a stall timeout.
+// request phase, writes with a stall timeout. A request's whole head is read and checked
+// (RequestHeadChecker) before httplib parses any of it.
 class GuardedStream final : public httplib::Stream {
  public:
+  enum class Head { kReady, kMalformed, kTooLarge, kGone };
+
   GuardedStream(socket_t sock, const ConnectionLimits& limits) : sock_(sock), limits_(limits) {
     sockaddr_storage addr{};
     socklen_t len = sizeof(addr);
@@ -60,6 +68,10 @@ class GuardedStream final : public httplib::Stream {
 
   // A new request starts: its line and headers get the header budget and deadline.
   void BeginRequest() {
+    buffer_.erase(0, pos_);
+    pos_ = 0;
+    parsed_ = false;
+    range_.reset();
     in_body_ = false;
     delivered_ = 0;
     budget_ = limits_.max_header_bytes;
@@ -74,11 +86,39 @@ class GuardedStream final : public httplib::Stream {
     deadline_ = Clock::now() + limits_.body_timeout;
   }
   void CloseAfterResponse() { close_after_response_ = true; }
+  // httplib parsed the request line and headers (its setup hook ran).
+  void MarkParsed() { parsed_ = true; }
+  bool parsed() const { return parsed_; }
+
+  // Reads until the request's head (line, headers, blank line) is buffered and checked:
+  // kReady, or kMalformed (the checker says why), kTooLarge (over the header budget),
+  // kGone (deadline, closed or broken: nothing to answer). Empty lines before the request
+  // line are dropped (RFC 9112 2.2). On kReady the Range lines are taken out of the head
+  // (see RequestRange).
+  Head ReadHead(RequestHeadChecker& checker) {
+    while (true) {
+      while (buffer_.compare(pos_, 2, "\r\n") == 0) pos_ += 2;
+      std::string_view pending(buffer_.data() + pos_, buffer_.size() - pos_);
+      switch (checker.Check(pending)) {
+        case RequestHeadChecker::State::kComplete: TakeRangeLines(checker); return Head::kReady;
+        case RequestHeadChecker::State::kMalformed: return Head::kMalformed;
+        case RequestHeadChecker::State::kIncomplete: break;
+      }
+      if (pending.size() >= limits_.max_header_bytes) {
+        over_budget_ = true;
+        return Head::kTooLarge;
+      }
+      if (!Fill()) return Head::kGone;
+    }
+  }
+  // The Range header of the request being answered, as sent; nullopt when there was none,
+  // and "" when there were several (never a valid range).
+  const std::optional<std::string>& range() const { return range_; }
 
   // Waits up to `timeout` for the next request's first byte (buffered or on the wire).
   // Gives up early when `stopping` turns true.
   bool WaitForRequest(std::chrono::milliseconds timeout, const std::atomic<socket_t>& listener) {
-    if (pos_ < len_) return true;
+    if (pos_ < buffer_.size()) return true;
     auto until = Clock::now() + timeout;
     while (listener != INVALID_SOCKET) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
@@ -96,7 +136,7 @@ class GuardedStream final : public httplib::Stream {
   const std::string& remote_ip() const { return remote_ip_; }
 
   bool is_readable() const override {
-    return pos_ < len_ || Wait(sock_, POLLIN, std::chrono::milliseconds(0));
+    return pos_ < buffer_.size() || Wait(sock_, POLLIN, std::chrono::milliseconds(0));
   }
   bool is_writable() const override { return Wait(sock_, POLLOUT, limits_.io_timeout); }
 
@@ -109,26 +149,13 @@ class GuardedStream final : public httplib::Stream {
       return -1;
     }
     size = std::min(size, budget_ - delivered_);
-    if (pos_ == len_) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
-      if (left.count() <= 0 || !Wait(sock_, POLLIN, std::min(left, limits_.io_timeout))) {
-        timed_out_ = true;
-        return -1;
-      }
-      ssize_t n;
-      do {
-        n = ::recv(sock_, buffer_, sizeof(buffer_), 0);
-      } while (n < 0 && errno == EINTR);
-      if (n < 0) {
-        broken_ = true;
-        return -1;
-      }
-      if (n == 0) return 0;
+    if (pos_ == buffer_.size()) {
+      buffer_.clear();
       pos_ = 0;
-      len_ = static_cast<size_t>(n);
+      if (!Fill()) return failed() ? -1 : 0;
     }
-    size_t n = std::min(size, len_ - pos_);
-    std::memcpy(ptr, buffer_ + pos_, n);
+    size_t n = std::min(size, buffer_.size() - pos_);
+    std::memcpy(ptr, buffer_.data() + pos_, n);
     pos_ += n;
     delivered_ += n;
     return static_cast<ssize_t>(n);
@@ -160,12 +187,46 @@ class GuardedStream final : public httplib::Stream {
   socket_t socket() const override { return sock_; }
 
  private:
+  static constexpr size_t kReadChunk = 16 * 1024;
+
+  // Appends what the socket has (waiting up to the phase's deadline). False when nothing
+  // came: timed out or broken (failed() says so), or closed by the client.
+  bool Fill() {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
+    if (left.count() <= 0 || !Wait(sock_, POLLIN, std::min(left, limits_.io_timeout))) {
+      timed_out_ = true;
+      return false;
+    }
+    size_t old = buffer_.size();
+    buffer_.resize(old + kReadChunk);
+    ssize_t n;
+    do {
+      n = ::recv(sock_, buffer_.data() + old, kReadChunk, 0);
+    } while (n < 0 && errno == EINTR);
+    buffer_.resize(old + static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    if (n < 0) broken_ = true;
+    return n > 0;
+  }
+
+  // httplib never sees Range: it would parse it with a regex and build multi-range answers
+  // in memory. The value is kept for the static files (the one place ranges are served).
+  void TakeRangeLines(const RequestHeadChecker& checker) {
+    const auto& lines = checker.range_lines();
+    if (lines.empty()) return;
+    range_ = lines.size() == 1 ? lines.front().value : std::string();
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+      buffer_.erase(pos_ + it->begin, it->end - it->begin);
+    }
+  }
+
   socket_t sock_;
   const ConnectionLimits& limits_;
   std::string remote_ip_, local_ip_;
   int remote_port_ = 0, local_port_ = 0;
-  char buffer_[4096];
-  size_t pos_ = 0, len_ = 0;
+  std::string buffer_;  // received, not yet delivered from pos_ on
+  size_t pos_ = 0;
+  bool parsed_ = false;
+  std::optional<std::string> range_;
   bool in_body_ = false;
   size_t delivered_ = 0, budget_ = 0;
   Clock::time_point deadline_{};
@@ -176,38 +237,53 @@ class GuardedStream final : public httplib::Stream {
 
 thread_local GuardedStream* current_stream = nullptr;
 
-// Ends our side, then drains (briefly, boundedly) what the client is still sending, so
-// that closing with unread data does not reset the connection before the client has read
-// our answer.
-void Linger(socket_t sock) {
+// How long and how much Linger drains.
+struct LingerBudget {
+  std::chrono::milliseconds total;
+  std::chrono::milliseconds silence;  // no byte for this long: the client is done
+  size_t max_bytes;
+};
+// A connection refused before its request was read (over a connection cap): short.
+constexpr LingerBudget kRefusedConnectionLinger{std::chrono::milliseconds(500),
+                                                std::chrono::milliseconds(50), size_t{1} << 20};
+// A request answered without reading its body (413, 401, ...) or its head (malformed): long
+// enough for a client sending the largest body any endpoint takes (20 MiB) on a slow link
+// to finish and read the answer, bounded so a trickling client cannot hold the worker.
+constexpr LingerBudget kUnreadRequestLinger{std::chrono::seconds(5), std::chrono::seconds(1),
+                                            size_t{32} << 20};
+
+// Ends our side, then drains (boundedly) what the client is still sending, so that closing
+// with unread data does not reset the connection before the client has read our answer.
+void Linger(socket_t sock, const LingerBudget& budget) {
   ::shutdown(sock, SHUT_WR);
-  char sink[4096];
-  auto until = Clock::now() + std::chrono::milliseconds(500);
+  char sink[16384];
+  auto until = Clock::now() + budget.total;
   size_t drained = 0;
-  while (drained < (1u << 20) && Clock::now() < until &&
-         Wait(sock, POLLIN, std::chrono::milliseconds(50))) {
+  while (drained < budget.max_bytes) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+    if (left.count() <= 0 || !Wait(sock, POLLIN, std::min(left, budget.silence))) break;
     ssize_t n = ::recv(sock, sink, sizeof(sink), 0);
     if (n <= 0) break;
     drained += static_cast<size_t>(n);
   }
 }
 
-// Writes a whole problem answer straight to the socket (for answers httplib does not
-// give: a connection over a cap, headers over their budget), then lets the client read it
-// before the socket closes. `detail` is fixed ASCII text.
-void RawProblem(socket_t sock, int status, const char* title, const char* type,
-                const std::string& detail) {
-  std::string body = std::string(R"({"type":")") + type + R"(","title":")" + title +
-                     R"(","status":)" + std::to_string(status) + R"(,"detail":")" + detail + "\"}";
+// Writes a whole problem answer straight to the socket, with Connection: close (for
+// answers httplib does not give: a connection over a cap, a malformed request head).
+// `field` ("" for none) and `detail` are ASCII text.
+void RawProblem(socket_t sock, int status, const std::string& field, const std::string& detail) {
+  nlohmann::json problem = api::ProblemJson(
+      field.empty() ? Error{ErrorCode::kUnavailable, detail, {}} : Error::Invalid(field, detail), status);
+  std::string title = problem["title"].get<std::string>();
+  std::string body = problem.dump();
   std::string head = "HTTP/1.1 " + std::to_string(status) + " " + title +
-                     "\r\nContent-Type: application/problem+json\r\n" +
+                     "\r\nContent-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\n" +
                      (status == 503 ? "Retry-After: 1\r\n" : "") +
                      "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   std::string all = head + body;
   if (Wait(sock, POLLOUT, std::chrono::milliseconds(1000))) {
     (void)::send(sock, all.data(), all.size(), MSG_NOSIGNAL);
   }
-  Linger(sock);
 }
 
 }  // namespace
@@ -229,6 +305,11 @@ void GuardedServer::ExpectBody(size_t bytes) {
 
 void GuardedServer::CloseAfterResponse() {
   if (current_stream) current_stream->CloseAfterResponse();
+}
+
+const std::string* GuardedServer::RequestRange() {
+  if (!current_stream || !current_stream->range()) return nullptr;
+  return &*current_stream->range();
 }
 
 GuardedServer::Counters GuardedServer::counters() const {
@@ -267,33 +348,48 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
   GuardedStream stream(sock, limits_);
   bool per_client = false;
   if (!Admit(stream.remote_ip(), per_client)) {
-    RawProblem(sock, 503, "Service Unavailable", "urn:gpuplan:problem:unavailable",
+    RawProblem(sock, 503, "",
                per_client ? "too many open connections from this address; retry shortly"
                           : "too many open connections; retry shortly");
+    Linger(sock, kRefusedConnectionLinger);
     ::shutdown(sock, SHUT_RDWR);
     ::close(sock);
     return false;
   }
   current_stream = &stream;
   bool ok = true;
+  bool unread = false;  // the last request's head or body was not read to its end
   for (int served = 0; served < limits_.max_requests_per_connection; ++served) {
     if (!stream.WaitForRequest(limits_.idle_timeout, svr_sock_)) break;
     stream.BeginRequest();
+    RequestHeadChecker checker;
+    GuardedStream::Head head = stream.ReadHead(checker);
+    if (head != GuardedStream::Head::kReady) {
+      if (head == GuardedStream::Head::kMalformed) {
+        RawProblem(sock, checker.status(), checker.field(), checker.detail());
+      } else if (head == GuardedStream::Head::kTooLarge) {
+        RawProblem(sock, 431, "headers",
+                   "the request line and headers are over the server's limit of " +
+                       std::to_string(limits_.max_header_bytes) + " bytes");
+      }
+      std::lock_guard lock(mutex_);
+      if (head != GuardedStream::Head::kGone) ++counters_.malformed;
+      unread = head != GuardedStream::Head::kGone;
+      break;
+    }
     bool last = served + 1 == limits_.max_requests_per_connection;
     bool connection_closed = false;
     try {
-      ok = process_request(stream, last, connection_closed, nullptr);
+      ok = process_request(stream, last, connection_closed,
+                           [&stream](httplib::Request&) { stream.MarkParsed(); });
     } catch (...) {
       ok = false;  // a throwing error handler or logger: drop this connection, keep the server
     }
     if (request_end_) request_end_();
-    if (stream.over_budget() && stream.written() == 0) {
-      RawProblem(sock, 431, "Request Header Fields Too Large", "urn:gpuplan:problem:headers-too-large",
-                 "the request line and headers are over the server's limit of " +
-                     std::to_string(limits_.max_header_bytes) + " bytes");
-      break;
-    }
-    if (!ok || connection_closed || stream.failed() || stream.close_after_response()) break;
+    // httplib refused what the checker let through: its answer said Connection: close
+    // (InstallErrorHandler), and the bytes after the head are never parsed.
+    unread = !stream.parsed() || stream.close_after_response();
+    if (!ok || connection_closed || stream.failed() || unread) break;
   }
   current_stream = nullptr;
   {
@@ -302,7 +398,7 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
     if (stream.over_budget()) ++counters_.over_budget;
   }
   Release(stream.remote_ip());
-  if (stream.close_after_response() || stream.over_budget()) Linger(sock);
+  if (unread) Linger(sock, kUnreadRequestLinger);
   ::shutdown(sock, SHUT_RDWR);
   ::close(sock);
   return ok;
