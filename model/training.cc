@@ -324,8 +324,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   if (!valid.ok()) return valid.error();
   const int gpus = cluster.TotalGpus();
 
-  const long long model_parallel =
-      std::max(1LL, static_cast<long long>(job.tensor_parallel)) * std::max(1, job.pipeline_parallel);
+  const long long model_parallel = std::max(1LL, static_cast<long long>(job.tensor_parallel)) *
+                                   std::max(1, job.pipeline_parallel);
   if (gpus % model_parallel != 0) {
     return Error::Invalid(job.tensor_parallel > 1 ? "tensor_parallel" : "pipeline_parallel",
                           "tensor_parallel x pipeline_parallel = " + std::to_string(model_parallel) +

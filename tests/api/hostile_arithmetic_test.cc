@@ -23,7 +23,8 @@ using nlohmann::json;
 using testing::TestServer;
 
 // The most GPUs one plan may use (docs/api.md, Limits): nodes x GPUs per node at their maxima.
-constexpr long long kMaxPlanGpus = static_cast<long long>(model::kMaxGpusPerNode) * model::kMaxNodes;
+constexpr long long kMaxPlanGpus =
+    static_cast<long long>(model::kMaxGpusPerNode) * model::kMaxNodes;
 
 // Zero, the smallest subnormal, tiny, one, large, huge, 2^31 and 2^63 (as JSON integers).
 std::vector<json> ExtremeValues() {
@@ -224,7 +225,8 @@ class HostileArithmeticSweep : public ::testing::Test {
             {"input_tokens", 4000},
             {"output_tokens", 4000},
             {"target_requests_per_s", 10},
-            {"hardware", {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}, {"region", "us-east-1"}}},
+            {"hardware",
+             {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}, {"region", "us-east-1"}}},
             {"pricing", {{"kind", "both"}}}};
   }
 
@@ -310,7 +312,8 @@ TEST_F(HostileArithmeticSweep, Recommendations) {
   serving.erase("hardware");
   serving.erase("pricing");
   serving["task"] = "inference";
-  serving["constraints"] = {{"clouds", {"aws"}}, {"budget", 1e7}, {"price_kinds", {"ondemand", "spot"}}};
+  serving["constraints"] = {
+      {"clouds", {"aws"}}, {"budget", 1e7}, {"price_kinds", {"ondemand", "spot"}}};
   Sweep("/api/v1/recommendations", serving,
         {"/target_requests_per_s", "/input_tokens", "/output_tokens", "/latency_slo_ms",
          "/constraints/budget"},
@@ -373,8 +376,8 @@ TEST_F(HostileArithmetic, ServingLoadBeyondTheGpuMaximumIsRefusedNamingTheTarget
     EXPECT_EQ(reply.status, 422) << target << " " << reply.body.dump() << reply.raw;
     ASSERT_TRUE(reply.body.contains("errors")) << reply.raw;
     EXPECT_EQ(reply.body["errors"][0]["pointer"], "/target_requests_per_s");
-    EXPECT_NE(reply.body["errors"][0]["detail"].get<std::string>().find("over the maximum of 262144"),
-              std::string::npos)
+    const std::string detail = reply.body["errors"][0]["detail"];
+    EXPECT_NE(detail.find("over the maximum of 262144"), std::string::npos)
         << reply.body.dump();
   }
 }
