@@ -13,9 +13,10 @@ std::optional<double> Money(std::optional<double> v) {
   return std::nullopt;
 }
 
-// Per-unit costs: null where the unit does not apply (no epochs, no tokens).
+// Per-unit costs: null where the unit does not apply (no epochs, no tokens). A price of 0 is
+// a price: its unit costs are 0, not null.
 void WriteUnitCosts(JsonWriter& out, const model::UnitCosts& u, const model::TrainingEstimate& e) {
-  out.Field("per_epoch", u.per_epoch > 0 ? Money(u.per_epoch) : std::nullopt);
+  out.Field("per_epoch", e.epochs > 0 ? Money(u.per_epoch) : std::nullopt);
   out.Field("per_million_tokens", e.total_tokens > 0 ? Money(u.per_million_tokens) : std::nullopt);
   out.Field("per_thousand_samples", Money(u.per_thousand_samples));
 }

@@ -3,13 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "model/counts.h"
 #include "model/workload_presets.h"
 
 namespace gpuplan::api {
 
 namespace {
-
-constexpr long long kMaxInt = 1LL << 30;
 
 void ReadShape(JsonReader& r, model::Workload& w) {
   if (auto v = r.Number("params", 1, 1e15)) w.params = *v;
@@ -22,7 +21,7 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   integer("kv_heads", w.kv_heads, 1 << 14);
   integer("ffn", w.ffn, 1 << 22);
   integer("vocab", w.vocab, 1 << 24);
-  integer("seq_len", w.seq_len, 1 << 24);
+  integer("seq_len", w.seq_len, model::kMaxTokensPerSample);
   integer("attention_context", w.attention_context, 1 << 24);
   integer("experts", w.experts, 4096);
   integer("active_experts", w.active_experts, 4096);
@@ -32,7 +31,7 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   integer("conv_layers", w.conv_layers, 100000);
   if (auto v = r.Integer("spatial_dims", 2, 3)) w.spatial_dims = static_cast<int>(*v);
   integer("decoder_layers", w.decoder_layers, 10000);
-  integer("target_len", w.target_len, 1 << 24);
+  integer("target_len", w.target_len, model::kMaxTokensPerSample);
   integer("max_context", w.max_context, 1 << 24);
   if (auto v = r.Number("depthwise_macs_share", 0, 1)) w.depthwise_macs_share = *v;
   if (auto v = r.Bool("gated_mlp")) w.gated_mlp = *v;
@@ -111,7 +110,7 @@ void ReadPrecision(JsonReader& r, const char* key, model::Precision& precision, 
 void ReadHardware(JsonReader& parent, HardwareRequest& hw) {
   auto r = parent.Object("hardware", true);
   if (!r) return;
-  if (auto v = r->Integer("nodes", 1, 4096)) hw.nodes = static_cast<int>(*v);
+  if (auto v = r->Integer("nodes", 1, model::kMaxNodes)) hw.nodes = static_cast<int>(*v);
   if (r->Has("instance_type") || r->Has("cloud")) {
     hw.from_catalog = true;
     hw.cloud = r->String("cloud", true).value_or("");
@@ -119,7 +118,9 @@ void ReadHardware(JsonReader& parent, HardwareRequest& hw) {
     hw.region = r->String("region").value_or("");
   } else {
     hw.gpu = r->String("gpu", true).value_or("");
-    if (auto v = r->Integer("gpus_per_node", 1, 64)) hw.gpus_per_node = static_cast<int>(*v);
+    if (auto v = r->Integer("gpus_per_node", 1, model::kMaxGpusPerNode)) {
+      hw.gpus_per_node = static_cast<int>(*v);
+    }
     if (auto v = r->Choice("interconnect", {"none", "pcie", "nvlink", "nvswitch"})) {
       hw.interconnect = model::ParseInterconnect(*v);
     }
@@ -268,8 +269,10 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   } else {
     ReadDataset(r, t.job);
   }
-  if (auto v = r.Integer("global_batch_size", 1, kMaxInt, true)) t.job.global_batch = int(*v);
-  if (auto v = r.Integer("micro_batch_size", 1, kMaxInt)) t.job.micro_batch = int(*v);
+  if (auto v = r.Integer("global_batch_size", 1, model::kMaxGlobalBatch, true)) {
+    t.job.global_batch = int(*v);
+  }
+  if (auto v = r.Integer("micro_batch_size", 1, model::kMaxGlobalBatch)) t.job.micro_batch = int(*v);
   ReadPrecision(r, "precision", t.job.precision, t.job.precision_auto);
   if (auto v = r.Choice("optimizer", {"adamw", "adam", "lamb", "sgd"})) {
     t.job.optimizer = *model::ParseOptimizer(*v);

@@ -83,8 +83,14 @@ double PoissonLogPmf(int k, double mean) {
   return -mean + k * std::log(mean) - std::lgamma(k + 1.0);
 }
 
-// The range of counts that holds all but ~1e-12 of a Poisson distribution's mass.
+// More interruptions than this before the deadline is no spot run at all: such a job runs on
+// demand from the start. It also keeps every Poisson count below an int's range.
+constexpr double kMaxInterruptions = 1e6;
+
+// The range of counts that holds all but ~1e-12 of a Poisson distribution's mass, for a mean
+// of at most kMaxInterruptions (a larger one is taken as that).
 std::pair<int, int> PoissonSpan(double mean) {
+  mean = std::min(mean, kMaxInterruptions);
   double spread = 8 * std::sqrt(mean) + 10;
   return {std::max(0, static_cast<int>(mean - spread)), static_cast<int>(mean + spread) + 1};
 }
@@ -189,9 +195,6 @@ Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_ho
     double progress = std::min(work_p90, s.efficiency * std::max(0.0, t - k * s.per_interruption));
     return t + s.switch_cost + (work_p90 - progress);
   };
-  // More interruptions than this before the deadline is no spot run at all (and would make
-  // the counts below overflow): such a job runs on demand from the start.
-  constexpr double kMaxInterruptions = 1e6;
   const bool usable = spot->viable && rate * deadline_hours <= kMaxInterruptions;
   double switch_at = 0;
   if (usable && p90_finish_if_moved(0) <= deadline_hours) {

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <optional>
+#include <utility>
 
 #include "model/collectives.h"
+#include "model/counts.h"
 #include "model/evaluations.h"
 #include "model/training.h"
 #include "model/training_job.h"
@@ -85,8 +89,18 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
   return OkStatus();
 }
 
-// Picks the chosen point: the largest-throughput point meeting the SLO, else batch 1.
-void Choose(ServingEstimate& e, const ServingRequest& r, const ServingConstants& s) {
+// Replicas that serve `target` requests/s with each replica loaded to `utilization` of
+// its `per_replica` requests/s: at least one. In floating point, as the count may be far
+// beyond any int (even infinite); callers check it against kMaxTotalGpus.
+double ReplicasNeeded(double target, double per_replica, const ServingConstants& s) {
+  if (!(target > 0) || !(per_replica > 0)) return 1;
+  return std::max(1.0, std::ceil(target / (s.utilization * per_replica)));
+}
+
+// Picks the chosen point: the largest-throughput point meeting the SLO, else batch 1, and
+// sizes the fleet. Returns the GPUs the load needs (replicas x GPUs per replica, in floating
+// point); over kMaxTotalGpus, replicas and total_gpus are left 0 for the caller to refuse.
+double Choose(ServingEstimate& e, const ServingRequest& r, const ServingConstants& s) {
   e.slo_met = false;
   for (const ServingPoint& p : e.curve) {
     if (r.latency_slo_s > 0 && p.latency_s > r.latency_slo_s) continue;
@@ -97,11 +111,38 @@ void Choose(ServingEstimate& e, const ServingRequest& r, const ServingConstants&
     e.chosen = e.curve.front();
     e.warnings.push_back("no batch meets the latency SLO on this GPU; batch 1 shown");
   }
-  e.replicas = r.target_requests_per_s > 0 && e.chosen.requests_per_s > 0
-                   ? static_cast<int>(std::ceil(r.target_requests_per_s /
-                                                (s.utilization * e.chosen.requests_per_s)))
-                   : 1;
-  e.total_gpus = e.replicas * e.gpus_per_replica;
+  const double replicas = ReplicasNeeded(r.target_requests_per_s, e.chosen.requests_per_s, s);
+  const double gpus = replicas * e.gpus_per_replica;
+  e.replicas = 0;
+  e.total_gpus = 0;
+  if (gpus <= kMaxTotalGpus) {
+    e.replicas = static_cast<int>(replicas);
+    e.total_gpus = e.replicas * e.gpus_per_replica;
+  }
+  return gpus;
+}
+
+// The refusal of a load that needs `gpus` GPUs in replicas of `per_replica`, over the most one
+// plan may use.
+Error OverMaxGpus(double gpus, int per_replica) {
+  if (!std::isfinite(gpus)) {
+    return Error::Invalid("target_requests_per_s",
+                          "a replica serves next to nothing of the target load: over the maximum "
+                          "of " + std::to_string(kMaxTotalGpus) + " GPUs in one plan");
+  }
+  char detail[240];
+  std::snprintf(detail, sizeof(detail),
+                "the target load needs %.4g replica(s) of %d GPU(s), %.4g GPUs in all: over the "
+                "maximum of %d GPUs in one plan",
+                gpus / per_replica, per_replica, gpus, kMaxTotalGpus);
+  return Error::Invalid("target_requests_per_s", detail);
+}
+
+// How many requests of `per_request_gb` fit in `free_gb`, at most `limit` (compared in
+// floating point: a tiny request would overflow an int).
+int BatchesThatFit(double free_gb, double per_request_gb, int limit) {
+  if (!(free_gb > 0)) return 0;
+  return static_cast<int>(std::min<double>(limit, std::floor(free_gb / per_request_gb)));
 }
 
 std::vector<int> Batches(int max_batch) {
@@ -111,8 +152,11 @@ std::vector<int> Batches(int max_batch) {
   return out;
 }
 
+// `gpus_needed` receives what Choose returns (0 when the model does not fit).
 ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const ServingRequest& r,
-                               int tp, const ModelConstants& c, const ServingConstants& s) {
+                               int tp, const ModelConstants& c, const ServingConstants& s,
+                               double& gpus_needed) {
+  gpus_needed = 0;
   ServingEstimate e;
   e.gpus_per_replica = tp;
   e.memory_capacity_gb = node.gpu.memory_gb;
@@ -120,7 +164,7 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
   e.weights_gb = ParamsTotal(w) * WeightBytesPerParam(r.precision) / tp / 1e9;
   double free_gb = UsableGb(node.gpu, c) - e.weights_gb * (1 + s.weight_overhead);
   double per_seq_gb = e.kv_cache_bytes_per_token * (r.input_tokens + r.output_tokens) / tp / 1e9;
-  e.max_batch = free_gb > 0 ? std::min(r.max_batch, static_cast<int>(free_gb / per_seq_gb)) : 0;
+  e.max_batch = BatchesThatFit(free_gb, per_seq_gb, r.max_batch);
   if (e.max_batch < 1) {
     e.verdict = FitVerdict::kDoesNotFit;
     e.memory_total_gb = e.weights_gb * (1 + s.weight_overhead) + per_seq_gb;
@@ -139,7 +183,7 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
     p.tokens_per_s = p.requests_per_s * r.output_tokens;
     e.curve.push_back(p);
   }
-  Choose(e, r, s);
+  gpus_needed = Choose(e, r, s);
   e.kv_cache_gb = per_seq_gb * e.chosen.batch;
   e.memory_total_gb = e.weights_gb * (1 + s.weight_overhead) + e.kv_cache_gb;
   e.verdict = e.memory_total_gb <= c.tight_fraction * UsableGb(node.gpu, c) ? FitVerdict::kFits
@@ -148,7 +192,9 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
 }
 
 ServingEstimate BatchServing(const Workload& w, const NodeSpec& node, const ServingRequest& r,
-                             const ModelConstants& c, const ServingConstants& s) {
+                             const ModelConstants& c, const ServingConstants& s,
+                             double& gpus_needed) {
+  gpus_needed = 0;
   ServingEstimate e;
   e.memory_capacity_gb = node.gpu.memory_gb;
   e.weights_gb = ParamsTotal(w) * WeightBytesPerParam(r.precision) / 1e9;
@@ -164,7 +210,7 @@ ServingEstimate BatchServing(const Workload& w, const NodeSpec& node, const Serv
   // Inference keeps only a few layers' outputs alive: a fifth of the training activations.
   double per_sample_gb = act_elements * beta * 0.2 / 1e9;
   double free_gb = UsableGb(node.gpu, c) - e.weights_gb * (1 + s.weight_overhead);
-  e.max_batch = free_gb > 0 ? std::min(r.max_batch, static_cast<int>(free_gb / per_sample_gb)) : 0;
+  e.max_batch = BatchesThatFit(free_gb, per_sample_gb, r.max_batch);
   if (e.max_batch < 1) {
     e.verdict = FitVerdict::kDoesNotFit;
     return e;
@@ -178,12 +224,17 @@ ServingEstimate BatchServing(const Workload& w, const NodeSpec& node, const Serv
     p.requests_per_s = b / t;
     e.curve.push_back(p);
   }
-  Choose(e, r, s);
+  gpus_needed = Choose(e, r, s);
   e.memory_total_gb = e.weights_gb * (1 + s.weight_overhead) + per_sample_gb * e.chosen.batch;
   return e;
 }
 
 }  // namespace
+
+int ServingInstances(const ServingEstimate& e, int gpus_per_node) {
+  const int per_instance = std::max(1, gpus_per_node / std::max(1, e.gpus_per_replica));
+  return CeilDiv(e.replicas, per_instance);
+}
 
 double KvCacheBytesPerToken(const Workload& w, Precision precision) {
   if (!IsTransformer(w.family) || w.heads <= 0) return 0;
@@ -216,10 +267,18 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
       for (long long tp = 1; tp <= node.gpus_per_node; tp *= 2) tps.push_back(static_cast<int>(tp));
     }
     bool found = false;
+    // The smallest fleet over kMaxTotalGpus (GPUs, GPUs per replica), refused if no other
+    // layout fits.
+    std::optional<std::pair<double, int>> fewest_over;
     for (int tp : tps) {
-      ServingEstimate e = DecoderServing(w, node, r, tp, c, s);
+      double gpus_needed = 0;
+      ServingEstimate e = DecoderServing(w, node, r, tp, c, s, gpus_needed);
       if (e.verdict == FitVerdict::kDoesNotFit) {
         if (!found) best = e;
+        continue;
+      }
+      if (gpus_needed > kMaxTotalGpus) {
+        if (!fewest_over || gpus_needed < fewest_over->first) fewest_over = {gpus_needed, tp};
         continue;
       }
       // Fewest GPUs for the load; then the lowest latency.
@@ -231,12 +290,15 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
       if (better) best = e;
       found = true;
     }
+    if (!found && fewest_over) return OverMaxGpus(fewest_over->first, fewest_over->second);
     best.assumptions.push_back("continuous batching; decode reads weights and KV cache at " +
                                BandwidthBasis(node.gpu, c) + ", never faster than " +
                                std::to_string(static_cast<int>(s.decode_kernels_per_layer)) +
                                " kernel floors per layer");
   } else {
-    best = BatchServing(w, node, r, c, s);
+    double gpus_needed = 0;
+    best = BatchServing(w, node, r, c, s, gpus_needed);
+    if (gpus_needed > kMaxTotalGpus) return OverMaxGpus(gpus_needed, 1);
     best.assumptions.push_back("dynamic batching; latency = batch fill + batch time");
   }
   for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));

@@ -70,7 +70,7 @@ struct ServingEstimate {
 // KV-cache bytes per token of context: 2 * layers * kv_heads * head_dim * bytes.
 double KvCacheBytesPerToken(const Workload& w, Precision precision);
 
-// Errors name the field ("input_tokens", "latency_slo_ms", "precision", ...).
+// Errors name the field ("input_tokens", ...; "target_requests_per_s": over kMaxTotalGpus GPUs).
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& request,
                                         const ModelConstants& c = DefaultConstants(),

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "model/collectives.h"
+#include "model/counts.h"
 #include "model/evaluations.h"
 #include "model/operators.h"
 
@@ -60,6 +61,15 @@ std::pair<int, int> DataParallelTopology(const Cluster& cluster, const ParallelL
     return {std::max(1, per_node / model_parallel), cluster.nodes};
   }
   return {1, layout.data};
+}
+
+// (a^k + b^k)^(1/k) for a, b >= 0, scaled by the larger term: never below either term
+// (the unscaled form rounds below a large `a`, so a time derived as the difference came out
+// negative) and free of overflow for any finite inputs.
+double SmoothMax(double a, double b, double k) {
+  double hi = std::max(a, b), lo = std::min(a, b);
+  if (!(hi > 0)) return hi;
+  return hi * std::pow(1 + std::pow(lo / hi, k), 1.0 / k);
 }
 
 }  // namespace
@@ -126,8 +136,7 @@ MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec
   double dispatch = c.host_dispatch_s *
                     (job.framework == Framework::kOptimized ? c.optimized_dispatch_factor : 1.0);
   m.host_s = (gemm_kernels + elementwise_kernels) * dispatch;
-  double k = c.smooth_k;
-  m.total_s = std::pow(std::pow(m.gpu_s, k) + std::pow(m.host_s, k), 1.0 / k);
+  m.total_s = SmoothMax(m.gpu_s, m.host_s, c.smooth_k);
   return m;
 }
 
@@ -315,7 +324,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   if (!valid.ok()) return valid.error();
   const int gpus = cluster.TotalGpus();
 
-  const int model_parallel = std::max(1, job.tensor_parallel) * std::max(1, job.pipeline_parallel);
+  const long long model_parallel = std::max(1LL, static_cast<long long>(job.tensor_parallel)) *
+                                   std::max(1, job.pipeline_parallel);
   if (gpus % model_parallel != 0) {
     return Error::Invalid(job.tensor_parallel > 1 ? "tensor_parallel" : "pipeline_parallel",
                           "tensor_parallel x pipeline_parallel = " + std::to_string(model_parallel) +
@@ -328,7 +338,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   bool found = false;
   auto evaluate = [&](const ParallelLayout& layout, bool must_fit) {
     if (job.global_batch < layout.data) return;
-    int per_gpu = (job.global_batch + layout.data - 1) / layout.data;
+    int per_gpu = CeilDiv(job.global_batch, layout.data);
     int b = job.micro_batch > 0 ? job.micro_batch
                                 : MaxMicroBatch(w, job, layout, layout.pipeline, cluster.node.gpu,
                                                 c, per_gpu);
@@ -337,10 +347,10 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
       b = 1;
     }
     b = std::min(b, per_gpu);
-    int m = (per_gpu + b - 1) / b;
+    int m = CeilDiv(per_gpu, b);
     // Chosen micro-batches split the replica's samples evenly (2048 = 2 x 1024, not
     // 1653 + a padded 1653): the step then times the work it really does.
-    if (job.micro_batch <= 0) b = (per_gpu + m - 1) / m;
+    if (job.micro_batch <= 0) b = CeilDiv(per_gpu, m);
     MemoryBreakdown mem = TrainingMemory(w, job, layout, b, m, cluster.node.gpu, c);
     if (must_fit && mem.verdict == FitVerdict::kDoesNotFit) return;
     StepResult step = StepTime(w, job, cluster, layout, b, m, c);
@@ -358,7 +368,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   // more (a ZeRO stage, TP/PP degrees, or an optimized Megatron/FSDP-class framework).
   // (TP x PP divides the GPUs: checked above.)
   const ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel),
-                             gpus / model_parallel, std::max(0, job.zero_stage)};
+                             static_cast<int>(gpus / model_parallel), std::max(0, job.zero_stage)};
   bool search = job.framework == Framework::kOptimized;
   if (!search) {
     evaluate(plain, true);
@@ -387,8 +397,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   {
     // The step processes micro x accumulation x replicas samples: say where that differs
     // from the global batch rather than price padding silently.
-    const int data = best.layout.data;
-    const int per_replica = (job.global_batch + data - 1) / data;
+    const long long data = best.layout.data;
+    const long long per_replica = CeilDiv(job.global_batch, best.layout.data);
     if (job.global_batch % data != 0) {
       best.warnings.push_back("global_batch_size " + std::to_string(job.global_batch) +
                               " is not a multiple of the " + std::to_string(data) +
@@ -396,9 +406,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                               std::to_string(per_replica) + " samples, so a step is timed for " +
                               std::to_string(per_replica * data));
     }
-    int timed = best.micro_batch * best.grad_accumulation_steps;
+    const long long timed = static_cast<long long>(best.micro_batch) * best.grad_accumulation_steps;
     if (timed != per_replica) {
-      int last = per_replica - (best.grad_accumulation_steps - 1) * best.micro_batch;
+      long long last = per_replica - (best.grad_accumulation_steps - 1LL) * best.micro_batch;
       best.warnings.push_back(
           std::to_string(per_replica) + " samples per replica do not split into " +
           std::to_string(best.grad_accumulation_steps) + " equal micro-batches of " +
@@ -441,7 +451,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     best.work_p90_samples = best.total_samples * std::exp(1.2816 * sigma);
     best.epochs = job.samples > 0 ? best.total_samples / job.samples : 0;
   } else {
-    best.total_samples = job.tokens > 0 ? job.tokens / tokens_per_sample : job.samples * job.epochs;
+    best.total_samples = TotalSamples(job, w);
     best.epochs = job.tokens > 0 ? (job.samples > 0 ? best.total_samples / job.samples : 0)
                                  : job.epochs;
     best.steps = std::ceil(best.total_samples / job.global_batch);

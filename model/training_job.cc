@@ -1,9 +1,11 @@
 #include "model/training_job.h"
 
+#include "model/counts.h"
 #include "model/enum_names.h"
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -39,6 +41,31 @@ bool IsMixedPrecision(Precision p) {
   return p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kFp8;
 }
 
+double TotalSamples(const TrainingJob& job, const Workload& workload) {
+  if (job.hours > 0) return 0;
+  return job.tokens > 0 ? job.tokens / TokensPerSample(workload) : job.samples * job.epochs;
+}
+
+namespace {
+
+// The dataset needs at most kMaxTrainingSteps steps of the global batch (which is >= 1).
+Status CheckStepCount(const TrainingJob& job, const Workload& workload) {
+  if (job.hours > 0) return OkStatus();  // the steps are what fits in the hours
+  const double steps = std::ceil(TotalSamples(job, workload) / job.global_batch);
+  if (steps <= kMaxTrainingSteps) return OkStatus();
+  const char* field = job.tokens > 0 ? "dataset.tokens"
+                      : job.epochs > 1 ? "dataset.epochs"
+                                       : "dataset.samples";
+  char detail[200];
+  std::snprintf(detail, sizeof(detail),
+                "the dataset needs %.4g optimizer steps of global_batch_size %d: over the "
+                "maximum of 2^53 (%.4g) steps",
+                steps, job.global_batch, kMaxTrainingSteps);
+  return Error::Invalid(field, detail);
+}
+
+}  // namespace
+
 Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   if (job.precision == Precision::kInt8) {
     return Error::Invalid("precision", "int8 is an inference precision, not a training one");
@@ -56,15 +83,22 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
     if (!has_tokens && !(job.samples > 0)) {
       return Error::Invalid("dataset.samples", "dataset needs samples (and epochs), tokens or hours");
     }
-    if (has_tokens && TokensPerSample(workload) <= 0) {
+    if (has_tokens && workload.family == Family::kCnn) {
       return Error::Invalid("dataset.tokens", "a cnn workload is sized in samples, not tokens");
+    }
+    if (has_tokens && TokensPerSample(workload) <= 0) {
+      return Error::Invalid("workload.seq_len",
+                            "seq_len must be positive for a " +
+                                std::string(FamilyName(workload.family)) +
+                                " workload sized in tokens");
     }
     if (!has_tokens && (!(job.epochs > 0) || !std::isfinite(job.epochs))) {
       return Error::Invalid("dataset.epochs", "epochs must be positive");
     }
   }
-  if (job.global_batch < 1) {
-    return Error::Invalid("global_batch_size", "global_batch_size must be at least 1");
+  if (job.global_batch < 1 || job.global_batch > kMaxGlobalBatch) {
+    return Error::Invalid("global_batch_size", "global_batch_size must be from 1 to " +
+                                                   std::to_string(kMaxGlobalBatch));
   }
   if (job.micro_batch < 0) {
     return Error::Invalid("micro_batch_size", "micro_batch_size must be at least 1");
@@ -82,7 +116,7 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   if (job.tensor_parallel > 1 && !IsTransformer(workload.family)) {
     return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
   }
-  return OkStatus();
+  return CheckStepCount(job, workload);
 }
 
 Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "model/counts.h"
 #include "model/enum_names.h"
 
 namespace gpuplan::model {
@@ -180,10 +181,24 @@ Status ValidateWorkload(const Workload& w) {
     if (w.image_size % w.patch_size != 0) {
       return Error::Invalid("workload.patch_size", "image_size must be a multiple of patch_size");
     }
+    const long long side = w.image_size / w.patch_size;
+    if (side * side + 1 > kMaxTokensPerSample) {
+      return Error::Invalid("workload.patch_size",
+                            std::to_string(side * side) + " patches per image: over the maximum "
+                            "of " + std::to_string(kMaxTokensPerSample) + " tokens per sample");
+    }
     return OkStatus();
   }
   Status s = Positive(w.seq_len, "seq_len", what);
   if (!s.ok()) return s;
+  for (auto [len, field] : {std::pair<int, const char*>{w.seq_len, "seq_len"},
+                            {w.target_len, "target_len"}}) {
+    if (len > kMaxTokensPerSample) {
+      return Error::Invalid(std::string("workload.") + field,
+                            std::string(field) + " must not exceed " +
+                                std::to_string(kMaxTokensPerSample) + " tokens");
+    }
+  }
   if (w.family == Family::kEncoderDecoder) {
     s = Positive(w.decoder_layers, "decoder_layers", what);
     if (s.ok()) s = Positive(w.target_len, "target_len", what);

@@ -10,6 +10,7 @@
 #include "db/field_rules.h"
 #include "db/offer_query.h"
 #include "db/text.h"
+#include "model/counts.h"
 
 namespace gpuplan::plan {
 
@@ -590,8 +591,7 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   plan.ondemand_asked = request.pricing.ondemand;
   plan.spot_asked = request.pricing.spot;
   const model::ServingEstimate& est = plan.estimate;
-  int per_instance = std::max(1, hw->cluster.node.gpus_per_node / std::max(1, est.gpus_per_replica));
-  plan.instances = (est.replicas + per_instance - 1) / per_instance;
+  plan.instances = model::ServingInstances(est, hw->cluster.node.gpus_per_node);
   const model::ServingPoint& p = est.chosen;
   plan.capacity_requests_per_s = est.replicas * p.requests_per_s;
   plan.decoder = request.serving.output_tokens > 0 &&

@@ -10,6 +10,7 @@
 #include "db/offer_query.h"
 #include "model/training_job.h"
 #include "db/text.h"
+#include "model/counts.h"
 #include "plan/deadline.h"
 #include "plan/planner.h"
 
@@ -253,7 +254,8 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
                                                   Objective objective,
                                                   int limit) {
   // A request error is not an option's rejection: refuse it before counting options.
-  Status valid = model::ValidateJobRequest(request.job, request.workload);
+  Status valid = model::ValidateWorkload(request.workload);
+  if (valid.ok()) valid = model::ValidateJobRequest(request.job, request.workload);
   if (!valid.ok()) return valid.error();
   if (request.job.hours > 0) {
     // Every option would take the same hours: a ranking by time or cost per hour says nothing.
@@ -405,7 +407,8 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   auto offers = CandidateOffers(catalog_, cons, stats);
   if (!offers.ok()) return offers.error();
   out.rejected = {{"does_not_fit", 0}, {"precision_unsupported", 0},
-                  {"tensor_parallel_too_large", 0}, {"node_too_large", stats.unsupported},
+                  {"tensor_parallel_too_large", 0}, {"over_max_gpus", 0},
+                  {"node_too_large", stats.unsupported},
                   {"slo_not_met", 0}, {"over_budget", 0}, {"no_price", 0}};
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
@@ -440,6 +443,10 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
           ++out.rejected["tensor_parallel_too_large"];  // more GPUs per replica than the node has
           continue;
         }
+        if (FieldIs(it->second.error(), "target_requests_per_s")) {
+          ++out.rejected["over_max_gpus"];  // the load needs more than model::kMaxTotalGpus
+          continue;
+        }
         return it->second.error();
       }
       const auto& e = *it->second;
@@ -451,8 +458,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
         ++out.rejected["slo_not_met"];
         continue;
       }
-      int per_instance = std::max(1, offer.instance.gpu_count / e->gpus_per_replica);
-      int instances = (e->replicas + per_instance - 1) / per_instance;
+      const int instances = model::ServingInstances(*e, offer.instance.gpu_count);
       Candidate c;
       c.offer = &offer;
       c.nodes = instances;

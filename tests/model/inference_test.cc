@@ -36,6 +36,37 @@ TEST(InferenceTest, NodesOutsideTheModelsRangeAreErrorsNotEndlessLoops) {
   EXPECT_TRUE(EstimateServing(*FindPreset("llama-2-7b"), largest, Chat(50, 20)).ok());
 }
 
+// Issue 22, finding 4: 1e9 requests/s of 4000 + 4000 tokens on 8x A100 needed more replicas
+// than an int holds; the cast to int made them -2147483648 (and a negative cost).
+TEST(InferenceTest, ALoadBeyondTheGpuMaximumIsAnErrorNotAnOverflowedCount) {
+  ServingRequest r = Chat(1e9, 0);
+  r.input_tokens = r.output_tokens = 4000;
+  auto e = EstimateServing(*FindPreset("llama-2-70b"), Node(A100_80(), 8).node, r);
+  ASSERT_FALSE(e.ok()) << "replicas " << e->replicas << ", total_gpus " << e->total_gpus;
+  EXPECT_EQ(e.error().fields.at(0).field, "target_requests_per_s");
+  EXPECT_NE(e.error().message.find("over the maximum of 262144 GPUs"), std::string::npos)
+      << e.error().message;
+}
+
+// Every load either is refused on the target or has whole, consistent, bounded counts.
+TEST(InferenceTest, ReplicasTimesGpusPerReplicaIsTheTotalUpToTheMaximum) {
+  for (const char* id : {"llama-2-70b", "llama-2-7b", "resnet-50"}) {
+    for (double rps : {0.0, 5e-324, 1.0, 1e3, 1e5, 1e7, 1e9, 1e300}) {
+      ServingRequest r = Chat(rps, 0);
+      r.input_tokens = r.output_tokens = 4000;
+      auto e = EstimateServing(*FindPreset(id), Node(A100_80(), 8).node, r);
+      if (!e.ok()) {
+        EXPECT_EQ(e.error().fields.at(0).field, "target_requests_per_s") << id << " " << rps;
+        continue;
+      }
+      EXPECT_GE(e->replicas, 1) << id << " " << rps;
+      EXPECT_EQ(static_cast<long long>(e->replicas) * e->gpus_per_replica, e->total_gpus)
+          << id << " " << rps;
+      EXPECT_LE(e->total_gpus, kMaxGpusPerNode * kMaxNodes) << id << " " << rps;
+    }
+  }
+}
+
 TEST(InferenceTest, SevenBOnA100MeetsAChatSlo) {
   auto e = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 8).node, Chat(50, 20));
   ASSERT_TRUE(e.ok()) << e.error().message;

@@ -31,6 +31,78 @@ double Throughput(const Workload& w, const TrainingJob& job, const Cluster& c) {
   return e.ok() ? e->samples_per_s : 0;
 }
 
+// Issue 22, finding 11: a time component is never negative. The micro-step's smooth maximum
+// of GPU and host time rounded below a large GPU time, so overhead_s (their difference times
+// the micro-batches) came out negative on huge models.
+TEST(TrainingTest, StepTimeComponentsAreNeverNegative) {
+  Workload huge = *FindPreset("llama-2-70b");
+  huge.id = "custom";
+  huge.params = 0;
+  for (int layers : {80, 800, 8000}) {
+    for (int hidden : {8192, 65536}) {
+      huge.layers = layers;
+      huge.hidden = hidden;
+      huge.ffn = 0;
+      for (int batch : {8, 64, 1 << 16, 1 << 30}) {
+        TrainingJob job = Job(Precision::kBf16, batch, 1e9);
+        job.micro_batch = std::min(batch, 1 << 20);
+        auto e = EstimateTraining(huge, job, Node(H100(), 8), DefaultConstants(), false);
+        ASSERT_TRUE(e.ok()) << e.error().message;
+        const StepBreakdown& b = e->step.breakdown;
+        std::string what = std::to_string(layers) + " layers, hidden " + std::to_string(hidden) +
+                           ", batch " + std::to_string(batch);
+        for (double v : {b.compute_s, b.memory_s, b.communication_s, b.bubble_s, b.optimizer_s,
+                         b.input_s, b.overhead_s}) {
+          EXPECT_GE(v, 0) << what;
+          EXPECT_TRUE(std::isfinite(v)) << what;
+        }
+      }
+    }
+  }
+}
+
+// The micro-step overlaps GPU and host work: it never takes less than either.
+TEST(TrainingTest, MicroStepIsNeverShorterThanItsGpuOrHostTime) {
+  for (const char* id : {"llama-2-70b", "resnet-50", "bert-large"}) {
+    Workload w = *FindPreset(id);
+    TrainingJob job = Job(Precision::kBf16, 1 << 30);
+    for (int b = 1; b <= (1 << 30) && b > 0; b *= 4) {
+      MicroStep m = MicroStepTime(w, job, H100(), ParallelLayout{}, b, DefaultConstants());
+      EXPECT_GE(m.total_s, m.gpu_s) << id << " at " << b;
+      EXPECT_GE(m.total_s, m.host_s) << id << " at " << b;
+    }
+  }
+}
+
+// More optimizer steps than a double counts exactly are refused on the dataset field.
+TEST(TrainingTest, StepsBeyondTwoToTheFiftyThirdAreRefusedOnTheDataset) {
+  TrainingJob job = Job(Precision::kBf16, 1, 1e15);
+  job.epochs = 1e6;
+  auto e = EstimateTraining(*FindPreset("bert-large"), job, Node(A100_80(), 1));
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().fields.at(0).field, "dataset.epochs");
+  job.epochs = 1;
+  job.samples = 1e15;
+  EXPECT_TRUE(EstimateTraining(*FindPreset("bert-large"), job, Node(A100_80(), 1)).ok());
+}
+
+// Issue 22, finding 11: a MoE shape sized in tokens without seq_len was told it was a CNN.
+TEST(TrainingTest, TokensForASequenceShapeWithoutSeqLenNameSeqLen) {
+  Workload moe = *FindPreset("mixtral-8x7b");
+  moe.id = "custom";
+  moe.seq_len = 0;
+  TrainingJob job = Job(Precision::kBf16, 64);
+  job.samples = 0;
+  job.tokens = 1e9;
+  Status s = ValidateJobRequest(job, moe);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().fields.at(0).field, "workload.seq_len");
+  EXPECT_EQ(s.error().message.find("cnn"), std::string::npos) << s.error().message;
+  Status cnn = ValidateJobRequest(job, *FindPreset("resnet-50"));
+  ASSERT_FALSE(cnn.ok());
+  EXPECT_EQ(cnn.error().fields.at(0).field, "dataset.tokens");
+}
+
 TEST(TrainingTest, MoreGpusNeverLowerDataParallelThroughput) {
   for (const char* id : {"resnet-50", "bert-large"}) {
     Workload w = *FindPreset(id);
