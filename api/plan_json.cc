@@ -408,6 +408,19 @@ void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
   out.Object("rejected", [&] {
     for (const auto& [reason, count] : r.rejected) out.Field(reason, count);
   });
+  out.Key("stopped_early");
+  if (r.stopped_early) {
+    out.BeginObject();
+    out.Field("offers_evaluated", r.offers_evaluated);
+    out.Field("offers_not_evaluated", r.offers_not_evaluated);
+    out.Field("detail", std::string(
+        "the catalog is too large to plan within this request's time: the answer ranks the "
+        "offers evaluated only; narrow constraints (clouds, regions, gpus, max_nodes) to "
+        "cover the rest"));
+    out.EndObject();
+  } else {
+    out.Null();
+  }
   out.Field("assumptions", r.assumptions);
   out.Field("model_version", kModelVersion);
   out.EndObject();

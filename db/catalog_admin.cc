@@ -5,6 +5,7 @@
 
 #include <ctime>
 
+#include "db/catalog_caps.h"
 #include "db/field_rules.h"
 #include "db/write_transaction.h"
 
@@ -109,6 +110,8 @@ Result<bool> CatalogAdmin::WriteInstanceType(const InstanceType& type, bool repl
                       " replaces it");
     }
     WriteCatalogBatch(db_, batch);
+    Status capped = CheckCatalogSize(db_, batch);
+    if (!capped.ok()) return capped.error();  // rolls back
     tx.commit();
     return !existed;
   } catch (const SQLite::Exception& e) {
@@ -145,6 +148,8 @@ Result<WriteCounts> CatalogAdmin::AddPrices(const std::vector<PriceObservation>&
       return e;
     }
     BatchCounts counts = WriteCatalogBatch(db_, batch);
+    Status capped = CheckCatalogSize(db_, batch);
+    if (!capped.ok()) return capped.error();  // rolls back
     tx.commit();
     return counts.prices;
   } catch (const SQLite::Exception& e) {

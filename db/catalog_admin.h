@@ -1,8 +1,9 @@
 // Single-resource catalog writes: GPUs, instance types, batches of price observations.
 // Each call checks its records against db/field_rules.h, then writes in one BEGIN
 // IMMEDIATE transaction. Errors: kConflict (exists / still referenced), kNotFound,
-// kInvalidArgument naming the field, kUnavailable when the database is busy or failing
-// (see db/write_transaction.h).
+// kInvalidArgument naming the field, or naming "instance_types" / "prices" when the write
+// would take the catalog past its cap (db/catalog_caps.h; nothing is written),
+// kUnavailable when the database is busy or failing (see db/write_transaction.h).
 #pragma once
 
 #include <SQLiteCpp/Database.h>

@@ -3,7 +3,9 @@
 #include <SQLiteCpp/Exception.h>
 
 #include <ctime>
+#include <optional>
 
+#include "db/catalog_caps.h"
 #include "db/field_rules.h"
 #include "db/write_transaction.h"
 
@@ -25,6 +27,15 @@ void AuditAlone(SQLite::Database& db, const ImportAudit& audit) {
   tx.commit();
 }
 
+// The error of an import that would take the catalog past a cap (db/catalog_caps.h), after
+// its transaction rolled back; the audit row says so.
+Error Refused(SQLite::Database& db, const ImportOptions& options, const std::string& started,
+              const ImportOutcome& out, const Error& over_cap) {
+  AuditAlone(db, AuditRow(options, started, out.report, BatchCounts{},
+                          "refused: " + over_cap.message));
+  return over_cap;
+}
+
 }  // namespace
 
 Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& batch,
@@ -35,6 +46,9 @@ Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& ba
   out.report = batch.report;
   Status valid = rules::CheckBatch(batch, std::time(nullptr));
   if (!valid.ok()) return valid.error();
+  // Before the write lock: an import too large by itself never holds it.
+  Status size = CheckImportSize(batch);
+  if (!size.ok()) return size.error();
   try {
     if (!batch.report.rejected.empty() && !options.partial) {
       AuditAlone(db, AuditRow(options, started, out.report, out.counts,
@@ -50,22 +64,30 @@ Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& ba
       return e;
     }
     if (options.dry_run) {
+      Status capped = OkStatus();
       {
         WriteTransaction tx(db);
         out.counts = WriteCatalogBatch(db, batch);
+        capped = CheckCatalogSize(db, batch);
       }  // rolls back: a dry run only counts
+      if (!capped.ok()) return Refused(db, options, started, out, capped.error());
       AuditAlone(db, AuditRow(options, started, out.report, out.counts, "dry run: nothing written"));
       if (before_commit) before_commit(out);
       return out;
     }
     // The data and its audit row commit together, and the answer is made before the
     // commit: once committed, nothing is left that could fail.
-    WriteTransaction tx(db);
+    std::optional<WriteTransaction> tx(std::in_place, db);
     out.counts = WriteCatalogBatch(db, batch);
+    Status capped = CheckCatalogSize(db, batch);
+    if (!capped.ok()) {
+      tx.reset();  // rolls back before the refusal is audited in a transaction of its own
+      return Refused(db, options, started, out, capped.error());
+    }
     RecordImport(db, AuditRow(options, started, out.report, out.counts, ""));
     out.written = true;
     if (before_commit) before_commit(out);
-    tx.commit();
+    tx->commit();
     return out;
   } catch (const SQLite::Exception& e) {
     Error err = StorageError(e, "the import");

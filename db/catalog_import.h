@@ -32,7 +32,11 @@ struct ImportOutcome {
 // The batch is first checked against db/field_rules.h (kInvalidArgument naming
 // "/<table>/<i>/<field>" when a parser let something through). With rejected rows and
 // !partial, nothing is written and the result is kInvalidArgument listing up to 100
-// rejected rows as fields "line N" (the audit row is still recorded). `before_commit`,
+// rejected rows as fields "line N" (the audit row is still recorded). Caps
+// (db/catalog_caps.h): a batch over a cap by itself is kInvalidArgument naming "rows",
+// "instance_types" or "prices" before any transaction (no audit row, as for CheckBatch);
+// one that would take the catalog past a cap is the same error after its transaction
+// rolled back (a dry run too), with an audit row saying so. `before_commit`,
 // when given, runs with the outcome just before the commit (for a dry run: after the
 // rollback), so a caller can build its answer while the write can still be undone; if it
 // throws, nothing is written. Busy after the busy timeout: kUnavailable.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <tuple>
 
 namespace gpuplan::db {
@@ -36,7 +37,7 @@ bool SpotAboveOndemand(const Offer& offer) {
 namespace {
 
 struct Ranked {
-  Offer offer;
+  Offer* offer;  // into PageOffers' own copy of the offers
   std::optional<double> sort_value;  // in the comparison currency for price sorts
 };
 
@@ -74,6 +75,8 @@ Result<double> ConvertCurrency(double amount, const std::string& from, const std
 Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
                              const std::map<std::string, FxRate>& rates) {
   const std::string compare_currency = query.currency.empty() ? "USD" : query.currency;
+  // Offers are ranked by pointer and only the page is sorted (a catalog at its caps holds
+  // 100 000 offers; sorting them whole, moved by value, cost seconds).
   std::vector<Ranked> ranked;
   ranked.reserve(offers.size());
   for (Offer& offer : offers) {
@@ -91,6 +94,33 @@ Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
       case OfferSort::kGpuCount: sort_value = offer.instance.gpu_count; break;
       case OfferSort::kGpuMemory: sort_value = offer.gpu_memory_gb; break;
     }
+    ranked.push_back({&offer, sort_value});
+  }
+  auto before = [&](const std::optional<double>& value, const std::string& cloud,
+                    const std::string& region, const std::string& type, const Ranked& r) {
+    return Before(value, cloud, region, type, r.sort_value, r.offer->instance.cloud,
+                  r.offer->region, r.offer->instance.id, query.descending);
+  };
+  OfferPage page;
+  page.total = static_cast<int>(ranked.size());
+  if (query.after) {
+    const OfferCursor& c = *query.after;
+    std::erase_if(ranked, [&](const Ranked& r) {
+      return !before(c.sort_value, c.cloud, c.region, c.instance_type, r);
+    });
+  }
+  auto less = [&](const Ranked& a, const Ranked& b) {
+    return before(a.sort_value, a.offer->instance.cloud, a.offer->region, a.offer->instance.id, b);
+  };
+  auto end = ranked.begin() + std::min<std::ptrdiff_t>(query.limit, std::ssize(ranked));
+  std::partial_sort(ranked.begin(), end, ranked.end(), less);
+  if (end != ranked.end() && end != ranked.begin()) {  // before the page's offers move out
+    const Ranked& last = *(end - 1);
+    page.next = OfferCursor{last.sort_value, last.offer->instance.cloud, last.offer->region,
+                            last.offer->instance.id};
+  }
+  for (auto it = ranked.begin(); it != end; ++it) {
+    Offer offer = std::move(*it->offer);
     if (!query.currency.empty() && query.currency != offer.currency) {
       auto od = Converted(offer.price_ondemand_per_hour, offer, query.currency, rates);
       auto sp = Converted(offer.price_spot_per_hour, offer, query.currency, rates);
@@ -100,32 +130,7 @@ Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
       offer.price_spot_per_hour = *sp;
       offer.currency = query.currency;
     }
-    ranked.push_back({std::move(offer), sort_value});
-  }
-  auto less = [&](const Ranked& a, const Ranked& b) {
-    return Before(a.sort_value, a.offer.instance.cloud, a.offer.region, a.offer.instance.id,
-                  b.sort_value, b.offer.instance.cloud, b.offer.region, b.offer.instance.id,
-                  query.descending);
-  };
-  std::sort(ranked.begin(), ranked.end(), less);
-
-  auto start = ranked.begin();
-  if (query.after) {
-    const OfferCursor& c = *query.after;
-    start = std::partition_point(ranked.begin(), ranked.end(), [&](const Ranked& r) {
-      return !Before(c.sort_value, c.cloud, c.region, c.instance_type, r.sort_value,
-                     r.offer.instance.cloud, r.offer.region, r.offer.instance.id,
-                     query.descending);
-    });
-  }
-  OfferPage page;
-  page.total = static_cast<int>(ranked.size());
-  auto end = start + std::min<std::ptrdiff_t>(query.limit, ranked.end() - start);
-  for (auto it = start; it != end; ++it) page.items.push_back(it->offer);
-  if (end != ranked.end() && end != start) {
-    const Ranked& last = *(end - 1);
-    page.next = OfferCursor{last.sort_value, last.offer.instance.cloud, last.offer.region,
-                            last.offer.instance.id};
+    page.items.push_back(std::move(offer));
   }
   return page;
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "db/catalog_caps.h"
 #include "db/field_rules.h"
 #include "db/text.h"
 
@@ -162,6 +163,10 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
   for (const auto& [name, column] : required) {
     if (!column) return Error::Invalid(name, std::string("missing column '") + name + "'");
   }
+
+  // A file over the row cap is refused before any of its rows is looked at.
+  Status rows = CheckImportRows(table.rows().size());
+  if (!rows.ok()) return rows.error();
 
   CatalogBatch batch;
   ImportReport& report = batch.report;

@@ -43,7 +43,8 @@ std::string AttachedOfferName(const std::string& host, int count,
                               const std::string& accelerator);
 
 // Fails (kInvalidArgument naming the column) when a required column is missing:
-// InstanceType, AcceleratorName, AcceleratorCount, Region, Price, SpotPrice.
+// InstanceType, AcceleratorName, AcceleratorCount, Region, Price, SpotPrice; naming "rows"
+// when the table has more than kMaxImportRows data rows (db/catalog_caps.h).
 Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotOptions& options,
                                           const GpuResolver& resolver);
 

@@ -5,19 +5,31 @@
 namespace gpuplan::plan {
 
 namespace {
-thread_local std::optional<std::chrono::steady_clock::time_point> deadline;
+
+struct Clock {
+  std::chrono::steady_clock::time_point planning_until;
+  std::chrono::steady_clock::time_point deadline;
+};
+thread_local std::optional<Clock> request_clock;
+
 }  // namespace
 
 void SetRequestDeadline(std::chrono::milliseconds budget) {
   if (budget.count() <= 0) {
-    deadline.reset();
-  } else {
-    deadline = std::chrono::steady_clock::now() + budget;
+    request_clock.reset();
+    return;
   }
+  auto now = std::chrono::steady_clock::now();
+  auto planning = std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget * kPlanningShare);
+  request_clock = Clock{now + planning, now + budget};
 }
 
 void CheckDeadline() {
-  if (deadline && std::chrono::steady_clock::now() > *deadline) throw DeadlineExceeded();
+  if (request_clock && std::chrono::steady_clock::now() > request_clock->deadline) throw DeadlineExceeded();
+}
+
+bool PlanningTimeUp() {
+  return request_clock && std::chrono::steady_clock::now() > request_clock->planning_until;
 }
 
 }  // namespace gpuplan::plan

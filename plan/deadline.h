@@ -1,7 +1,13 @@
-// A per-request work deadline. The server sets it when a request is admitted; loops whose
-// work grows with the request (recommendation candidates, batch scenarios) call
-// CheckDeadline(), which throws DeadlineExceeded once it has passed. The HTTP layer (server/app.cc)
-// answers that with 503 and Retry-After. Thread-local: one request per thread.
+// A per-request work deadline. The server sets it when a request is admitted. Loops whose
+// work grows with the request call one of two checks:
+//  - PlanningTimeUp(), in loops that can answer with what they have (the recommendation
+//    planner walking the catalog's offers): true once the request has used
+//    kPlanningShare of its budget, so the loop stops and the partial answer, which says
+//    so, is ranked and rendered in the time left;
+//  - CheckDeadline(), in loops whose answer is all or nothing (batch scenarios): throws
+//    DeadlineExceeded once the deadline has passed; the HTTP layer (server/app.cc) answers
+//    that with 503 and Retry-After.
+// Thread-local: one request per thread.
 #pragma once
 
 #include <chrono>
@@ -14,9 +20,16 @@ class DeadlineExceeded : public std::runtime_error {
   DeadlineExceeded() : std::runtime_error("the request needed more work than one request may do") {}
 };
 
+// The part of a request's budget a planning loop may spend before it stops early; the rest
+// is left for ranking and rendering what it found.
+inline constexpr double kPlanningShare = 0.5;
+
 // Starts the clock for the request on this thread; zero or negative means no deadline.
 void SetRequestDeadline(std::chrono::milliseconds budget);
 // Throws DeadlineExceeded when this thread's request is past its deadline.
 void CheckDeadline();
+// True when this thread's request has used kPlanningShare of its budget (never without a
+// deadline).
+bool PlanningTimeUp();
 
 }  // namespace gpuplan::plan

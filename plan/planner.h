@@ -208,6 +208,10 @@ struct Recommendation {
   int feasible = 0;
   std::map<std::string, int> rejected;  // reason -> options
   std::vector<std::string> assumptions;
+  // The planner stopped at the request's planning share (plan/deadline.h) with catalog
+  // offers left: items, counts and the Pareto front cover the offers evaluated only.
+  bool stopped_early = false;
+  int offers_evaluated = 0, offers_not_evaluated = 0;
 };
 
 struct ComparisonRow {

@@ -87,6 +87,16 @@ Result<std::shared_ptr<const T>> Shared(Result<T> estimate) {
   return std::make_shared<const T>(std::move(estimate).value());
 }
 
+// Whether the walk over `offers` stops before `next` (the request's planning share is
+// spent, plan/deadline.h); if so, `out` says how far it got.
+bool StopEarly(const std::vector<db::Offer>& offers, size_t next, Recommendation& out) {
+  if (!PlanningTimeUp()) return false;
+  out.stopped_early = true;
+  out.offers_evaluated = static_cast<int>(next);
+  out.offers_not_evaluated = static_cast<int>(offers.size() - next);
+  return true;
+}
+
 bool FieldIs(const Error& e, const char* field) {
   return e.code == ErrorCode::kInvalidArgument && !e.fields.empty() && e.fields[0].field == field;
 }
@@ -284,8 +294,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>> cache;
   std::vector<Candidate> feasible;
-  for (const db::Offer& offer : *offers) {
-    CheckDeadline();
+  for (size_t next = 0; next < offers->size(); ++next) {
+    if (StopEarly(*offers, next, out)) break;
+    const db::Offer& offer = (*offers)[next];
     if (!gpus.count(offer.instance.gpu_id)) {
       auto g = catalog_.GetGpu(offer.instance.gpu_id);
       if (!g.ok()) return g.error();
@@ -413,8 +424,9 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
   std::vector<Candidate> feasible;
-  for (const db::Offer& offer : *offers) {
-    CheckDeadline();
+  for (size_t next = 0; next < offers->size(); ++next) {
+    if (StopEarly(*offers, next, out)) break;
+    const db::Offer& offer = (*offers)[next];
     HardwareKey key = KeyOf(offer.instance, 1);
     auto it = cache.find(key);
     if (it == cache.end()) {
