@@ -44,7 +44,8 @@ std::optional<db::ApiKey> Authorize(db::ConnectionPool& pool, const httplib::Req
     return std::nullopt;
   }
   if (key->revoked_at) {
-    WriteProblem(req, res, 403, "API key '" + key->name + "' was revoked at " + *key->revoked_at);
+    // Nothing about the key itself: whoever holds a leaked, revoked key learns nothing more.
+    WriteProblem(req, res, 403, "this API key was revoked");
     return std::nullopt;
   }
   if (scope == "admin" && key->scope != "admin") {

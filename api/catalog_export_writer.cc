@@ -40,13 +40,6 @@ nlohmann::json PriceJson(const db::PriceObservation& p) {
           {"currency", p.currency}, {"observed_at", p.observed_at}, {"source", p.source}};
 }
 
-std::string CsvQuote(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
 std::string CsvNumber(double v) {
   std::ostringstream os;
   os.precision(17);
@@ -61,6 +54,21 @@ bool KeyBefore(const db::InstanceType& t, const db::PriceObservation& p) {
 }
 
 }  // namespace
+
+bool CsvNeedsFormulaEscape(std::string_view text) {
+  return !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+}
+
+std::string CsvTextCell(std::string_view text) {
+  std::string cell = CsvNeedsFormulaEscape(text) ? "'" : "";
+  cell += text;
+  bool edge_space = !cell.empty() && (cell.front() == ' ' || cell.back() == ' ' ||
+                                      cell.back() == '\t');  // CSV readers trim them
+  if (!edge_space && cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
+  std::string out = "\"";
+  for (char ch : cell) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
 
 ExportWriter::ExportWriter(std::unique_ptr<db::CatalogSnapshot> snapshot, ExportFormat format)
     : snapshot_(std::move(snapshot)), format_(format) {}
@@ -162,13 +170,13 @@ void ExportWriter::CsvPrices(std::string& out, size_t min_bytes) {
     }
     const db::InstanceType* t =
         have_type_ && type_.cloud == p.cloud && type_.id == p.instance_type ? &type_ : nullptr;
-    out += CsvQuote(p.cloud) + "," + CsvQuote(p.region) + "," + CsvQuote(p.zone) + "," +
-           CsvQuote(p.instance_type) + "," + (t ? CsvQuote(t->gpu_id) : "") + "," +
+    out += CsvTextCell(p.cloud) + "," + CsvTextCell(p.region) + "," + CsvTextCell(p.zone) + "," +
+           CsvTextCell(p.instance_type) + "," + (t ? CsvTextCell(t->gpu_id) : "") + "," +
            (t ? std::to_string(t->gpu_count) : "") + "," +
            (t && t->vcpus ? CsvNumber(*t->vcpus) : "") + "," +
-           (t && t->memory_gib ? CsvNumber(*t->memory_gib) : "") + "," + p.kind + "," +
-           CsvNumber(p.price_per_hour) + "," + p.currency + "," + CsvQuote(p.observed_at) +
-           "," + CsvQuote(p.source) + "\n";
+           (t && t->memory_gib ? CsvNumber(*t->memory_gib) : "") + "," + CsvTextCell(p.kind) +
+           "," + CsvNumber(p.price_per_hour) + "," + CsvTextCell(p.currency) + "," +
+           CsvTextCell(p.observed_at) + "," + CsvTextCell(p.source) + "\n";
   }
 }
 

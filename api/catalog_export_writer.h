@@ -2,11 +2,14 @@
 // catalog of any size streams in bounded memory (about one piece, ~64 KiB, per export).
 //   json: the native gpuplan format (lossless; POST /catalog/import?format=gpuplan reads it
 //         back). Keys in alphabetical order, items in key order, no whitespace.
-//   csv:  one row per price observation with its instance type's GPU columns.
+//   csv:  one row per price observation with its instance type's GPU columns; every text
+//         cell goes through CsvTextCell, numbers are written as numbers. Nothing imports
+//         this CSV back (the json export is the round trip), so the escape stays.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "db/catalog_export.h"
 #include "model/result.h"
@@ -14,6 +17,15 @@
 namespace gpuplan::api {
 
 enum class ExportFormat { kJson, kCsv };
+
+// One text cell of the CSV export. A cell a spreadsheet would run as a formula (first byte
+// '=', '+', '-', '@', tab or CR; OWASP "CSV injection") gets a leading "'"; then a cell
+// holding ',', '"', CR or LF, or starting or ending with a space or tab (which readers
+// trim), is quoted per RFC 4180 ('"' doubled). Reading the cell back
+// (db::ParseCsv) and removing that one "'" gives `text` again.
+std::string CsvTextCell(std::string_view text);
+// True when CsvTextCell prefixes `text` with "'".
+bool CsvNeedsFormulaEscape(std::string_view text);
 
 class ExportWriter {
  public:

@@ -100,6 +100,7 @@ std::optional<db::PriceObservation> ReadPrice(JsonReader& r, const std::string& 
   if (r.Has("currency")) r.Check("currency", rules::CheckCurrency(p.currency));
   p.observed_at = r.String("observed_at").value_or(now);
   r.Check("observed_at", rules::CheckTimestamp(p.observed_at, std::time(nullptr)));
+  p.observed_at = rules::CanonicalOrSame(p.observed_at);
   p.source = r.String("source").value_or("");
   if (r.Has("cloud")) r.Check("cloud", rules::CheckName(p.cloud));
   if (r.Has("instance_type")) r.Check("instance_type", rules::CheckCatalogId(p.instance_type));
@@ -180,6 +181,7 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
                  r.String("as_of", true).value_or(""), r.String("source").value_or("")};
     if (r.Has("currency")) r.Check("currency", rules::CheckCurrency(f.currency));
     if (r.Has("as_of")) r.Check("as_of", rules::CheckTimestamp(f.as_of, std::time(nullptr)));
+    f.as_of = rules::CanonicalOrSame(f.as_of);
     r.Check("source", rules::CheckText(f.source));
     r.Finish();
     return r.ok() ? std::optional(f) : std::nullopt;
@@ -297,7 +299,8 @@ Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string
       continue;
     }
     ++b.report.rows_used;
-    b.prices.push_back({cloud, type, region, zone, "spot", *price, "USD", timestamp, source});
+    b.prices.push_back({cloud, type, region, zone, "spot", *price, "USD",
+                        rules::CanonicalOrSame(timestamp), source});
   }
   return b;
 }

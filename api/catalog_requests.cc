@@ -22,6 +22,7 @@ Result<SpotHistoryQuery> ReadSpotHistoryQuery(QueryParams& q) {
     if (!value->empty() && !db::rules::ParseTimestamp(*value)) {
       q.Fail(name, std::string(name) + " must be an ISO 8601 date or date-time, e.g. 2026-11-01");
     }
+    *value = db::rules::CanonicalOrSame(*value);  // stored stamps compare as instants
   }
   query.limit = static_cast<int>(q.Integer("limit", 1, 10000).value_or(1000));
   std::string cursor = q.String("cursor");

@@ -146,6 +146,7 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   if (auto reason = db::rules::CheckTimestamp(import.observed_at, std::time(nullptr))) {
     q.Fail("observed_at", "observed_at " + *reason);
   }
+  import.observed_at = db::rules::CanonicalOrSame(import.observed_at);
   if (!q.ok()) return WriteError(req, res, q.error());
   if (import.format == "gpuplan" && key->scope != "admin") {
     return WriteProblem(req, res, 403, "API key '" + key->name + "' has scope " + key->scope +
@@ -270,6 +271,7 @@ void PutFxRate(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
     if (auto why = db::rules::CheckTimestamp(rate.as_of, std::time(nullptr))) {
       errors.push_back({"/as_of", "as_of " + *why});
     }
+    rate.as_of = db::rules::CanonicalOrSame(rate.as_of);
   }
   if (!errors.empty()) return WriteError(req, res, BodyError(errors));
   auto lease = ctx.pool->Acquire();

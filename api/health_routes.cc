@@ -19,10 +19,9 @@ void RegisterHealthRoutes(RouteTable& routes, const ApiContext& context) {
     res.set_content(context.metrics->Scrape(*context.pool), ServiceMetrics::kContentType);
   });
   routes.Get("/readyz", [context](const httplib::Request& req, httplib::Response& res) {
+    Status health = context.pool->CheckHealth();
+    if (!health.ok()) return WriteError(req, res, health.error());
     auto lease = context.pool->Acquire();
-    db::CatalogStore store(*lease);
-    Status ping = store.Ping();
-    if (!ping.ok()) return WriteError(req, res, Error::Unavailable("database is not reachable"));
     WriteJson(res, {{"status", "ready"},
                     {"database", "ok"},
                     {"schema_version", db::SchemaVersion(*lease)}});

@@ -67,6 +67,7 @@ Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body) {
   if (auto reason = db::rules::CheckTimestamp(out.row.measured_on, std::time(nullptr))) {
     r.Fail("measured_on", "measured_on " + *reason);
   }
+  out.row.measured_on = db::rules::CanonicalOrSame(out.row.measured_on);
   out.row.shared = r.Bool("shared").value_or(false);
   r.Finish();
   if (!errors.empty()) return BodyError(errors);

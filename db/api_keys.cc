@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "db/catalog_writer.h"
+#include "db/write_transaction.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -69,7 +70,7 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
     out.record = Read(read);
     return out;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -80,7 +81,7 @@ Result<std::vector<ApiKey>> ApiKeyStore::List() {
     while (s.executeStep()) keys.push_back(Read(s));
     return keys;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -99,7 +100,7 @@ Result<ApiKey> ApiKeyStore::Revoke(const std::string& id_or_name) {
     read.executeStep();
     return Read(read);
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -110,7 +111,7 @@ Result<ApiKey> ApiKeyStore::Find(const std::string& key) {
     if (!s.executeStep()) return Error::NotFound("unknown API key");
     return Read(s);
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 

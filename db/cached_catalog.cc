@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "db/catalog_writer.h"
+#include "db/write_transaction.h"
 
 namespace gpuplan::db {
 
@@ -135,7 +136,7 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
     }
     return snapshot_;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 

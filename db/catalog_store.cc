@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "db/catalog_writer.h"
+#include "db/write_transaction.h"
 #include "db/database.h"
 #include "db/price_rows.h"
 #include "db/text.h"
@@ -147,7 +148,7 @@ Result<std::vector<model::GpuSpec>> CatalogStore::ListGpus() {
     while (s.executeStep()) gpus.push_back(ReadGpu(s));
     return gpus;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -158,7 +159,7 @@ Result<model::GpuSpec> CatalogStore::GetGpu(const std::string& id) {
     if (!s.executeStep()) return Error::NotFound("no GPU with id '" + id + "'");
     return ReadGpu(s);
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -177,7 +178,7 @@ FROM clouds c ORDER BY c.id)SQL");
     }
     return clouds;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -195,7 +196,7 @@ Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) 
     }
     return regions;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -260,7 +261,7 @@ Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
     }
     return offers;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -282,7 +283,7 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
     if (!offers.ok()) return offers.error();
     return std::make_pair(std::move(type), std::move(offers).value());
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -297,7 +298,7 @@ Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
     }
     return rates;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -332,7 +333,7 @@ LIMIT :limit)SQL");
     while (s.executeStep()) out.push_back(ReadPriceRow(s));
     return out;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -345,7 +346,7 @@ Result<std::string> CatalogStore::AcceleratorName(const std::string& scope,
     s.bind(2, gpu_id);
     return s.executeStep() ? s.getColumn(0).getString() : std::string();
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -362,7 +363,7 @@ Result<GpuResolver> CatalogStore::LoadGpuResolver() {
     }
     return resolver;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 
@@ -382,16 +383,7 @@ Result<CatalogStore::Sizes> CatalogStore::CountRows() {
     s.generation = CatalogGeneration(db_);
     return s;
   } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
-  }
-}
-
-Status CatalogStore::Ping() {
-  try {
-    db_.execAndGet("SELECT 1");
-    return OkStatus();
-  } catch (const SQLite::Exception& e) {
-    return Error::Unavailable(e.what());
+    return StorageFailure(e);
   }
 }
 

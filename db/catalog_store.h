@@ -38,8 +38,6 @@ class CatalogStore : public CatalogReader {
 
   // Every GPU and synonym, for parsing imports.
   Result<GpuResolver> LoadGpuResolver();
-  // A trivial query, for readiness checks.
-  Status Ping();
   // How much the catalog holds (for /metrics).
   struct Sizes {
     long long gpus = 0, clouds = 0, regions = 0, instance_types = 0, price_observations = 0;

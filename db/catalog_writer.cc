@@ -6,6 +6,8 @@
 #include <ctime>
 #include <set>
 
+#include "db/field_rules.h"
+
 namespace gpuplan::db {
 
 namespace {
@@ -171,7 +173,7 @@ void UpsertFxRate(SQLite::Database& db, const FxRate& rate) {
                          "source = excluded.source");
   stmt.bind(1, rate.currency);
   stmt.bind(2, rate.units_per_usd);
-  stmt.bind(3, rate.as_of);
+  stmt.bind(3, rules::CanonicalOrSame(rate.as_of));
   stmt.bind(4, rate.source);
   stmt.exec();
 }
@@ -260,7 +262,8 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     price_exists.bind(3, p.region);
     price_exists.bind(4, p.zone);
     price_exists.bind(5, p.kind);
-    price_exists.bind(6, p.observed_at);
+    const std::string observed_at = rules::CanonicalOrSame(p.observed_at);
+    price_exists.bind(6, observed_at);
     ++(price_exists.executeStep() ? all.prices.updated : all.prices.inserted);
     price_exists.reset();
     upsert_price.bind(1, p.cloud);
@@ -270,7 +273,7 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     upsert_price.bind(5, p.kind);
     upsert_price.bind(6, p.price_per_hour);
     upsert_price.bind(7, p.currency);
-    upsert_price.bind(8, p.observed_at);
+    upsert_price.bind(8, observed_at);
     upsert_price.bind(9, p.source);
     upsert_price.exec();
     upsert_price.reset();

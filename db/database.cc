@@ -3,14 +3,23 @@
 #include <sqlite3.h>
 
 #include <SQLiteCpp/Exception.h>
+#include <sys/stat.h>
+
+#include "db/write_transaction.h"
 
 namespace gpuplan::db {
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000;
+
+}  // namespace
 
 Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path) {
   try {
     auto db = std::make_unique<SQLite::Database>(
         path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
-    db->setBusyTimeout(5000);
+    db->setBusyTimeout(kBusyTimeoutMs);
     db->exec("PRAGMA foreign_keys = ON");
     if (path != ":memory:") db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = NORMAL");
@@ -77,6 +86,67 @@ SQLite::Statement& ConnectionPool::Lease::Prepared(const char* sql) {
     slot->clearBindings();
   }
   return *slot;
+}
+
+Status ConnectionPool::CheckHealth() {
+  std::lock_guard health(health_mutex_);
+  {
+    Lease lease = Acquire();
+    if (DatabaseFileMoved(*lease)) {
+      return Error::Unavailable("the database file was deleted or replaced while the service "
+                                "ran; restart it on the right file");
+    }
+    try {
+      lease->setBusyTimeout(0);
+      struct RestoreTimeout {
+        SQLite::Database& db;
+        ~RestoreTimeout() { db.setBusyTimeout(kBusyTimeoutMs); }
+      } restore{*lease};
+      lease->exec("BEGIN IMMEDIATE");
+      lease->exec("ROLLBACK");
+    } catch (const SQLite::Exception& e) {
+      if (!IsBusy(e)) {
+        StorageFailure(e);  // logs SQLite's text
+        return Error::Unavailable("the database cannot be written");
+      }
+    }
+  }
+  return CheckIntegrity();
+}
+
+Status ConnectionPool::CheckIntegrity() {
+  if (path_ == ":memory:" || path_.empty()) return OkStatus();
+  struct stat st {};
+  if (stat(path_.c_str(), &st) != 0) {
+    return Error::Unavailable("the database file cannot be read");
+  }
+  FileStamp stamp{static_cast<unsigned long long>(st.st_dev), static_cast<unsigned long long>(st.st_ino),
+                  static_cast<unsigned long long>(st.st_size),
+                  st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec};
+  auto now = std::chrono::steady_clock::now();
+  if (checked_stamp_ == stamp && now - checked_at_ < kIntegrityRecheck) return OkStatus();
+  checked_stamp_.reset();
+  try {
+    SQLite::Database fresh(path_, SQLite::OPEN_READONLY);
+    fresh.setBusyTimeout(1000);
+    SQLite::Statement check(fresh, "PRAGMA quick_check(1)");
+    if (!check.executeStep() || check.getColumn(0).getString() != "ok") {
+      return Error::Unavailable("the database file failed its integrity check");
+    }
+  } catch (const SQLite::Exception& e) {
+    if (IsBusy(e)) return OkStatus();  // a checkpoint or recovery in progress: not a fault
+    StorageFailure(e);
+    return Error::Unavailable("the database file failed its integrity check");
+  }
+  checked_stamp_ = stamp;
+  checked_at_ = now;
+  return OkStatus();
+}
+
+bool DatabaseFileMoved(SQLite::Database& db) {
+  int moved = 0;
+  int rc = sqlite3_file_control(db.getHandle(), "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+  return rc == SQLITE_OK && moved != 0;
 }
 
 std::string DatabaseFile(SQLite::Database& db) {

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path);
 // The file behind `db`'s main database; "" for in-memory and temporary databases (which
 // are private to their connection, so nothing about them may be shared in a process).
 std::string DatabaseFile(SQLite::Database& db);
+
+// True when the file `db` opened has been deleted, renamed or replaced since (its path no
+// longer leads to the open file: SQLITE_FCNTL_HAS_MOVED). Writes there would be lost at
+// the next start. False for in-memory databases. One fstat and one stat; thread-safe.
+bool DatabaseFileMoved(SQLite::Database& db);
 
 // Thrown by ConnectionPool::Acquire when no connection came free in time. The HTTP
 // layer answers it with 503 and Retry-After.
@@ -71,6 +77,17 @@ class ConnectionPool {
   Lease Acquire(std::chrono::milliseconds timeout = kAcquireTimeout);
   const std::string& path() const { return path_; }
 
+  // Storage health for /readyz. Ok when the file at path() is still the one the pool
+  // opened (not deleted or replaced), a write transaction can start (BEGIN IMMEDIATE then
+  // ROLLBACK: nothing is written; a write lock held by another writer counts as
+  // writable), and PRAGMA quick_check on a fresh read-only connection passes. The
+  // integrity verdict is kept until the file's inode, size or mtime changes or
+  // kIntegrityRecheck passes, so a probe is one stat and an empty transaction in the
+  // steady state. kUnavailable naming the failed check (never SQLite's text) otherwise.
+  // Thread-safe (probes are serialised); waits like Acquire for a connection.
+  static constexpr std::chrono::seconds kIntegrityRecheck{60};
+  Status CheckHealth();
+
   // Acquires that found no free connection and waited, the time they waited, and those
   // that gave up (PoolExhausted); monotonic, for /metrics.
   struct WaitStats {
@@ -83,7 +100,17 @@ class ConnectionPool {
   explicit ConnectionPool(std::string path) : path_(std::move(path)) {}
   void Release(std::unique_ptr<Pooled> connection);
 
+  Status CheckIntegrity();  // under health_mutex_
+
   std::string path_;
+  std::mutex health_mutex_;
+  struct FileStamp {
+    unsigned long long device = 0, inode = 0, size = 0;
+    long long mtime_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+  };
+  std::optional<FileStamp> checked_stamp_;  // under health_mutex_: the file quick_check passed
+  std::chrono::steady_clock::time_point checked_at_;
   mutable std::mutex mutex_;
   std::condition_variable available_;
   std::vector<std::unique_ptr<Pooled>> free_;

@@ -52,6 +52,19 @@ long long DaysFromCivil(long long y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<long long>(doe) - 719468;
 }
 
+// y-m-d of `days` since 1970-01-01 (proleptic Gregorian), the inverse of DaysFromCivil.
+void CivilFromDays(long long days, long long& y, unsigned& m, unsigned& d) {
+  days += 719468;
+  const long long era = (days >= 0 ? days : days - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(days - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y = static_cast<long long>(yoe) + era * 400 + (m <= 2);
+}
+
 }  // namespace
 
 Reason CheckCatalogId(std::string_view value) {
@@ -184,6 +197,35 @@ Reason CheckTimestamp(std::string_view value, std::time_t now) {
   }
   if (*t > now + kFutureSkewSeconds) return "must not be in the future, got " + Quoted(value);
   return std::nullopt;
+}
+
+std::string FormatTimestamp(std::time_t t) {
+  const long long first = DaysFromCivil(1, 1, 1) * 86400;
+  const long long last = DaysFromCivil(10000, 1, 1) * 86400 - 1;
+  long long seconds = std::clamp<long long>(t, first, last);
+  long long days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
+  long long in_day = seconds - days * 86400;
+  long long y;
+  unsigned m, d;
+  CivilFromDays(days, y, m, d);
+  char text[64];
+  if (in_day == 0) {
+    std::snprintf(text, sizeof(text), "%04lld-%02u-%02u", y, m, d);
+  } else {
+    std::snprintf(text, sizeof(text), "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ", y, m, d,
+                  in_day / 3600, in_day / 60 % 60, in_day % 60);
+  }
+  return text;
+}
+
+std::optional<std::string> CanonicalTimestamp(std::string_view value) {
+  auto t = ParseTimestamp(value);
+  if (!t) return std::nullopt;
+  return FormatTimestamp(*t);
+}
+
+std::string CanonicalOrSame(std::string_view value) {
+  return CanonicalTimestamp(value).value_or(std::string(value));
 }
 
 Status CheckBatch(const CatalogBatch& b, std::time_t now) {

@@ -55,6 +55,18 @@ std::optional<std::time_t> ParseTimestamp(std::string_view value);
 // A timestamp as above, in year kMinYear or later and not after now + kFutureSkewSeconds.
 Reason CheckTimestamp(std::string_view value, std::time_t now);
 
+// The one stored form of an instant, so that SQL's string order (ORDER BY, MAX, >=) is the
+// order in time: "YYYY-MM-DD" when it is exactly midnight UTC, else "YYYY-MM-DDTHH:MM:SSZ"
+// (fractions of a second dropped). Instants before year 0001 or after 9999 are clamped to
+// those years' first and last second. Migration 7 rewrites older rows the same way.
+std::string FormatTimestamp(std::time_t t);
+// ParseTimestamp then FormatTimestamp: "2026-11-01T06:28+14:00" -> "2026-10-31T16:28:00Z";
+// nullopt when `value` is not a timestamp.
+std::optional<std::string> CanonicalTimestamp(std::string_view value);
+// CanonicalTimestamp, or `value` unchanged when it is not a timestamp (callers that have
+// validated already, and query bounds that are checked elsewhere).
+std::string CanonicalOrSame(std::string_view value);
+
 // Every record of `batch` against the rules above (whether a price's instance type or an
 // instance type's GPU exists is the store's check, not this one). The first failures (at
 // most 100) as kInvalidArgument fields "/<table>/<index>/<field>".

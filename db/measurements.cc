@@ -5,6 +5,7 @@
 #include <map>
 
 #include "db/catalog_writer.h"
+#include "db/field_rules.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
@@ -114,7 +115,7 @@ Result<std::vector<Measurement>> MeasurementStore::Add(const std::vector<Measure
       insert.bind(i++, m.measured_as);
       insert.bind(i++, m.measured_value);
       insert.bind(i++, m.note);
-      insert.bind(i++, m.measured_on);
+      insert.bind(i++, rules::CanonicalOrSame(m.measured_on));
       insert.bind(i++, now);
       insert.bind(i++, m.request);
       insert.exec();

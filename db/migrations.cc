@@ -2,17 +2,20 @@
 
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <array>
 #include <string>
+
+#include "db/field_rules.h"
 
 namespace gpuplan::db {
 
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 6> kMigrations = {
+constexpr std::array<const char*, 7> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -208,7 +211,26 @@ CREATE TABLE measurements (
 );
 CREATE INDEX measurements_by_family ON measurements(family, gpu_id);
 )SQL",
+    // 7: one stored form per instant (rules::FormatTimestamp), so that string order is time
+    // order: stamps written with UTC offsets or fractions by older builds are rewritten.
+    // Two observations of one price key that now name the same instant keep the rewritten one.
+    R"SQL(
+UPDATE OR REPLACE prices SET observed_at = canonical_timestamp(observed_at)
+  WHERE observed_at IS NOT canonical_timestamp(observed_at);
+UPDATE fx_rates SET as_of = canonical_timestamp(as_of)
+  WHERE as_of IS NOT canonical_timestamp(as_of);
+UPDATE measurements SET measured_on = canonical_timestamp(measured_on)
+  WHERE measured_on IS NOT canonical_timestamp(measured_on);
+)SQL",
 };
+
+// canonical_timestamp(text): rules::CanonicalOrSame, for migrations that rewrite stamps.
+void CanonicalTimestampSql(sqlite3_context* context, int, sqlite3_value** argv) {
+  const unsigned char* text = sqlite3_value_text(argv[0]);
+  if (!text) return sqlite3_result_null(context);
+  std::string out = rules::CanonicalOrSame(reinterpret_cast<const char*>(text));
+  sqlite3_result_text(context, out.c_str(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
+}
 
 }  // namespace
 
@@ -228,6 +250,7 @@ Status MigrateTo(SQLite::Database& db, int target) {
                                 " is newer than this build (" +
                                 std::to_string(LatestSchemaVersion()) + ")");
     }
+    db.createFunction("canonical_timestamp", 1, true, nullptr, CanonicalTimestampSql);
     for (int next = version + 1; next <= std::min(target, LatestSchemaVersion()); ++next) {
       SQLite::Transaction tx(db);
       db.exec(kMigrations[next - 1]);

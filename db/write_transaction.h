@@ -7,6 +7,9 @@
 //   FOREIGN KEY                        -> kInvalidArgument ("<item> refers to ... missing")
 //   CHECK / NOT NULL                   -> kInvalidArgument ("<item> has a value ... refused")
 //   anything else                      -> kUnavailable ("the database could not ...")
+// SQLite's own text never reaches an answer: it goes to the storage log (SetStorageLog).
+// A write transaction does not start on a database file that was deleted or replaced
+// while open (DatabaseFileMoved): the write would vanish at the next start.
 #pragma once
 
 #include <SQLiteCpp/Database.h>
@@ -21,13 +24,24 @@ namespace gpuplan::db {
 
 class WriteTransaction {
  public:
+  // Throws SQLite::Exception (SQLITE_IOERR) when the file was deleted or replaced, or when
+  // BEGIN IMMEDIATE fails.
   explicit WriteTransaction(SQLite::Database& db)
-      : tx_(db, SQLite::TransactionBehavior::IMMEDIATE) {}
+      : tx_(StillOpenFile(db), SQLite::TransactionBehavior::IMMEDIATE) {}
   void commit() { tx_.commit(); }  // throws SQLite::Exception
 
  private:
+  static SQLite::Database& StillOpenFile(SQLite::Database& db);
   SQLite::Transaction tx_;
 };
+
+// Where SQLite's text of a failure goes (the server installs its logger); by default
+// nowhere. Set once at start, before requests are served.
+void SetStorageLog(void (*log)(const std::string& what));
+
+// The error of a failed read or probe: kUnavailable "the catalog is busy ..." for
+// busy/locked, else a fixed "the database cannot answer now" (the text goes to the log).
+Error StorageFailure(const SQLite::Exception& e);
 
 // `item` names what was being written, e.g. "instance type 'p5.48xlarge' in cloud 'aws'"
 // or "/prices/3"; `field` (optional) is the field the error is attached to.
@@ -36,5 +50,8 @@ Error StorageError(const SQLite::Exception& e, const std::string& item,
 
 // True for SQLITE_BUSY and SQLITE_LOCKED (and their extended codes).
 bool IsBusy(const SQLite::Exception& e);
+// True when the file or the disk failed, not the statement: SQLITE_CORRUPT, NOTADB, IOERR,
+// CANTOPEN, FULL, READONLY (the api answers 503, never 500).
+bool IsStorageFault(const SQLite::Exception& e);
 
 }  // namespace gpuplan::db

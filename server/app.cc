@@ -145,6 +145,9 @@ void AnswerException(const httplib::Request& req, httplib::Response& res, std::e
       if (db::IsBusy(e)) {
         status = 503;
         detail = "the catalog is busy with another write; retry shortly";
+      } else if (db::IsStorageFault(e)) {
+        status = 503;
+        detail = "the database cannot answer now; retry shortly";
       }
     } catch (const std::bad_alloc&) {
       what = "out of memory";
@@ -202,6 +205,9 @@ void ServeStaticFile(const httplib::Request& req, httplib::Response& res,
 
 void App::Configure() {
   GuardedServer& s = *server_;
+  db::SetStorageLog([](const std::string& what) {
+    spdlog::error("database: {}", db::Printable(what));
+  });
   s.set_tcp_nodelay(true);  // see PLATFORM.md: Nagle + delayed ACK costs ~40 ms a response
   s.set_default_headers({{"X-Content-Type-Options", "nosniff"}});
 
