@@ -57,12 +57,14 @@ json Training(const json& workload) {
 }
 
 bool NamesPointer(const json& problem, const std::string& pointer) {
+  if (!problem.is_object()) return false;  // not a problem answer
   for (const auto& e : problem.value("errors", json::array())) {
     if (e.value("pointer", "") == pointer) return true;
   }
   return false;
 }
 bool NamesParameter(const json& problem, const std::string& parameter, const std::string& in_detail) {
+  if (!problem.is_object()) return false;
   for (const auto& e : problem.value("errors", json::array())) {
     if (e.value("parameter", "") == parameter &&
         e.value("detail", "").find(in_detail) != std::string::npos) {
