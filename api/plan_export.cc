@@ -19,7 +19,7 @@ constexpr const char* kReadinessPath = "/health";
 constexpr const char* kPlaceholderImage = "your-registry/your-image:tag";
 
 constexpr size_t kMaxCommentValueBytes = 80;
-constexpr size_t kMaxCommentLineBytes = 400;
+constexpr size_t kMaxCommentLineBytes = 1000;
 constexpr const char* kOmitted = "<omitted>";
 
 // A figure a launcher reads; "unknown" when it is not finite (CheckRunnable keeps such
