@@ -9,7 +9,8 @@ namespace gpuplan::api {
 
 namespace {
 
-// Planner answer -> RunnablePlan (`to_runnable`) -> the catalog's names -> YAML.
+// Planner answer -> RunnablePlan (`to_runnable`), refused when it cannot run as planned ->
+// the catalog's names -> YAML.
 template <typename Request, typename Plan, typename ToRunnable>
 Result<std::string> Export(db::CatalogReader& catalog, const Request& request,
                            Result<Plan> (plan::Planner::*ask)(const Request&),
@@ -19,6 +20,8 @@ Result<std::string> Export(db::CatalogReader& catalog, const Request& request,
   if (!answer.ok()) return WithPointers(answer.error());
   Result<plan::RunnablePlan> runnable = to_runnable(*answer);
   if (!runnable.ok()) return runnable.error();
+  Status runs = plan::CheckRunnable(*runnable);
+  if (!runs.ok()) return WithPointers(runs.error());
   Status named = plan::AddCatalogNames(catalog, *runnable);
   if (!named.ok()) return named.error();
   return ExportYaml(*runnable, format);

@@ -26,8 +26,10 @@ Result<ExportQuery> ReadExportQuery(const std::multimap<std::string, std::string
                                     bool with_item);
 
 // The YAML of the plan the request asks for (query.format is kSkyPilot or kKubernetes).
-// Errors as PlanAnswer (JSON pointers), and for a recommendation without item
-// `query.item` kInvalidArgument naming "item".
+// Errors as PlanAnswer (JSON pointers); for a recommendation without item `query.item`
+// kInvalidArgument naming "item"; for a plan that cannot run as planned (a spot run that
+// never finishes, a model that does not fit, a figure that is not finite) kInvalidArgument
+// naming why (plan::CheckRunnable: the request field, or none).
 Result<std::string> ExportAnswer(db::CatalogReader& catalog, const plan::TrainingRequest& request,
                                  const ExportQuery& query);
 Result<std::string> ExportAnswer(db::CatalogReader& catalog, const plan::InferenceRequest& request,

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "plan/runnable.h"
+
 namespace gpuplan::api {
 
 std::optional<GpuProductLabel> GfdProductLabel(const std::string& gpu_id,
@@ -38,8 +40,10 @@ std::optional<GpuProductLabel> GfdProductLabel(const std::string& gpu_id,
       {"RTX-3090", {"NVIDIA-GeForce-RTX-3090", true}},
   };
   auto it = kLabels.find(gpu_id);
-  if (it == kLabels.end()) return GpuProductLabel{"NVIDIA-" + gpu_id, false};
-  return it->second;
+  if (it != kLabels.end()) return it->second;
+  std::string derived = "NVIDIA-" + gpu_id;
+  if (!plan::IsLabelValue(derived)) return std::nullopt;
+  return GpuProductLabel{derived, false};
 }
 
 }  // namespace gpuplan::api

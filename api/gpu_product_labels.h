@@ -19,7 +19,9 @@ struct GpuProductLabel {
 
 // The label value of catalog GPU `gpu_id` (gpus.csv ids) of `vendor`: the table's, else
 // "NVIDIA-<gpu_id>" (derived); nullopt for a GPU that is not NVIDIA's (GFD labels NVIDIA
-// GPUs only). An empty vendor is read as NVIDIA.
+// GPUs only) and when the derived value is not a Kubernetes label value
+// (plan::IsLabelValue: a catalog id may be longer or have '+', ':', '@', '(', ')', '=').
+// An empty vendor is read as NVIDIA.
 std::optional<GpuProductLabel> GfdProductLabel(const std::string& gpu_id, const std::string& vendor);
 
 }  // namespace gpuplan::api

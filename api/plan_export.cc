@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -17,28 +18,76 @@ constexpr int kServicePort = 8080;
 constexpr const char* kReadinessPath = "/health";
 constexpr const char* kPlaceholderImage = "your-registry/your-image:tag";
 
-std::string Minutes(double m) { return db::FormatNumber("%.1f", m); }
-std::string Hours(double h) { return db::FormatNumber("%.2f", h); }
+constexpr size_t kMaxCommentValueBytes = 80;
+constexpr size_t kMaxCommentLineBytes = 1000;
+constexpr const char* kOmitted = "<omitted>";
 
-// One line of a comment: no line breaks inside.
-std::string OneLine(std::string text) {
-  for (char& c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
+// A figure a launcher reads; "unknown" when it is not finite (CheckRunnable keeps such
+// plans from the routes; the renderers never print inf or nan either way).
+std::string Figure(const char* format, double value) {
+  return std::isfinite(value) ? db::FormatNumber(format, value) : "unknown";
+}
+std::string Minutes(double m) { return Figure("%.1f", m); }
+std::string Hours(double h) { return Figure("%.2f", h); }
+std::string Money(double amount) { return Figure("%.2f", amount); }
+
+bool InCommentAllowlist(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view(" ._:/()+,-").find(c) != std::string_view::npos;
+}
+
+// A value (name, id, vendor, currency) as comment text: itself when it is at most
+// kMaxCommentValueBytes of [A-Za-z0-9 ._:/()+,-], else kOmitted (never echoed).
+std::string CommentValue(const std::string& value) {
+  bool allowed = value.size() <= kMaxCommentValueBytes &&
+                 std::all_of(value.begin(), value.end(), InCommentAllowlist);
+  return allowed ? value : kOmitted;
+}
+
+// A comment line of fixed text and CommentValues (or a note of the plan, whose values are
+// catalog ids and numbers): printable ASCII, at most kMaxCommentLineBytes; nullopt for
+// anything else, which is left out. No byte of a kept line ends a YAML 1.1 comment.
+std::optional<std::string> CommentLine(const std::string& line) {
+  if (line.size() > kMaxCommentLineBytes) return std::nullopt;
+  for (char c : line) {
+    if (c < 0x20 || c > 0x7E) return std::nullopt;
   }
-  return text;
+  return line;
+}
+
+// Every string value double-quoted: YAML 1.1 reads a plain off, 012, 0x10 or true as a
+// boolean or a number. With EscapeNonAscii (Emitter()) a quoted value is printable ASCII.
+void Put(YAML::Emitter& out, const std::string& key, const std::string& value) {
+  out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << value;
+}
+
+YAML::Emitter& Emitter(YAML::Emitter& out) {
+  out.SetIndent(2);
+  out.SetOutputCharset(YAML::EscapeNonAscii);
+  return out;
+}
+
+// The Kubernetes object and SkyPilot task name: the plan's, when it is a DNS-1123 label
+// (PlanName makes one), else one derived from it.
+std::string ObjectName(const plan::RunnablePlan& p) {
+  return plan::IsDns1123Label(p.name) ? p.name : plan::PlanName(p.name);
+}
+
+bool HasCheckpoints(const plan::RunnablePlan& p) {
+  return p.checkpoint_interval_minutes > 0 && std::isfinite(p.checkpoint_interval_minutes);
 }
 
 // The plan's figures as environment variables, in a fixed order; only those that apply.
 std::vector<std::pair<std::string, std::string>> PlanEnv(const plan::RunnablePlan& p) {
   std::vector<std::pair<std::string, std::string>> env;
-  if (p.checkpoint_interval_minutes > 0) {
+  if (HasCheckpoints(p)) {
     env.emplace_back("GPUPLAN_CHECKPOINT_INTERVAL_MINUTES", Minutes(p.checkpoint_interval_minutes));
   }
   if (p.switch_to_ondemand_at_hours) {
     env.emplace_back("GPUPLAN_SWITCH_TO_ONDEMAND_AT_HOURS", Hours(*p.switch_to_ondemand_at_hours));
   }
   if (p.deadline_hours) env.emplace_back("GPUPLAN_DEADLINE_HOURS", Hours(*p.deadline_hours));
-  if (!p.inference && p.expected_hours > 0) {
+  if (!p.inference && p.expected_hours > 0 && std::isfinite(p.expected_hours)) {
     env.emplace_back("GPUPLAN_EXPECTED_HOURS", Hours(p.expected_hours));
   }
   env.emplace_back("GPUPLAN_PRICE_KIND", p.price_kind);
@@ -55,31 +104,44 @@ std::vector<std::pair<std::string, std::string>> PlanEnv(const plan::RunnablePla
   return env;
 }
 
-// The comment block at the top: what the plan is, what to replace, and its notes.
+// The comment block at the top: what the plan is, what to replace, and its notes. Values
+// pass CommentValue and lines CommentLine; what does not is left out and the block says so.
 std::string Header(const plan::RunnablePlan& p, const std::vector<std::string>& extra) {
   std::vector<std::string> lines;
   lines.push_back("gpuplan runnable plan: " + std::string(p.inference ? "serving " : "training ") +
-                  p.workload_name + " (" + p.workload_id + ")");
+                  CommentValue(p.workload_name) + " (" + CommentValue(p.workload_id) + ")");
   std::string where = p.cloud.empty() ? "explicit hardware"
-                                      : p.cloud + " " + p.region + " " + p.instance_type;
+                                      : CommentValue(p.cloud) + " " + CommentValue(p.region) +
+                                            " " + CommentValue(p.instance_type);
   lines.push_back(where + ": " + std::to_string(p.nodes) + " node(s) x " +
-                  std::to_string(p.gpus_per_node) + " " + p.gpu_id + ", price kind " + p.price_kind);
+                  std::to_string(p.gpus_per_node) + " " + CommentValue(p.gpu_id) +
+                  ", price kind " + CommentValue(p.price_kind));
+  std::string cost = p.expected_cost && std::isfinite(*p.expected_cost)
+                         ? ", expected cost " + Money(*p.expected_cost) + " " + CommentValue(p.currency)
+                         : "";
   if (p.inference) {
     lines.push_back(std::to_string(p.replicas) + " model replica(s) of " +
                     std::to_string(p.gpus_per_replica) + " GPU(s)" +
-                    (p.expected_cost ? ", expected cost " + db::FormatNumber("%.2f", *p.expected_cost) + " " +
-                                           p.currency + " per hour"
-                                     : ""));
+                    (cost.empty() ? "" : cost + " per hour"));
   } else {
     std::string time = "expected " + Hours(p.expected_hours) + " h";
-    if (p.p90_hours > 0) time += " (P90 " + Hours(p.p90_hours) + " h)";
-    if (p.expected_cost) time += ", expected cost " + db::FormatNumber("%.2f", *p.expected_cost) + " " + p.currency;
-    lines.push_back(time);
+    if (p.p90_hours > 0 && std::isfinite(p.p90_hours)) time += " (P90 " + Hours(p.p90_hours) + " h)";
+    lines.push_back(time + cost);
   }
   for (const auto& e : extra) lines.push_back(e);
   for (const auto& n : p.notes) lines.push_back("note: " + n);
   std::string out;
-  for (const auto& l : lines) out += "# " + OneLine(l) + "\n";
+  bool omitted = false;
+  for (const auto& l : lines) {
+    auto line = CommentLine(l);
+    omitted = omitted || !line || l.find(kOmitted) != std::string::npos;
+    if (line) out += "# " + *line + "\n";
+  }
+  if (omitted) {
+    out += std::string("# a value or note was left out of these comments (") + kOmitted +
+           "): comments carry only [A-Za-z0-9 ._:/()+,-] values of at most " +
+           std::to_string(kMaxCommentValueBytes) + " bytes\n";
+  }
   return out;
 }
 
@@ -103,7 +165,7 @@ std::string RunScript(const plan::RunnablePlan& p) {
   }
   s += "# Placeholder: start your training script on each node ($SKYPILOT_NODE_RANK of "
        "$SKYPILOT_NUM_NODES,\n# head at the first of $SKYPILOT_NODE_IPS).\n";
-  if (p.checkpoint_interval_minutes > 0) {
+  if (HasCheckpoints(p)) {
     s += "# It must write a checkpoint every $GPUPLAN_CHECKPOINT_INTERVAL_MINUTES minutes and "
          "resume from the latest one.\n";
   }
@@ -113,7 +175,7 @@ std::string RunScript(const plan::RunnablePlan& p) {
   }
   s += "echo \"gpuplan placeholder: train on $GPUPLAN_NUM_NODES node(s) x $GPUPLAN_GPUS_PER_NODE "
        "GPU(s), precision $GPUPLAN_PRECISION";
-  if (p.checkpoint_interval_minutes > 0) {
+  if (HasCheckpoints(p)) {
     s += ", checkpoint every $GPUPLAN_CHECKPOINT_INTERVAL_MINUTES min";
   }
   s += "\"\nexit 1";
@@ -136,25 +198,24 @@ std::string SkyPilotYaml(const plan::RunnablePlan& p) {
   std::string accelerator = p.skypilot_accelerator;
   if (accelerator.empty()) {
     accelerator = p.gpu_id;
-    extra.push_back("accelerators: the catalog has no SkyPilot name for " + p.gpu_id +
+    extra.push_back("accelerators: the catalog has no SkyPilot name for " + CommentValue(p.gpu_id) +
                     "; its catalog id is used (check `sky show-gpus`)");
   }
   if (!p.cloud.empty()) {
     extra.push_back("resources.cloud and region pin the plan's offer (newer SkyPilot also "
-                    "takes infra: " + p.cloud + "/" + p.region + ")");
+                    "takes infra: " + CommentValue(p.cloud) + "/" + CommentValue(p.region) + ")");
   }
   if (p.use_spot && !p.inference) {
     extra.push_back("spot: launch with `sky jobs launch` so that SkyPilot relaunches the job "
                     "after a preemption");
   }
   YAML::Emitter out;
-  out.SetIndent(2);
-  out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << p.name;
+  Emitter(out) << YAML::BeginMap;
+  Put(out, "name", ObjectName(p));
   if (p.inference) {
     out << YAML::Key << "service" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "readiness_probe" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "path" << YAML::Value << kReadinessPath;
+    Put(out, "path", kReadinessPath);
     out << YAML::Key << "initial_delay_seconds" << YAML::Value << 1200;
     out << YAML::EndMap;
     // One SkyPilot replica is one instance, serving its share of the model replicas.
@@ -163,18 +224,17 @@ std::string SkyPilotYaml(const plan::RunnablePlan& p) {
   }
   out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
   if (!p.cloud.empty()) {
-    out << YAML::Key << "cloud" << YAML::Value << p.cloud;
-    out << YAML::Key << "region" << YAML::Value << p.region;
-    out << YAML::Key << "instance_type" << YAML::Value << p.instance_type;
+    Put(out, "cloud", p.cloud);
+    Put(out, "region", p.region);
+    Put(out, "instance_type", p.instance_type);
   }
-  out << YAML::Key << "accelerators" << YAML::Value
-      << accelerator + ":" + std::to_string(p.gpus_per_node);
+  Put(out, "accelerators", accelerator + ":" + std::to_string(p.gpus_per_node));
   out << YAML::Key << "use_spot" << YAML::Value << p.use_spot;
   if (p.inference) out << YAML::Key << "ports" << YAML::Value << kServicePort;
   out << YAML::EndMap;
   if (!p.inference) out << YAML::Key << "num_nodes" << YAML::Value << p.nodes;
   out << YAML::Key << "envs" << YAML::Value << YAML::BeginMap;
-  for (const auto& [k, v] : PlanEnv(p)) out << YAML::Key << k << YAML::Value << YAML::DoubleQuoted << v;
+  for (const auto& [k, v] : PlanEnv(p)) Put(out, k, v);
   out << YAML::EndMap;
   out << YAML::Key << "setup" << YAML::Value << YAML::Literal
       << "# Placeholder: install your code's dependencies here.\necho \"gpuplan placeholder: no setup\"";
@@ -187,6 +247,16 @@ std::string SkyPilotYaml(const plan::RunnablePlan& p) {
 
 namespace {
 
+// activeDeadlineSeconds of the plan's deadline; nullopt without one, or when it is not a
+// finite number of seconds a Job takes (at most kMaxDeadlineSeconds).
+std::optional<long long> DeadlineSeconds(const plan::RunnablePlan& p) {
+  constexpr double kMaxDeadlineSeconds = 1e12;
+  if (!p.deadline_hours) return std::nullopt;
+  double seconds = std::ceil(*p.deadline_hours * 3600);
+  if (!(seconds > 0 && seconds <= kMaxDeadlineSeconds)) return std::nullopt;
+  return static_cast<long long>(seconds);
+}
+
 // The extended resource a container asks for the plan's GPUs by.
 std::string GpuResource(const plan::RunnablePlan& p) {
   if (p.gpu_vendor == "AMD") return "amd.com/gpu";
@@ -196,23 +266,24 @@ std::string GpuResource(const plan::RunnablePlan& p) {
 
 void Metadata(YAML::Emitter& out, const plan::RunnablePlan& p) {
   out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << p.name;
+  Put(out, "name", ObjectName(p));
   out << YAML::Key << "labels" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "app.kubernetes.io/name" << YAML::Value << p.name;
-  out << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "gpuplan";
+  Put(out, "app.kubernetes.io/name", ObjectName(p));
+  Put(out, "app.kubernetes.io/managed-by", "gpuplan");
   out << YAML::EndMap;
+  // Annotation values are any string; quoted like every value.
   out << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "gpuplan/workload" << YAML::Value << p.workload_id;
+  Put(out, "gpuplan/workload", p.workload_id);
   if (!p.cloud.empty()) {
-    out << YAML::Key << "gpuplan/cloud" << YAML::Value << p.cloud;
-    out << YAML::Key << "gpuplan/region" << YAML::Value << p.region;
-    out << YAML::Key << "gpuplan/instance-type" << YAML::Value << p.instance_type;
+    Put(out, "gpuplan/cloud", p.cloud);
+    Put(out, "gpuplan/region", p.region);
+    Put(out, "gpuplan/instance-type", p.instance_type);
   }
-  out << YAML::Key << "gpuplan/gpu" << YAML::Value << p.gpu_id;
-  out << YAML::Key << "gpuplan/price-kind" << YAML::Value << p.price_kind;
-  if (p.expected_cost) {
-    out << YAML::Key << "gpuplan/expected-cost" << YAML::Value << YAML::DoubleQuoted
-        << db::FormatNumber("%.2f", *p.expected_cost) + " " + p.currency + (p.inference ? "/h" : "");
+  Put(out, "gpuplan/gpu", p.gpu_id);
+  Put(out, "gpuplan/price-kind", p.price_kind);
+  if (p.expected_cost && std::isfinite(*p.expected_cost)) {
+    Put(out, "gpuplan/expected-cost",
+        Money(*p.expected_cost) + " " + p.currency + (p.inference ? "/h" : ""));
   }
   out << YAML::EndMap;
   out << YAML::EndMap;
@@ -231,7 +302,8 @@ void NodeSelector(YAML::Emitter& out, const plan::RunnablePlan& p, std::vector<s
                       "`kubectl get nodes -L " + kGpuProductLabel + "`");
     }
   } else {
-    extra.push_back("no GPU Feature Discovery label for " + p.gpu_vendor + " GPU " + p.gpu_id +
+    extra.push_back("no GPU Feature Discovery label for " + CommentValue(p.gpu_vendor) + " GPU " +
+                    CommentValue(p.gpu_id) +
                     ": add a nodeSelector for your cluster's label of it");
   }
   if (p.use_spot) {
@@ -248,22 +320,22 @@ void NodeSelector(YAML::Emitter& out, const plan::RunnablePlan& p, std::vector<s
   }
   if (labels.empty()) return;
   out << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap;
-  for (const auto& [k, v] : labels) out << YAML::Key << k << YAML::Value << YAML::DoubleQuoted << v;
+  for (const auto& [k, v] : labels) Put(out, k, v);
   out << YAML::EndMap;
 }
 
 void Container(YAML::Emitter& out, const plan::RunnablePlan& p, int gpus) {
   out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << (p.inference ? "serve" : "train");
-  out << YAML::Key << "image" << YAML::Value << kPlaceholderImage;
-  out << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq << "/bin/sh"
-      << "-c" << YAML::EndSeq;
+  Put(out, "name", p.inference ? "serve" : "train");
+  Put(out, "image", kPlaceholderImage);
+  out << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq
+      << YAML::DoubleQuoted << "/bin/sh" << YAML::DoubleQuoted << "-c" << YAML::EndSeq;
   std::string script =
       p.inference
           ? "echo \"gpuplan placeholder: serve on port " + std::to_string(kServicePort) +
                 " with $GPUPLAN_GPUS_PER_MODEL_REPLICA GPU(s), precision $GPUPLAN_PRECISION\"; exit 1"
           : "echo \"gpuplan placeholder: train, rank $JOB_COMPLETION_INDEX of $GPUPLAN_NUM_NODES" +
-                std::string(p.checkpoint_interval_minutes > 0
+                std::string(HasCheckpoints(p)
                                  ? ", checkpoint every $GPUPLAN_CHECKPOINT_INTERVAL_MINUTES min"
                                  : "") +
                 "\"; exit 1";
@@ -271,17 +343,19 @@ void Container(YAML::Emitter& out, const plan::RunnablePlan& p, int gpus) {
       << YAML::EndSeq;
   out << YAML::Key << "env" << YAML::Value << YAML::BeginSeq;
   for (const auto& [k, v] : PlanEnv(p)) {
-    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k << YAML::Key << "value"
-        << YAML::Value << YAML::DoubleQuoted << v << YAML::EndMap;
+    out << YAML::BeginMap;
+    Put(out, "name", k);
+    Put(out, "value", v);
+    out << YAML::EndMap;
   }
   out << YAML::EndSeq;
   if (p.inference) {
     out << YAML::Key << "ports" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key
         << "containerPort" << YAML::Value << kServicePort << YAML::EndMap << YAML::EndSeq;
     out << YAML::Key << "readinessProbe" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "httpGet" << YAML::Value << YAML::BeginMap << YAML::Key << "path"
-        << YAML::Value << kReadinessPath << YAML::Key << "port" << YAML::Value << kServicePort
-        << YAML::EndMap;
+    out << YAML::Key << "httpGet" << YAML::Value << YAML::BeginMap;
+    Put(out, "path", kReadinessPath);
+    out << YAML::Key << "port" << YAML::Value << kServicePort << YAML::EndMap;
     out << YAML::EndMap;
   }
   std::string resource = GpuResource(p);
@@ -302,26 +376,26 @@ std::string KubernetesYaml(const plan::RunnablePlan& p) {
                   " and the container's command only echo and fail; replace them (the GPUPLAN_* "
                   "env carries the plan)");
   YAML::Emitter out;
-  out.SetIndent(2);
-  out << YAML::BeginMap;
-  out << YAML::Key << "apiVersion" << YAML::Value << (p.inference ? "apps/v1" : "batch/v1");
-  out << YAML::Key << "kind" << YAML::Value << (p.inference ? "Deployment" : "Job");
+  Emitter(out) << YAML::BeginMap;
+  Put(out, "apiVersion", p.inference ? "apps/v1" : "batch/v1");
+  Put(out, "kind", p.inference ? "Deployment" : "Job");
   Metadata(out, p);
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   if (p.inference) {
     out << YAML::Key << "replicas" << YAML::Value << p.replicas;
     out << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels"
-        << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value
-        << p.name << YAML::EndMap << YAML::EndMap;
+        << YAML::Value << YAML::BeginMap;
+    Put(out, "app.kubernetes.io/name", ObjectName(p));
+    out << YAML::EndMap << YAML::EndMap;
     extra.push_back("one pod per model replica (" + std::to_string(p.gpus_per_replica) +
                     " GPU(s)); the plan packs them on " + std::to_string(p.nodes) + " node(s)");
   } else {
     out << YAML::Key << "completions" << YAML::Value << p.nodes;
     out << YAML::Key << "parallelism" << YAML::Value << p.nodes;
     if (p.nodes > 1) {
-      out << YAML::Key << "completionMode" << YAML::Value << "Indexed";
+      Put(out, "completionMode", "Indexed");
       extra.push_back("multi-node: one pod per node, rank in JOB_COMPLETION_INDEX; pods reach "
-                      "each other through a headless Service named " + p.name +
+                      "each other through a headless Service named " + ObjectName(p) +
                       " (not included) and spec.template.spec.subdomain");
     }
     if (p.use_spot) {
@@ -329,19 +403,19 @@ std::string KubernetesYaml(const plan::RunnablePlan& p) {
       extra.push_back("spot: backoffLimit 10 lets the Job start again after preemptions; each "
                       "restart must resume from the latest checkpoint");
     }
-    if (p.deadline_hours) {
-      out << YAML::Key << "activeDeadlineSeconds" << YAML::Value
-          << static_cast<long long>(std::ceil(*p.deadline_hours * 3600));
+    if (auto seconds = DeadlineSeconds(p)) {
+      out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *seconds;
     }
   }
   out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels"
-      << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value
-      << p.name << YAML::EndMap << YAML::EndMap;
+      << YAML::Value << YAML::BeginMap;
+  Put(out, "app.kubernetes.io/name", ObjectName(p));
+  out << YAML::EndMap << YAML::EndMap;
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   if (!p.inference) {
-    out << YAML::Key << "restartPolicy" << YAML::Value << "Never";
-    if (p.nodes > 1) out << YAML::Key << "subdomain" << YAML::Value << p.name;
+    Put(out, "restartPolicy", "Never");
+    if (p.nodes > 1) Put(out, "subdomain", ObjectName(p));
   }
   NodeSelector(out, p, extra);
   out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq;

@@ -11,7 +11,14 @@
 // GPUPLAN_SWITCH_TO_ONDEMAND_AT_HOURS, GPUPLAN_DEADLINE_HOURS, GPUPLAN_EXPECTED_HOURS, ...);
 // the container image, setup and run command are placeholders the user replaces, and
 // comments at the top state them, every note of the plan and every derived label.
-// Deterministic: the same plan renders the same text.
+// Data, never code: every document is one YAML document built by yaml-cpp's emitter, every
+// string value double-quoted with non-ASCII escaped (YAML 1.1 reads a plain off, 012, 0x10
+// or true as a boolean or a number), object names DNS-1123 labels and label values
+// Kubernetes label values (plan::IsDns1123Label, IsLabelValue); the comments are fixed text
+// plus values of at most 80 bytes of [A-Za-z0-9 ._:/()+,-] and notes of printable ASCII,
+// anything else left out (and the comments say so), never echoed. Figures that are not
+// finite are never printed ("unknown"); the routes refuse such plans first
+// (plan::CheckRunnable). Deterministic: the same plan renders the same text.
 #pragma once
 
 #include <optional>

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "db/field_rules.h"
+#include "model/cost.h"
 #include "model/counts.h"
 #include "model/workload_presets.h"
 
@@ -43,7 +45,10 @@ void ReadShape(JsonReader& r, model::Workload& w) {
     w.activation_elements_per_sample = *v;
   }
   if (auto v = r.Number("matmul_params_per_token", 1, 1e15)) w.matmul_params_per_token = *v;
-  if (auto v = r.String("name")) w.name = *v;
+  if (auto v = r.String("name")) {
+    r.Check("name", db::rules::CheckText(*v, db::rules::kMaxLabelBytes));
+    w.name = *v;
+  }
 }
 
 // Shape fields that mean nothing for `family`: sending one is an error, not silently
@@ -148,7 +153,7 @@ void ReadPricing(JsonReader& parent, PricingRequest& p) {
   }
   model::SpotParams& s = p.spot_params;
   if (auto v = r->Number("interruption_rate_per_hour", 0, 100)) s.interruption_rate_per_hour = *v;
-  if (auto v = r->Number("checkpoint_interval_minutes", 0.1, 1e6)) {
+  if (auto v = r->Number("checkpoint_interval_minutes", 0.1, model::kMaxCheckpointIntervalMinutes)) {
     s.checkpoint_interval_minutes = *v;
   }
   if (auto v = r->Number("checkpoint_write_minutes", 0, 1e4)) s.checkpoint_write_minutes = *v;

@@ -107,7 +107,10 @@ Reason CheckText(std::string_view value, size_t max_bytes) {
            std::to_string(value.size());
   }
   if (!IsValidUtf8(value)) return "is not valid UTF-8: " + Quoted(value);
-  if (HasControlCharacter(value)) return "must not contain control characters: " + Quoted(value);
+  if (HasControlOrLineBreak(value)) {
+    return "must not contain control characters (U+0000-U+001F, U+007F-U+009F) or line "
+           "separators (U+2028, U+2029): " + Quoted(value);
+  }
   return std::nullopt;
 }
 

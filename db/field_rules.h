@@ -21,6 +21,7 @@ namespace gpuplan::db::rules {
 inline constexpr size_t kMaxIdBytes = 128;         // GPU and instance type ids
 inline constexpr size_t kMaxNameBytes = 64;        // cloud, region and zone ids
 inline constexpr size_t kMaxTextBytes = 1000;      // names, sources, notes
+inline constexpr size_t kMaxLabelBytes = 200;      // a planning request's workload name
 inline constexpr int kMaxGpuCount = 1024;          // GPUs in one instance
 inline constexpr double kMaxPricePerHour = 1e7;    // in the price's own currency
 inline constexpr double kMaxFxUnitsPerUsd = 1e9;
@@ -37,8 +38,11 @@ Reason CheckCatalogId(std::string_view value);
 Reason CheckName(std::string_view value);
 // Zones: empty (the whole region) or a name as above.
 Reason CheckZone(std::string_view value);
-// Free text (names, sources, notes): well-formed UTF-8 without control characters, at
-// most `max_bytes`.
+// Free text (names, vendors, sources, notes: every text field that can reach an answer or
+// an export), the one character set of docs/api.md "Text fields": well-formed UTF-8 of at
+// most `max_bytes`, without C0 or C1 control characters (U+0000..U+001F, U+007F..U+009F,
+// NEL U+0085 among them) or the line and paragraph separators U+2028 and U+2029
+// (db::HasControlOrLineBreak), so that no text starts a new line in a YAML 1.1 reader.
 Reason CheckText(std::string_view value, size_t max_bytes = kMaxTextBytes);
 // ISO 4217 code: three upper-case ASCII letters.
 Reason CheckCurrency(std::string_view value);

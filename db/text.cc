@@ -124,6 +124,20 @@ bool HasControlCharacter(std::string_view text) {
   return false;
 }
 
+bool HasControlOrLineBreak(std::string_view text) {
+  if (HasControlCharacter(text)) return true;
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    auto next = static_cast<unsigned char>(text[i + 1]);
+    if (c == 0xC2 && next >= 0x80 && next <= 0x9F) return true;  // C1: U+0080..U+009F
+    if (c == 0xE2 && next == 0x80 && i + 2 < text.size()) {
+      auto last = static_cast<unsigned char>(text[i + 2]);
+      if (last == 0xA8 || last == 0xA9) return true;  // U+2028, U+2029
+    }
+  }
+  return false;
+}
+
 std::string Printable(std::string_view text, size_t max_bytes) {
   static const char* kHex = "0123456789abcdef";
   std::string out;
@@ -134,7 +148,16 @@ std::string Printable(std::string_view text, size_t max_bytes) {
     auto c = static_cast<unsigned char>(text[i]);
     size_t n = Utf8SequenceLength(text, i);
     if (n > 1) {
-      out.append(text.substr(i, n));
+      std::string_view sequence = text.substr(i, n);
+      if (HasControlOrLineBreak(sequence)) {  // C1, U+2028, U+2029: escaped byte by byte
+        for (unsigned char b : sequence) {
+          out += "\\x";
+          out.push_back(kHex[b >> 4]);
+          out.push_back(kHex[b & 15]);
+        }
+      } else {
+        out.append(sequence);
+      }
       i += n;
       continue;
     }

@@ -35,9 +35,16 @@ bool GpuIdMatches(std::string_view gpu_id, std::string_view wanted);
 // True when `text` has a C0 control character (U+0000..U+001F) or DEL.
 bool HasControlCharacter(std::string_view text);
 
+// True when `text` has a code point that controls a terminal or breaks a line for some
+// reader: C0 (U+0000..U+001F), DEL and C1 (U+007F..U+009F, NEL U+0085 among them), or the
+// line and paragraph separators U+2028 and U+2029 (line breaks to YAML 1.1 parsers such as
+// PyYAML, libyaml and go-yaml, and to JavaScript). Bytes that are not UTF-8 are not looked
+// at: check IsValidUtf8 first.
+bool HasControlOrLineBreak(std::string_view text);
+
 // `text` made safe to print: printable ASCII and valid UTF-8 as they are; control
-// characters, DEL, backslash and bytes that are not valid UTF-8 as \xNN (\n, \r, \t
-// by name). Longer than `max_bytes` input is cut and marked with "...". Never throws.
+// characters (C0, DEL, C1), U+2028, U+2029, backslash and bytes that are not valid UTF-8
+// as \xNN per byte (\n, \r, \t by name). Longer than `max_bytes` input is cut and marked with "...". Never throws.
 std::string Printable(std::string_view text, size_t max_bytes = 200);
 
 // `value` printed with the printf `format` of one double ("%.2f"): at most 63 characters.

@@ -1,7 +1,8 @@
 // The field rules every catalog write obeys (db/field_rules.h) and the text helpers of
 // db/text.h, on the input as one value. Beyond "no crash", the documented contracts are
 // checked (abort = finding):
-//  - Printable: UTF-8, no C0 control character or DEL, bounded by 4 x max_bytes + 3;
+//  - Printable: UTF-8, no C0/C1 control character, DEL, U+2028 or U+2029, bounded by
+//    4 x max_bytes + 3;
 //  - every rule's reason is UTF-8 without control characters and of bounded size (it
 //    quotes the value through Printable), so it can go into any answer or log line;
 //  - CheckCatalogId / CheckName / CheckZone / CheckCurrency accept exactly what their
@@ -55,7 +56,7 @@ void CheckReason(const rules::Reason& reason, std::string_view rule) {
   if (!reason) return;
   Require(!reason->empty(), "an empty reason", rule);
   Require(db::IsValidUtf8(*reason), "a rule's reason is not UTF-8", rule);
-  Require(!db::HasControlCharacter(*reason), "a rule's reason has a control character", rule);
+  Require(!db::HasControlOrLineBreak(*reason), "a rule's reason has a control character", rule);
   Require(reason->size() <= 1024, "a rule's reason is not bounded", rule);
 }
 
@@ -79,9 +80,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // db/text.h
   std::string shown = db::Printable(value, max_bytes);
   Require(db::IsValidUtf8(shown), "Printable output is not UTF-8", shown);
-  Require(!db::HasControlCharacter(shown), "Printable output has a control character", shown);
+  Require(!db::HasControlOrLineBreak(shown), "Printable output has a control character", shown);
   Require(shown.size() <= 4 * max_bytes + 3, "Printable output is longer than 4 x max_bytes + 3");
-  if (value.size() <= max_bytes && db::IsValidUtf8(value) && !db::HasControlCharacter(value) &&
+  if (value.size() <= max_bytes && db::IsValidUtf8(value) && !db::HasControlOrLineBreak(value) &&
       value.find('\\') == std::string_view::npos) {
     Require(shown == value, "Printable changed text that is already printable", value);
   }
@@ -105,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Agrees(rules::CheckCurrency(value), DocumentedCurrency(value), "CheckCurrency", value);
   size_t text_limit = data[0] % 2 ? rules::kMaxTextBytes : max_bytes;
   Agrees(rules::CheckText(value, text_limit),
-         value.size() <= text_limit && db::IsValidUtf8(value) && !db::HasControlCharacter(value),
+         value.size() <= text_limit && db::IsValidUtf8(value) && !db::HasControlOrLineBreak(value),
          "CheckText", value);
 
   auto t = rules::ParseTimestamp(value);

@@ -270,6 +270,35 @@ for i, value in enumerate([
     write("fuzz_field_rules", "value_%02d.bin" % i, bytes([40 if i % 2 else 200]) + value.encode())
 write("fuzz_field_rules", "invalid_utf8.bin", b"\x05\xc3\x28\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82")
 
+# --- plan exports (text fields split at 0x1f, then flags, doubles, ints) ----------------
+def plan_seed(texts, flags, doubles, ints):
+    data = b"\x1f".join(t.encode("utf-8") if isinstance(t, str) else t for t in texts) + b"\x1f"
+    data += bytes([flags]) + b"".join(struct.pack("<d", x) for x in doubles)
+    return data + b"".join(struct.pack("<i", x) for x in ints)
+
+
+plan_texts = ["gpuplan-bert-large", "bert-large", "BERT-large", "aws", "us-east-1", "p4d.24xlarge",
+              "p4d.24xlarge", "A100-40GB-SXM4", "A100 40GB SXM4", "NVIDIA", "A100", "ondemand",
+              "USD", "bf16", "explicit hardware", "warning: x"]
+write("fuzz_plan_export", "training_ondemand.bin",
+      plan_seed(plan_texts, 0, [0, 12.5, 3.2, 0], [8, 2, 0, 0, 256, 8]))
+write("fuzz_plan_export", "training_fallback.bin",
+      plan_seed(plan_texts[:11] + ["spot_with_fallback"] + plan_texts[12:], 2 | 4 | 8 | 16,
+                [42.25, 31.5, 48, 900.0, 30, 35], [8, 4, 0, 0, 1024, 4]))
+write("fuzz_plan_export", "inference_spot.bin",
+      plan_seed(["gpuplan-llama-2-7b", "llama-2-7b", "Llama-2-7B", "gcp", "us-central1",
+                 "g2-standard-8", "g2-standard-8", "L4", "L4", "NVIDIA", "L4", "spot", "USD",
+                 "fp16", "", ""], 1 | 2 | 16, [0, 1.2, 0, 0], [1, 3, 3, 1, 0, 0]))
+# Issue 22: line breaks of YAML 1.1 (U+2028, U+2029, U+0085), controls, YAML 1.1 lookalikes
+# (off, 012, 0x10, true), and figures that are not finite.
+write("fuzz_plan_export", "hostile_text.bin",
+      plan_seed(["x\u2028apiVersion: v1\u2028---\u2028#", "off", "x\u0085kind: Secret", "true",
+                 "012", "0x10", "0x10", "H100\u2029a: b", "\x00\x1b[2J", "NVIDIA\u2028x",
+                 "A100:\x0b", "spot", "US\u2028D", "bf16", "note\u2028y: z", "\x7f"],
+                2 | 8 | 16, [float("inf"), float("nan"), 1e308, float("inf"), float("nan")],
+                [2147483647, -2147483648, 0, -1, 0, 0]))
+
+
 # --- dictionaries (fuzz/dict/<target>.dict) ---------------------------------------------
 import re
 
@@ -344,3 +373,7 @@ write_dict("fuzz_skypilot_import", ["InstanceType", "AcceleratorName", "Accelera
 write_dict("fuzz_field_rules", ["2026-11-01", "T12:00:00", ".000", "Z", "+05:30", "-0800",
                                 "29", "02", "60", "1e7", "+", "-", "e", "n/a", "\xc3\xa9",
                                 "\xed\xa0\x80", "\xf4\x90\x80\x80", "\\", "\x7f"])
+write_dict("fuzz_plan_export", ["\x1f", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xc2\x85", "\x00",
+                                "\x1b", "\x0b", "\x7f", "---", "#", ": ", "\n", "off", "012",
+                                "0x10", "true", "NVIDIA", "AMD", "Google", "spot",
+                                "spot_with_fallback", "ondemand", "A100-40GB-SXM4", "aws", "gcp"])

@@ -26,7 +26,8 @@ JOBS=${JOBS:-2}
 PARALLEL=${FUZZ_PARALLEL:-1}
 ALL_TARGETS=(fuzz_training_request fuzz_inference_request fuzz_recommendation_request
              fuzz_catalog_json fuzz_query_params fuzz_admission fuzz_cursor
-             fuzz_skypilot_import fuzz_import fuzz_field_rules fuzz_catalog_csv_export)
+             fuzz_skypilot_import fuzz_import fuzz_field_rules fuzz_catalog_csv_export
+             fuzz_plan_export)
 
 # Per-target input size limit and time limit per input (seconds).
 max_len() {

@@ -51,8 +51,10 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
     return out;
   }
   double mtbf = 1 / lambda;
-  double tau = p.checkpoint_interval_minutes > 0 ? p.checkpoint_interval_minutes / 60
-                                                 : DalyInterval(std::max(delta, 1e-6), mtbf);
+  double tau = p.checkpoint_interval_minutes > 0
+                   ? p.checkpoint_interval_minutes / 60
+                   : std::min(DalyInterval(std::max(delta, 1e-6), mtbf),
+                              kMaxCheckpointIntervalMinutes / 60);
   out.checkpoint_interval_minutes = tau * 60;
   double restart = p.restart_minutes / 60, wait = p.capacity_wait_minutes / 60;
   // Each billable hour carries lambda interruptions, each losing half an interval of work

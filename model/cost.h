@@ -18,9 +18,13 @@ double YoungInterval(double checkpoint_cost, double mtbf);
 // else M.
 double DalyInterval(double checkpoint_cost, double mtbf);
 
+// The longest checkpoint interval: a request's bound, and the cap of the Daly optimum
+// when interruptions are so rare that it would not be finite.
+inline constexpr double kMaxCheckpointIntervalMinutes = 1e6;
+
 struct SpotParams {
   double interruption_rate_per_hour = 0.1;  // per node (0.5 = a node is preempted every 2 h)
-  double checkpoint_interval_minutes = 0;   // 0 = the Daly optimum
+  double checkpoint_interval_minutes = 0;   // 0 = the Daly optimum (capped, see above)
   double checkpoint_write_minutes = 0;      // 0 = from the checkpoint size (below)
   double checkpoint_bytes = 0;              // for the write time when it is 0
   double checkpoint_write_gbps = 1.0;       // GB/s per node to object storage

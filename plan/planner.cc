@@ -518,6 +518,14 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
   if (plan.cost.spot) {
     const SpotTrainingCost& s = *plan.cost.spot;
     plan.assumptions.push_back("spot cost at " + s.pricing.basis);
+    if (!s.run.viable) {
+      plan.warnings.push_back(
+          "spot is not viable: at " + db::FormatNumber("%.4g", s.params.interruption_rate_per_hour) +
+          " interruption(s) per node-hour on " + std::to_string(s.instances) +
+          " node(s), the work lost, the checkpoint writes and the restarts take longer than "
+          "the progress between interruptions: the job never finishes on spot, so it has no "
+          "expected time or cost");
+    }
     if (request.job.hours > 0 && s.run.viable) {
       // On-demand holds the duration; spot does the same work, and interruptions stretch it.
       char text[160];

@@ -1,6 +1,8 @@
 #include "plan/runnable.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "db/text.h"
 #include "model/gpu_spec.h"
@@ -63,6 +65,24 @@ void NoteSpotTraining(RunnablePlan& p) {
                     "one when relaunched");
 }
 
+constexpr const char* kSpotNotViable =
+    "the spot plan is not viable: interruptions come faster than it makes progress, so it "
+    "never finishes and has no expected time or cost (the estimate's warnings say why); it is "
+    "not exported";
+
+bool IsAsciiLowerOrDigit(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool IsAsciiAlnum(char c) {
+  return IsAsciiLowerOrDigit(c) || (c >= 'A' && c <= 'Z');
+}
+
+// A launcher's figure: nullopt when it is a finite number >= `min` (> 0 when `positive`),
+// else why not.
+std::optional<std::string> BadFigure(double value, const char* what, bool positive = false) {
+  if (std::isfinite(value) && (positive ? value > 0 : value >= 0)) return std::nullopt;
+  return std::string("the plan's ") + what + " is not a finite number " +
+         (positive ? "above 0" : ">= 0") + ": it cannot be exported";
+}
+
 void AddAll(std::vector<std::string>& to, const std::vector<std::string>& from,
             const std::string& prefix) {
   for (const auto& s : from) to.push_back(prefix + s);
@@ -84,6 +104,34 @@ std::string PlanName(const std::string& id) {
   if (name.size() > 63) name.resize(63);
   while (name.back() == '-') name.pop_back();
   return name;
+}
+
+bool IsDns1123Label(std::string_view text) {
+  if (text.empty() || text.size() > 63) return false;
+  if (!IsAsciiLowerOrDigit(text.front()) || !IsAsciiLowerOrDigit(text.back())) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return IsAsciiLowerOrDigit(c) || c == '-'; });
+}
+
+bool IsLabelValue(std::string_view text) {
+  if (text.empty()) return true;
+  if (text.size() > 63 || !IsAsciiAlnum(text.front()) || !IsAsciiAlnum(text.back())) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+Status CheckRunnable(const RunnablePlan& p) {
+  if (p.not_runnable) return Error::Invalid(p.not_runnable->field, p.not_runnable->detail);
+  std::optional<std::string> bad = BadFigure(p.expected_hours, "expected time", !p.inference);
+  if (!bad) bad = BadFigure(p.p90_hours, "P90 time");
+  if (!bad) bad = BadFigure(p.checkpoint_interval_minutes, "checkpoint interval");
+  if (!bad && p.expected_cost) bad = BadFigure(*p.expected_cost, "expected cost");
+  if (!bad && p.switch_to_ondemand_at_hours) {
+    bad = BadFigure(*p.switch_to_ondemand_at_hours, "switch to on-demand");
+  }
+  if (!bad && p.deadline_hours) bad = BadFigure(*p.deadline_hours, "deadline");
+  if (bad) return Error::Invalid("", *bad);
+  return OkStatus();
 }
 
 RunnablePlan RunnableFromTraining(const TrainingPlan& plan) {
@@ -111,8 +159,12 @@ RunnablePlan RunnableFromTraining(const TrainingPlan& plan) {
     p.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
     p.expected_hours = cost.spot->run.wall_hours;
     p.p90_hours = 0;  // the spot run's P90 is not estimated
-    p.expected_cost = cost.spot->expected_total;
-    NoteSpotTraining(p);
+    if (cost.spot->run.viable) {
+      p.expected_cost = cost.spot->expected_total;
+      NoteSpotTraining(p);
+    } else {
+      p.not_runnable = FieldError{"pricing.interruption_rate_per_hour", kSpotNotViable};
+    }
   } else {
     p.notes.push_back("no price: the plan has no expected cost");
   }
@@ -141,7 +193,10 @@ RunnablePlan RunnableFromInference(const InferencePlan& plan) {
   } else {
     p.notes.push_back("no price: the plan has no expected cost");
   }
-  if (p.replicas == 0) p.notes.push_back("warning: the model does not fit: no replica to run");
+  if (p.replicas <= 0) {
+    p.not_runnable = FieldError{"hardware", "the model does not fit on the hardware: there is no "
+                                            "replica to run; it is not exported"};
+  }
   AddAll(p.notes, plan.warnings, "warning: ");
   return p;
 }

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "db/catalog_reader.h"
@@ -46,6 +47,10 @@ struct RunnablePlan {
   std::string precision;       // what was estimated, e.g. "bf16"
   int global_batch = 0, micro_batch = 0;  // training
   std::vector<std::string> notes;  // assumptions a reader of the manifest must know
+  // Why the plan cannot be launched as planned, naming the request field that makes it so
+  // (a spot run whose interruptions outrun its progress never finishes); nullopt when it
+  // can. Set by the RunnableFrom* functions; CheckRunnable reports it.
+  std::optional<FieldError> not_runnable;
 };
 
 // The plan of a training estimate. Price kind: spot_with_fallback when cost.fallback is
@@ -62,6 +67,13 @@ RunnablePlan RunnableFromOption(const RecommendedOption& option, const Recommend
 Result<RunnablePlan> RunnableFromItem(const Recommendation& r, int item,
                                       const RecommendRequest& request);
 
+// OkStatus when `plan` can be exported; else kInvalidArgument naming why: its
+// not_runnable reason, or a figure a launcher would read (expected hours of a training,
+// its cost, the checkpoint interval, the switch to on-demand, the deadline) that is not a
+// finite number >= 0 (no field: nothing in the request names it). Never exported
+// then: a manifest never says inf, NaN or a cost of 0 for an unknown one.
+Status CheckRunnable(const RunnablePlan& plan);
+
 // Fills the names the catalog knows for the plan's GPU (skypilot_accelerator); kUnavailable
 // when the catalog fails.
 Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan);
@@ -69,5 +81,9 @@ Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan);
 // A DNS-1123 label (lower case letters, digits and '-', starting with a letter, ending with
 // a letter or digit, at most 63 characters): "gpuplan-" + `id` folded to that alphabet.
 std::string PlanName(const std::string& id);
+// Kubernetes' rules: a DNS-1123 label as above (object names) and a label value (at most
+// 63 characters: empty, or ASCII letters and digits at both ends and '-', '_', '.' between).
+bool IsDns1123Label(std::string_view text);
+bool IsLabelValue(std::string_view text);
 
 }  // namespace gpuplan::plan

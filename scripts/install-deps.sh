@@ -25,6 +25,7 @@ build_packages=(
 test_packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev llvm
+  python3-yaml
   chromium
 )
 # Node.js and npm: the machine's where it has them (the browser tests want Node 20+),

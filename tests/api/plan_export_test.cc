@@ -9,6 +9,7 @@
 #include "api/plan_export.h"
 #include "api/query_params.h"
 #include "tests/testing/test_server.h"
+#include "tests/testing/yaml11.h"
 
 namespace gpuplan::api {
 namespace {
@@ -284,6 +285,56 @@ TEST_F(PlanExportTest, ErrorsNameTheParameter) {
   auto got = Get("/api/v1/plans/export?format=skypilot&kind=recommendation&request=" +
                           PercentEncode(bad_body.dump()));
   EXPECT_NE(got.body.dump().find("/workload: "), std::string::npos) << got.body.dump();
+}
+
+// Every export, from every route that answers one, read by a YAML 1.1 parser (PyYAML) as
+// kubectl and SkyPilot read it: exactly one document of the target's shape.
+TEST_F(PlanExportTest, EveryExportIsOneYaml11DocumentOfItsShape) {
+  using testing::ExportShape;
+  json training = {{"workload", {{"preset", "resnet-50"}, {"name", "ResNet-50 (run 2)"}}},
+                   {"dataset", {{"samples", 1281167}, {"epochs", 10}}},
+                   {"global_batch_size", 256},
+                   {"hardware", {{"cloud", "aws"}, {"instance_type", "p3.8xlarge"}, {"region", "us-east-1"}}},
+                   {"pricing", {{"kind", "spot"}}}};
+  json inference = {{"workload", "llama-2-7b"},
+                    {"input_tokens", 512},
+                    {"output_tokens", 128},
+                    {"target_requests_per_s", 20},
+                    {"hardware", {{"cloud", "aws"}, {"instance_type", "g6.xlarge"}, {"region", "us-east-1"}}}};
+  struct Case {
+    std::string what, post, kind;
+    json body;
+    ExportShape sky, k8s;
+  };
+  const std::vector<Case> cases = {
+      {"training estimate", "/api/v1/estimates/training", "training", training,
+       ExportShape::kSkyPilotTask, ExportShape::kKubernetesJob},
+      {"inference estimate", "/api/v1/estimates/inference", "inference", inference,
+       ExportShape::kSkyPilotService, ExportShape::kKubernetesDeployment},
+      {"recommendation item", "/api/v1/recommendations", "recommendation",
+       Recommendation({"ondemand", "spot"}), ExportShape::kSkyPilotTask, ExportShape::kKubernetesJob},
+  };
+  std::vector<std::string> texts, what;
+  std::vector<ExportShape> shapes;
+  for (const Case& c : cases) {
+    for (const auto& [format, shape] : {std::pair{"skypilot", c.sky}, {"kubernetes", c.k8s}}) {
+      std::string posted;
+      PostYaml(c.post + "?format=" + format, c.body, &posted);
+      auto got = Get(std::string("/api/v1/plans/export?format=") + format + "&kind=" + c.kind +
+                     "&request=" + PercentEncode(c.body.dump()));
+      EXPECT_EQ(got.status, 200) << c.what << got.raw;
+      for (const std::string& text : {posted, got.raw}) {
+        texts.push_back(text);
+        shapes.push_back(shape);
+        what.push_back(c.what + " as " + format);
+      }
+    }
+  }
+  auto parsed = testing::ParseYaml11(texts);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(testing::ExportShapeProblems(parsed[i], shapes[i]), std::vector<std::string>{})
+        << what[i] << ":\n" << texts[i];
+  }
 }
 
 // A spot run that moves to on-demand for a deadline (price kind spot_with_fallback).

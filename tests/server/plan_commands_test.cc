@@ -200,7 +200,7 @@ TEST_F(PlanCommandsTest, ExportGivesTheApisYaml) {
                            "application/json", {});
   ASSERT_EQ(api.status, 200) << api.body.dump();
   EXPECT_EQ(out5.str(), api.raw);
-  EXPECT_NE(out5.str().find("accelerators: A100:8"), std::string::npos) << out5.str();
+  EXPECT_NE(out5.str().find("accelerators: \"A100:8\""), std::string::npos) << out5.str();
 }
 
 }  // namespace
