@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "plan/deadline.h"
+
 namespace gpuplan::api {
 
 namespace {
@@ -52,6 +54,7 @@ void RouteTable::Add(const std::string& method, const std::string& path_template
   auto tagged = [name, handler = std::move(handler)](const httplib::Request& req,
                                                      httplib::Response& res) {
     current_route = name;
+    plan::RestartRequestDeadline();  // the body is read: the work starts now
     handler(req, res);
   };
   if (method == "GET") {

@@ -7,6 +7,7 @@ namespace gpuplan::plan {
 namespace {
 
 struct Clock {
+  std::chrono::milliseconds budget;
   std::chrono::steady_clock::time_point planning_until;
   std::chrono::steady_clock::time_point deadline;
 };
@@ -21,7 +22,11 @@ void SetRequestDeadline(std::chrono::milliseconds budget) {
   }
   auto now = std::chrono::steady_clock::now();
   auto planning = std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget * kPlanningShare);
-  request_clock = Clock{now + planning, now + budget};
+  request_clock = Clock{budget, now + planning, now + budget};
+}
+
+void RestartRequestDeadline() {
+  if (request_clock) SetRequestDeadline(request_clock->budget);
 }
 
 void CheckDeadline() {

@@ -1,4 +1,5 @@
-// A per-request work deadline. The server sets it when a request is admitted. Loops whose
+// A per-request work deadline. The server sets it when a request is admitted, and the
+// route handler restarts it once the body has been read (api/route_table.cc). Loops whose
 // work grows with the request call one of two checks:
 //  - PlanningTimeUp(), in loops that can answer with what they have (the recommendation
 //    planner walking the catalog's offers): true once the request has used
@@ -26,6 +27,10 @@ inline constexpr double kPlanningShare = 0.5;
 
 // Starts the clock for the request on this thread; zero or negative means no deadline.
 void SetRequestDeadline(std::chrono::milliseconds budget);
+// Starts this thread's clock again with the budget it was set with (nothing without a
+// deadline): the handler's work begins once the body is read, and a slow upload must not
+// spend the planning budget.
+void RestartRequestDeadline();
 // Throws DeadlineExceeded when this thread's request is past its deadline.
 void CheckDeadline();
 // True when this thread's request has used kPlanningShare of its budget (never without a

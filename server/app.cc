@@ -179,10 +179,13 @@ void ServeStaticFile(const httplib::Request& req, httplib::Response& res,
   res.headers.erase("Accept-Ranges");
   res.set_header("Accept-Ranges", ranges ? "bytes" : "none");
   const std::string* range = GuardedServer::RequestRange();
-  if (!range || !ranges) {
+  if (!range || !ranges || !IsByteRangeUnit(*range)) {
     res.set_content(file.content, file.mime_type);
     return;
   }
+  // httplib would compress a 206 or 416 body after Content-Range was computed on the
+  // file's own bytes: ranges are served as they lie in the file (identity coding).
+  const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
   size_t size = file.content.size();
   std::optional<ByteRange> part = ParseSingleByteRange(*range, size);
   if (!part) {

@@ -92,12 +92,16 @@ class GuardedStream final : public httplib::Stream {
 
   // Reads until the request's head (line, headers, blank line) is buffered and checked:
   // kReady, or kMalformed (the checker says why), kTooLarge (over the header budget),
-  // kGone (deadline, closed or broken: nothing to answer). Empty lines before the request
-  // line are dropped (RFC 9112 2.2). On kReady the Range lines are taken out of the head
+  // kGone (deadline, closed or broken: nothing to answer). Up to
+  // kMaxEmptyLinesBeforeRequest empty lines before the request line are dropped (RFC 9112
+  // 2.2); more are malformed. On kReady the Range lines are taken out of the head
   // (see RequestRange).
   Head ReadHead(RequestHeadChecker& checker) {
     while (true) {
-      while (buffer_.compare(pos_, 2, "\r\n") == 0) pos_ += 2;
+      while (buffer_.compare(pos_, 2, "\r\n") == 0) {
+        pos_ += 2;
+        if (checker.SkipEmptyLine() == RequestHeadChecker::State::kMalformed) return Head::kMalformed;
+      }
       std::string_view pending(buffer_.data() + pos_, buffer_.size() - pos_);
       switch (checker.Check(pending)) {
         case RequestHeadChecker::State::kComplete: TakeRangeLines(checker); return Head::kReady;

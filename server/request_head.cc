@@ -72,6 +72,14 @@ RequestHeadChecker::State RequestHeadChecker::Fail(int status, std::string field
   return State::kMalformed;
 }
 
+RequestHeadChecker::State RequestHeadChecker::SkipEmptyLine() {
+  if (status_ != 0) return State::kMalformed;
+  if (++empty_lines_ > kMaxEmptyLinesBeforeRequest) {
+    return Fail(400, "request line", "more than 8 empty lines before the request line");
+  }
+  return State::kIncomplete;
+}
+
 RequestHeadChecker::State RequestHeadChecker::Check(std::string_view bytes) {
   if (status_ != 0) return State::kMalformed;
   if (head_length_ != 0) return State::kComplete;
@@ -148,17 +156,28 @@ RequestHeadChecker::State RequestHeadChecker::CheckFieldLine(std::string_view li
   if (HasControl(value, true)) {
     return Fail(400, shown, shown + " must be text without control characters");
   }
+  if (EqualsIgnoringCase(name, "Content-Length")) {
+    std::string_view digits = TrimSpaces(value);
+    if (content_length_seen_ || digits.empty() || digits.size() > 19 ||
+        !std::all_of(digits.begin(), digits.end(), IsDigit)) {
+      return Fail(400, shown, "Content-Length must be one decimal number, sent once");
+    }
+    content_length_seen_ = true;
+  }
   if (EqualsIgnoringCase(name, "Range")) {
     range_lines_.push_back(Line{begin, checked_, std::string(TrimSpaces(value))});
   }
   return State::kIncomplete;
 }
 
+bool IsByteRangeUnit(std::string_view value) {
+  value = TrimSpaces(value);
+  return value.size() >= 6 && EqualsIgnoringCase(value.substr(0, 6), "bytes=");
+}
+
 std::optional<ByteRange> ParseSingleByteRange(std::string_view value, size_t length) {
   value = TrimSpaces(value);
-  if (length == 0 || value.size() < 6 || !EqualsIgnoringCase(value.substr(0, 6), "bytes=")) {
-    return std::nullopt;
-  }
+  if (length == 0 || !IsByteRangeUnit(value)) return std::nullopt;
   std::string_view spec = TrimSpaces(value.substr(6));
   size_t dash = spec.find('-');
   if (dash == std::string_view::npos) return std::nullopt;

@@ -16,6 +16,10 @@
 //   field-line = token ":" value, value without control characters other than HTAB;
 //     a line starting with SP or HTAB (obs-fold) is 400; a line over kMaxFieldLineBytes is
 //     431. The whole head's budget (64 KiB by default) is the stream's (ConnectionLimits).
+//   Content-Length: 1*DIGIT as sent (httplib percent-decodes header values, so "1%30"
+//     would reach it as "10" while a proxy reads something else), at most one: else 400.
+//   Up to kMaxEmptyLinesBeforeRequest empty lines before the request line are skipped
+//     (RFC 9112 2.2); more is 400.
 // Pure and deterministic; a checker object serves one request and one thread.
 #pragma once
 
@@ -29,6 +33,7 @@ namespace gpuplan::server {
 
 inline constexpr size_t kMaxRequestLineBytes = 8192;  // with its CRLF (httplib's own limit)
 inline constexpr size_t kMaxFieldLineBytes = 8192;    // one header line, with its CRLF
+inline constexpr int kMaxEmptyLinesBeforeRequest = 8;
 
 class RequestHeadChecker {
  public:
@@ -37,6 +42,9 @@ class RequestHeadChecker {
   // `bytes`: what the connection holds for this request so far, starting at its request
   // line; between calls it may only grow at the end. Checks only the lines not yet checked.
   State Check(std::string_view bytes);
+  // The connection layer skipped one empty line before the request line (it drops them
+  // from the stream); kMalformed once more than kMaxEmptyLinesBeforeRequest were skipped.
+  State SkipEmptyLine();
 
   // kComplete: the head's length in bytes, through the blank line.
   size_t head_length() const { return head_length_; }
@@ -61,6 +69,8 @@ class RequestHeadChecker {
 
   size_t checked_ = 0;  // bytes of whole lines already checked
   bool request_line_seen_ = false;
+  bool content_length_seen_ = false;
+  int empty_lines_ = 0;
   size_t head_length_ = 0;
   int status_ = 0;
   std::string field_, detail_;
@@ -71,10 +81,13 @@ class RequestHeadChecker {
 struct ByteRange {
   size_t first = 0, last = 0;
 };
+// True when a Range header value names the bytes unit ("bytes=", any case). A Range in
+// another unit is ignored, the whole representation served (RFC 9110 14.2).
+bool IsByteRangeUnit(std::string_view value);
 // Parses a Range header value against `length` (RFC 9110 14.1.2): "bytes=a-b", "bytes=a-"
 // or "bytes=-n" (the last n bytes), spaces around the range allowed. nullopt for anything
-// else — several ranges, another unit, a malformed or unsatisfiable range, an empty
-// representation — which the static files answer with 416.
+// else — several ranges, a malformed or unsatisfiable range, an empty representation —
+// which the static files answer with 416 (another unit is never asked: IsByteRangeUnit).
 std::optional<ByteRange> ParseSingleByteRange(std::string_view value, size_t length);
 
 }  // namespace gpuplan::server

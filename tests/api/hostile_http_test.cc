@@ -110,6 +110,12 @@ std::string Body(const std::string& answer) {
   return end == std::string::npos ? "" : answer.substr(end + 4);
 }
 
+std::string Repeat(const std::string& s, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
 struct Malformed {
   std::string name;
   std::string head;  // the malformed request (and its body, if it declares one)
@@ -138,6 +144,12 @@ std::vector<Malformed> MalformedHeads() {
       {"space before the colon", "GET /healthz HTTP/1.1\r\n" + host + "Content-Length : 0\r\n\r\n", 400},
       {"bare LF ends a header", "GET /healthz HTTP/1.1\r\nX-A: 1\n" + host + "\r\n", 400},
       {"NUL in a header value", std::string("GET /healthz HTTP/1.1\r\nX-A: a\0b\r\n", 33) + host + "\r\n", 400},
+      // httplib percent-decodes header values: "1%30" would frame a 10-byte body.
+      {"percent-encoded Content-Length", "POST /api/v1/estimates/training HTTP/1.1\r\n" + host +
+                                             "Content-Length: 1%30\r\n\r\n", 400},
+      {"two Content-Length lines", "POST /api/v1/estimates/training HTTP/1.1\r\n" + host +
+                                       "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 400},
+      {"nine empty lines first", Repeat("\r\n", 9) + "GET /healthz HTTP/1.1\r\n" + host + "\r\n", 400},
       // The checker lets this through; httplib's own parser refuses it (two '?'): the
       // connection layer must close after httplib's answer too.
       {"two question marks", "GET /healthz?a?b HTTP/1.1\r\n" + host + "\r\n", 400},
@@ -175,6 +187,18 @@ TEST(HostileHttpSmugglingTest, EmptyLinesBeforeARequestLineAreIgnored) {
   Exchange x = SendAndReadToEnd(server.port(), "\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   EXPECT_EQ(testing::RawStatus(x.answer), 200) << x.answer;
   EXPECT_EQ(CountResponses(x.answer), 1);
+}
+
+// Skipped empty lines were kept in the connection's buffer and never counted against the
+// head's budget: a stream of CRLF grew it until the header deadline.
+TEST(HostileHttpSmugglingTest, AStreamOfEmptyLinesIsRefusedNotBuffered) {
+  TestServer server;
+  auto started = Clock::now();
+  Exchange x = SendAndReadToEnd(server.port(), Repeat("\r\n", 512 * 1024));
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(4));
+  EXPECT_TRUE(x.closed_by_server);
+  EXPECT_EQ(testing::RawStatus(x.answer), 400) << x.answer.substr(0, 300);
+  EXPECT_EQ(Header(x.answer, "Connection"), "close");
 }
 
 class HostileHttpRangeTest : public ::testing::Test {
@@ -227,6 +251,29 @@ TEST_F(HostileHttpRangeTest, OneRangeOnAStaticFileIsServed) {
   Exchange beyond = Get("/index.html", "bytes=" + std::to_string(file.size()) + "-");
   EXPECT_EQ(testing::RawStatus(beyond.answer), 416);
   EXPECT_EQ(Header(beyond.answer, "Content-Range"), "bytes */" + std::to_string(file.size()));
+}
+
+// httplib compresses a text body after the handler: a 206 of the file's bytes must not be
+// gzip-coded under a Content-Range of the uncompressed file.
+TEST_F(HostileHttpRangeTest, ARangeIsServedUncompressedToClientsThatAcceptGzip) {
+  std::string file = Whole("/index.html");
+  ASSERT_GT(file.size(), 1000u);
+  Exchange x = SendAndReadToEnd(server_->port(),
+                                "GET /index.html HTTP/1.1\r\nHost: x\r\nRange: bytes=0-999\r\n"
+                                "Accept-Encoding: gzip, deflate, br\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(testing::RawStatus(x.answer), 206) << x.answer.substr(0, 300);
+  EXPECT_EQ(Header(x.answer, "Content-Encoding"), "");
+  EXPECT_EQ(Header(x.answer, "Content-Range"), "bytes 0-999/" + std::to_string(file.size()));
+  EXPECT_EQ(Body(x.answer), file.substr(0, 1000));
+}
+
+// RFC 9110 14.2: a Range in a unit the server does not know is ignored.
+TEST_F(HostileHttpRangeTest, ARangeInAnotherUnitIsIgnored) {
+  std::string file = Whole("/index.html");
+  Exchange x = Get("/index.html", "items=0-5");
+  EXPECT_EQ(testing::RawStatus(x.answer), 200) << x.answer.substr(0, 300);
+  EXPECT_EQ(Header(x.answer, "Content-Range"), "");
+  EXPECT_EQ(Body(x.answer), file);
 }
 
 TEST_F(HostileHttpRangeTest, ApiAnswersIgnoreRange) {
