@@ -131,44 +131,66 @@ Status AddPredicted(plan::Planner& planner, const db::Measurement& m,
   return OkStatus();
 }
 
-// `kept` when it covers the newest run, else a copy with the runs recorded since.
-Result<std::shared_ptr<const plan::MeasuredRunIndex>> UpdatedIndex(
-    db::CachedCatalog& catalog, SQLite::Database& db,
-    std::shared_ptr<const plan::MeasuredRunIndex> kept) {
+// The planner's index of measured runs, with the stored runs it has read (added or skipped),
+// which db::kMaxIndexedRuns bounds.
+struct RunIndex {
+  plan::MeasuredRunIndex index;
+  long long runs_read = 0;
+};
+
+// `kept` when it covers the newest run; else a copy with the runs recorded since, or, when
+// there is none or it would pass db::kMaxIndexedRuns, one of the newest runs only.
+Result<std::shared_ptr<const RunIndex>> UpdatedIndex(db::CachedCatalog& catalog,
+                                                     SQLite::Database& db,
+                                                     std::shared_ptr<const RunIndex> kept) {
   auto newest = catalog.NewestMeasurementId();
   if (!newest.ok()) return newest.error();
-  if (kept && kept->covered_id() >= *newest) return kept;
-  auto index = kept ? std::make_shared<plan::MeasuredRunIndex>(*kept)
-                    : std::make_shared<plan::MeasuredRunIndex>();
+  if (kept && kept->index.covered_id() >= *newest) return kept;
+  db::MeasurementStore store(db);
+  std::shared_ptr<RunIndex> index;
+  if (kept && kept->runs_read + (*newest - kept->index.covered_id()) <= db::kMaxIndexedRuns) {
+    index = std::make_shared<RunIndex>(*kept);
+  } else {
+    index = std::make_shared<RunIndex>();
+    auto after = store.AfterNewest(db::kRunsIndexedAtRebuild);
+    if (!after.ok()) return after.error();
+    index->index.set_covered_id(*after);
+  }
   plan::Planner planner(catalog);
   db::MeasurementQuery q;
   q.every_owner = true;
-  q.after_id = index->covered_id();
+  q.after_id = index->index.covered_id();
   q.limit = kIndexPageRuns;
   for (bool more = true; more;) {
-    auto rows = db::MeasurementStore(db).List(q);
+    auto rows = store.List(q);
     if (!rows.ok()) return rows.error();
+    more = static_cast<int>(rows->size()) == q.limit;
     for (const db::Measurement& m : *rows) {
-      Status added = AddPredicted(planner, m, *index);
+      if (m.id > *newest) {  // recorded since this request read the catalog: the next update's
+        more = false;
+        break;
+      }
+      Status added = AddPredicted(planner, m, index->index);
       if (!added.ok()) return added.error();
+      ++index->runs_read;
       q.after_id = m.id;
     }
-    more = static_cast<int>(rows->size()) == q.limit;
   }
-  index->set_covered_id(std::max(*newest, q.after_id));
-  return std::shared_ptr<const plan::MeasuredRunIndex>(std::move(index));
+  index->index.set_covered_id(std::max(*newest, q.after_id));
+  return std::shared_ptr<const RunIndex>(std::move(index));
 }
 
 }  // namespace
 
 Status AttachMeasurements(db::CachedCatalog& catalog, SQLite::Database& db,
                           std::optional<long long> owner, plan::TrainingRequest& request) {
-  auto index = catalog.Derived<plan::MeasuredRunIndex>(
-      [&](std::shared_ptr<const plan::MeasuredRunIndex> kept) {
-        return UpdatedIndex(catalog, db, std::move(kept));
-      });
-  if (!index.ok()) return index.error();
-  request.measurements = plan::MeasuredRuns{*index, owner};
+  auto state = catalog.Derived<RunIndex>([&](std::shared_ptr<const RunIndex> kept) {
+    return UpdatedIndex(catalog, db, std::move(kept));
+  });
+  if (!state.ok()) return state.error();
+  // Shares ownership of the state it points into.
+  std::shared_ptr<const plan::MeasuredRunIndex> index(*state, &(*state)->index);
+  request.measurements = plan::MeasuredRuns{std::move(index), owner};
   return OkStatus();
 }
 

@@ -40,11 +40,15 @@ bool MeasurementOwner(db::ConnectionPool& pool, const httplib::Request& req,
                       httplib::Response& res, std::optional<long long>& owner);
 
 // Gives `request` the runs `owner` (an API key id; none = anonymous) may use: its own and
-// shared ones (the planner picks those of the estimate's GPU and family). Every stored run
-// is decoded and predicted once per catalog generation and kept in `catalog`'s snapshot
-// (plan::MeasuredRunIndex); runs recorded since are added on the next request, so a
-// planning request reads and decodes no runs itself. `db` is `catalog`'s connection. Runs
-// whose stored request no longer decodes or predicts are skipped. Errors: kUnavailable.
+// shared ones (the planner picks those of the estimate's GPU and family). The newest stored
+// runs (db::kMaxIndexedRuns bounds them, whoever owns them) are decoded and predicted once
+// per catalog generation and kept in `catalog`'s snapshot (plan::MeasuredRunIndex); runs
+// recorded since are added on the next request, so a planning request reads and decodes
+// no runs itself. The request that finds the index out of date updates it on `db`
+// (`catalog`'s connection); requests meanwhile do not wait: they use the index as it was,
+// without the runs being added or, after a catalog write, the previous generation's
+// (the same runs, predicted by the catalog before that write). Runs whose stored request
+// no longer decodes or predicts are skipped. Errors: kUnavailable.
 Status AttachMeasurements(db::CachedCatalog& catalog, SQLite::Database& db,
                           std::optional<long long> owner, plan::TrainingRequest& request);
 // Other requests use no measured runs (estimates of training only are calibrated).

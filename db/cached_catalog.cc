@@ -23,9 +23,33 @@ class CachedSnapshot {
            std::shared_ptr<const std::vector<PriceObservation>>>
       spot;
 
-  // Held while a derived value is checked or updated (CachedCatalog::Derived).
+  // Held by the one request that checks or updates a derived value (CachedCatalog::Derived).
+  std::mutex update_mutex;
+  // Guards the two maps below; held only to read or replace an entry.
   std::mutex derived_mutex;
-  std::map<std::type_index, std::shared_ptr<const void>> derived;
+  std::map<std::type_index, std::shared_ptr<const void>> derived;   // of this generation
+  std::map<std::type_index, std::shared_ptr<const void>> previous;  // of an earlier one
+
+  // This generation's value of `type`, or else (`or_previous`) an earlier generation's.
+  std::shared_ptr<const void> Value(std::type_index type, bool or_previous) {
+    std::lock_guard lock(derived_mutex);
+    if (auto it = derived.find(type); it != derived.end()) return it->second;
+    if (!or_previous) return nullptr;
+    auto it = previous.find(type);
+    return it == previous.end() ? nullptr : it->second;
+  }
+  // Every value kept, this generation's over an earlier one's: the next snapshot's previous.
+  std::map<std::type_index, std::shared_ptr<const void>> Latest() {
+    std::lock_guard lock(derived_mutex);
+    auto all = derived;
+    all.insert(previous.begin(), previous.end());  // keeps this generation's on a clash
+    return all;
+  }
+  void Keep(std::type_index type, std::shared_ptr<const void> value) {
+    std::lock_guard lock(derived_mutex);
+    derived[type] = std::move(value);
+    previous.erase(type);
+  }
 };
 
 namespace {
@@ -60,10 +84,14 @@ class SnapshotCache {
     return cache;
   }
   std::shared_ptr<CachedSnapshot> Get(const std::string& file, long long generation) {
+    auto latest = Latest(file);
+    return latest && latest->generation == generation ? latest : nullptr;
+  }
+  // The snapshot kept for `file`, whatever its generation (nullptr: none).
+  std::shared_ptr<CachedSnapshot> Latest(const std::string& file) {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(file);
-    if (it == entries_.end() || it->second->generation != generation) return nullptr;
-    return it->second;
+    return it == entries_.end() ? nullptr : it->second;
   }
   // Held while a snapshot of `file` is built, so that after a write one request builds it
   // and the others wait for it instead of each building their own.
@@ -130,6 +158,10 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
       auto built = Build(store_, before);
       if (!built.ok()) return built.error();
       snapshot_ = *built;
+      // Served while this generation's own values are derived (CachedCatalog::Derived).
+      if (auto earlier = SnapshotCache::Instance().Latest(file)) {
+        snapshot_->previous = earlier->Latest();
+      }
       // A write committed while it was built: this request uses what it read (as it would
       // without the cache), but the snapshot is not shared under a generation it may not be.
       if (generation() == before) SnapshotCache::Instance().Put(file, snapshot_);
@@ -158,17 +190,23 @@ Result<std::shared_ptr<const void>> CachedCatalog::DerivedValue(std::type_index 
   if (auto mine = derived_.find(type); mine != derived_.end()) return mine->second;
   auto s = Snapshot();
   if (!s.ok()) return s.error();
-  std::shared_ptr<const void> kept;
-  std::unique_lock<std::mutex> lock;
-  if (*s) {
-    lock = std::unique_lock((*s)->derived_mutex);
-    if (auto it = (*s)->derived.find(type); it != (*s)->derived.end()) kept = it->second;
+  if (!*s) {  // in memory: this request's own
+    auto updated = update(nullptr);
+    if (!updated.ok()) return updated.error();
+    return derived_[type] = *updated;
   }
-  auto updated = update(kept);
+  CachedSnapshot& snapshot = **s;
+  std::unique_lock updating(snapshot.update_mutex, std::try_to_lock);
+  if (!updating.owns_lock()) {
+    // Another request is updating: use what is kept rather than wait for it (holding this
+    // request's pooled connection), unless nothing is kept yet.
+    if (auto last = snapshot.Value(type, /*or_previous=*/true)) return derived_[type] = last;
+    updating.lock();
+  }
+  auto updated = update(snapshot.Value(type, /*or_previous=*/false));
   if (!updated.ok()) return updated.error();
-  if (*s) (*s)->derived[type] = *updated;
-  derived_[type] = *updated;
-  return *updated;
+  snapshot.Keep(type, *updated);
+  return derived_[type] = *updated;
 }
 
 Result<std::vector<model::GpuSpec>> CachedCatalog::ListGpus() {

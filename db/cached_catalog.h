@@ -56,11 +56,15 @@ class CachedCatalog : public CatalogReader {
   Result<long long> NewestMeasurementId();
 
   // A T derived from this generation's catalog (and measured runs), kept in the snapshot
-  // and shared by every request of the generation. `update` gets the value kept so far
-  // (nullptr: none) and returns it when still current, or a new one (built by reading this
-  // catalog); one request updates at a time, the others wait for its result. An error is
-  // returned and nothing kept. In-memory databases keep it for this CachedCatalog only.
-  // `update` must not call Derived. Errors: `update`'s, or kUnavailable.
+  // and shared by every request of the generation. `update` gets this generation's value
+  // kept so far (nullptr: none) and returns it when still current, or a new one (built by
+  // reading this catalog on this request's connection). One request updates at a time;
+  // the others do not wait for it: they get the value kept, which may lack what the update
+  // adds, or, in a new generation, the value of the previous one (derived from the catalog
+  // before the last write). Only while no value was ever kept do they wait (each holding
+  // its connection). After an error nothing is kept. In-memory databases keep the value
+  // for this CachedCatalog only. `update` must not call Derived. Errors: `update`'s, or
+  // kUnavailable. Thread-safe across CachedCatalogs; a CachedCatalog is one request's.
   template <typename T>
   using Update = std::function<Result<std::shared_ptr<const T>>(std::shared_ptr<const T>)>;
   template <typename T>

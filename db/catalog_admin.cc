@@ -100,6 +100,9 @@ Result<bool> CatalogAdmin::WriteInstanceType(const InstanceType& type, bool repl
   if (!valid.ok()) return valid.error();
   std::string item = "instance type '" + type.id + "' in cloud '" + type.cloud + "'";
   try {
+    CatalogCount counted;  // before the write lock (db/catalog_caps.h)
+    Status fits = PrecheckCatalogSize(db_, batch, counted);
+    if (!fits.ok()) return fits.error();
     WriteTransaction tx(db_);
     if (!Exists("SELECT 1 FROM gpus WHERE id = ?", type.gpu_id)) {
       return Error::Invalid("/gpu", "unknown GPU '" + type.gpu_id + "' (see GET /api/v1/gpus)");
@@ -109,9 +112,9 @@ Result<bool> CatalogAdmin::WriteInstanceType(const InstanceType& type, bool repl
       return Conflict(item + " exists; PUT /api/v1/instances/" + type.cloud + "/" + type.id +
                       " replaces it");
     }
-    WriteCatalogBatch(db_, batch);
-    Status capped = CheckCatalogSize(db_, batch);
+    Status capped = CheckCatalogSize(db_, batch, counted);
     if (!capped.ok()) return capped.error();  // rolls back
+    WriteCatalogBatch(db_, batch);
     tx.commit();
     return !existed;
   } catch (const SQLite::Exception& e) {
@@ -140,6 +143,9 @@ Result<WriteCounts> CatalogAdmin::AddPrices(const std::vector<PriceObservation>&
   Status valid = rules::CheckBatch(batch, std::time(nullptr));
   if (!valid.ok()) return valid.error();
   try {
+    CatalogCount counted;  // before the write lock (db/catalog_caps.h)
+    Status fits = PrecheckCatalogSize(db_, batch, counted);
+    if (!fits.ok()) return fits.error();
     WriteTransaction tx(db_);
     std::vector<FieldError> missing = PriceReferenceErrors(prices);
     if (!missing.empty()) {
@@ -147,9 +153,9 @@ Result<WriteCounts> CatalogAdmin::AddPrices(const std::vector<PriceObservation>&
       if (missing.size() > 1) e.message = std::to_string(missing.size()) + " invalid fields";
       return e;
     }
-    BatchCounts counts = WriteCatalogBatch(db_, batch);
-    Status capped = CheckCatalogSize(db_, batch);
+    Status capped = CheckCatalogSize(db_, batch, counted);
     if (!capped.ok()) return capped.error();  // rolls back
+    BatchCounts counts = WriteCatalogBatch(db_, batch);
     tx.commit();
     return counts.prices;
   } catch (const SQLite::Exception& e) {

@@ -27,8 +27,8 @@ void AuditAlone(SQLite::Database& db, const ImportAudit& audit) {
   tx.commit();
 }
 
-// The error of an import that would take the catalog past a cap (db/catalog_caps.h), after
-// its transaction rolled back; the audit row says so.
+// The error of an import that a write committed since its pre-check would take past a cap
+// (db/catalog_caps.h), after its transaction rolled back; the audit row says so.
 Error Refused(SQLite::Database& db, const ImportOptions& options, const std::string& started,
               const ImportOutcome& out, const Error& over_cap) {
   AuditAlone(db, AuditRow(options, started, out.report, BatchCounts{},
@@ -63,12 +63,18 @@ Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& ba
       }
       return e;
     }
+    // Before the write lock: an import that would take the catalog past a cap never holds
+    // it (nothing written, no audit row); checked again inside the transaction for a write
+    // that committed in between.
+    CatalogCount counted;
+    Status fits = PrecheckCatalogSize(db, batch, counted);
+    if (!fits.ok()) return fits.error();
     if (options.dry_run) {
       Status capped = OkStatus();
       {
         WriteTransaction tx(db);
-        out.counts = WriteCatalogBatch(db, batch);
-        capped = CheckCatalogSize(db, batch);
+        capped = CheckCatalogSize(db, batch, counted);
+        if (capped.ok()) out.counts = WriteCatalogBatch(db, batch);
       }  // rolls back: a dry run only counts
       if (!capped.ok()) return Refused(db, options, started, out, capped.error());
       AuditAlone(db, AuditRow(options, started, out.report, out.counts, "dry run: nothing written"));
@@ -78,12 +84,12 @@ Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& ba
     // The data and its audit row commit together, and the answer is made before the
     // commit: once committed, nothing is left that could fail.
     std::optional<WriteTransaction> tx(std::in_place, db);
-    out.counts = WriteCatalogBatch(db, batch);
-    Status capped = CheckCatalogSize(db, batch);
+    Status capped = CheckCatalogSize(db, batch, counted);
     if (!capped.ok()) {
       tx.reset();  // rolls back before the refusal is audited in a transaction of its own
       return Refused(db, options, started, out, capped.error());
     }
+    out.counts = WriteCatalogBatch(db, batch);
     RecordImport(db, AuditRow(options, started, out.report, out.counts, ""));
     out.written = true;
     if (before_commit) before_commit(out);

@@ -159,4 +159,15 @@ Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& 
   }
 }
 
+Result<long long> MeasurementStore::AfterNewest(long long count) {
+  try {
+    SQLite::Statement s(db_, "SELECT coalesce((SELECT id FROM measurements ORDER BY id DESC "
+                             "LIMIT 1 OFFSET ?), 1) - 1");
+    s.bind(1, static_cast<int64_t>(count - 1));
+    return s.executeStep() ? s.getColumn(0).getInt64() : 0;
+  } catch (const SQLite::Exception&) {
+    return Error::Unavailable("the database could not list measurements");
+  }
+}
+
 }  // namespace gpuplan::db

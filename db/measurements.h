@@ -40,6 +40,13 @@ struct Measurement {
 // The most runs one API key may store (and the CLI without --owner): a write past it is
 // refused (kConflict), so what an estimate's calibration reads stays bounded.
 inline constexpr long long kMaxRunsPerOwner = 5000;
+// The most stored runs, whoever owns them, that the planner's index of runs
+// (api/measurements.h) reads and holds, so that rebuilding it after a catalog write costs a
+// bounded time: a rebuild reads the newest kRunsIndexedAtRebuild runs, runs recorded later
+// are added until the index would pass kMaxIndexedRuns, then it is rebuilt. Older runs stay
+// stored and listed but calibrate no estimate.
+inline constexpr long long kMaxIndexedRuns = 50000;
+inline constexpr long long kRunsIndexedAtRebuild = kMaxIndexedRuns * 4 / 5;
 
 // Which runs a caller sees: its own (owner_key_id) and every shared one.
 struct MeasurementQuery {
@@ -64,6 +71,9 @@ class MeasurementStore {
                                        const std::string& item_prefix);
   // Visible runs, by id.
   Result<std::vector<Measurement>> List(const MeasurementQuery& query);
+  // The after_id that reads only the newest `count` (>= 1) stored runs of every owner: the
+  // smallest of their ids less one, or 0 when no more are stored. Errors: kUnavailable.
+  Result<long long> AfterNewest(long long count);
 
  private:
   SQLite::Database& db_;

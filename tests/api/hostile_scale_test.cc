@@ -124,8 +124,36 @@ TEST_F(HostileScaleTest, ImportPastThePriceCapIsRefusedWithNothingWritten) {
   ASSERT_GT(static_cast<long long>(types) * regions + current,
             static_cast<long long>(db::kMaxCurrentPrices));
   std::string before = ExportCsv();
+  long long audit_rows = Count("SELECT COUNT(*) FROM imports");
   ExpectRefused(Import(SkypilotCsv(types, regions, 0, false)), "prices");
   EXPECT_EQ(ExportCsv(), before);
+  // Refused by the read-only pre-check: no write transaction ran, so no `refused:` audit
+  // row either (one was written after writing and rolling back 50 000 rows under the
+  // write lock).
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM imports"), audit_rows);
+}
+
+// Finding 5, repeated by a write key: an import that would overflow the catalog must not
+// hold the write lock. Its refusal writes nothing (no audit row, no generation bump), and a
+// small write racing it is never blocked behind it.
+TEST_F(HostileScaleTest, ImportPastACapIsRefusedWithoutTakingTheWriteLock) {
+  long long room = static_cast<long long>(db::kMaxInstanceTypes) - InstanceTypes();
+  auto filled = Import(SkypilotCsv(static_cast<int>(room) - 1, 1, 0, false));
+  ASSERT_EQ(filled.status, 201) << filled.body.dump().substr(0, 400);
+  const char* kGeneration =
+      "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'";
+  long long generation = Count(kGeneration);
+  long long audit_rows = Count("SELECT COUNT(*) FROM imports");
+  // One type of room left; an import of 2 000 new ones (and 2 000 updates) is refused.
+  std::string over = SkypilotCsv(4000, 1, static_cast<int>(room) - 2001, false);
+  ExpectRefused(Import(over), "instance_types");
+  EXPECT_EQ(Count(kGeneration), generation);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM imports"), audit_rows);
+  EXPECT_EQ(InstanceTypes(), static_cast<long long>(db::kMaxInstanceTypes) - 1);
+  // The last type of room is still there to take.
+  auto last = Import(SkypilotCsv(1, 1, static_cast<int>(room) - 1, false));
+  EXPECT_EQ(last.status, 201) << last.body.dump().substr(0, 400);
+  EXPECT_EQ(InstanceTypes(), static_cast<long long>(db::kMaxInstanceTypes));
 }
 
 // A short deadline keeps the test quick and makes the planner's early stop run: a catalog

@@ -1,0 +1,77 @@
+#include "db/catalog_caps.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "db/catalog_writer.h"
+#include "db/database.h"
+#include "db/migrations.h"
+#include "db/seeder.h"
+
+namespace gpuplan::db {
+namespace {
+
+class CatalogCapsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = OpenDatabase(":memory:");
+    ASSERT_TRUE(opened.ok());
+    db_ = std::move(opened).value();
+    ASSERT_TRUE(Migrate(*db_).ok());
+    ASSERT_TRUE(SeedIfEmpty(*db_).ok());
+  }
+  size_t Count(const std::string& sql) {
+    return static_cast<size_t>(db_->execAndGet(sql).getInt64());
+  }
+  // `n` new instance types "caps.<first>" on, in cloud "test".
+  static CatalogBatch Types(int n, int first = 0) {
+    CatalogBatch batch;
+    for (int i = first; i < first + n; ++i) {
+      InstanceType t;
+      t.cloud = "test";
+      t.id = "caps." + std::to_string(i);
+      t.gpu_id = "T4";
+      t.gpu_count = 1;
+      t.interconnect = "none";
+      batch.instance_types.push_back(t);
+    }
+    return batch;
+  }
+  void Write(const CatalogBatch& batch) {
+    SQLite::Transaction tx(*db_);
+    WriteCatalogBatch(*db_, batch);
+    tx.commit();
+  }
+  std::unique_ptr<SQLite::Database> db_;
+};
+
+TEST_F(CatalogCapsTest, PrecheckCountsOnlyTheKeysTheBatchAdds) {
+  int room = static_cast<int>(kMaxInstanceTypes - Count("SELECT COUNT(*) FROM instance_types"));
+  ASSERT_GT(room, 10);
+  Write(Types(room - 1));
+  CatalogCount counted;
+  // Updates of existing types and one new type (twice in the batch): fits exactly.
+  CatalogBatch fits = Types(room);
+  fits.instance_types.push_back(fits.instance_types.back());
+  EXPECT_TRUE(PrecheckCatalogSize(*db_, fits, counted).ok());
+  CatalogBatch over = Types(2, room - 1);
+  Status refused = PrecheckCatalogSize(*db_, over, counted);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(refused.error().fields.at(0).field, "instance_types");
+}
+
+TEST_F(CatalogCapsTest, TheCheckInTheTransactionCatchesAWriteSinceThePrecheck) {
+  int room = static_cast<int>(kMaxInstanceTypes - Count("SELECT COUNT(*) FROM instance_types"));
+  CatalogBatch mine = Types(1, room);  // the last type of room
+  CatalogCount counted;
+  ASSERT_TRUE(PrecheckCatalogSize(*db_, mine, counted).ok());
+  EXPECT_TRUE(CheckCatalogSize(*db_, mine, counted).ok());  // nothing changed since
+  Write(Types(room));  // another writer took all the room meanwhile
+  Status refused = CheckCatalogSize(*db_, mine, counted);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().fields.at(0).field, "instance_types");
+}
+
+}  // namespace
+}  // namespace gpuplan::db
