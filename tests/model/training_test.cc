@@ -66,8 +66,9 @@ TEST(TrainingTest, MicroStepIsNeverShorterThanItsGpuOrHostTime) {
   for (const char* id : {"llama-2-70b", "resnet-50", "bert-large"}) {
     Workload w = *FindPreset(id);
     TrainingJob job = Job(Precision::kBf16, 1 << 30);
-    for (int b = 1; b <= (1 << 30) && b > 0; b *= 4) {
-      MicroStep m = MicroStepTime(w, job, H100(), ParallelLayout{}, b, DefaultConstants());
+    for (long long b = 1; b <= (1 << 30); b *= 4) {
+      MicroStep m = MicroStepTime(w, job, H100(), ParallelLayout{}, static_cast<int>(b),
+                                  DefaultConstants());
       EXPECT_GE(m.total_s, m.gpu_s) << id << " at " << b;
       EXPECT_GE(m.total_s, m.host_s) << id << " at " << b;
     }
