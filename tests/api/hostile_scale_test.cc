@@ -189,6 +189,12 @@ TEST_F(HostileScalePlanningTest, LargeCatalogAnswers200InTimeAndSaysItStoppedEar
   }
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitizerBuild = true;
+#else
+constexpr bool kSanitizerBuild = false;
+#endif
+
 TEST_F(HostileScaleTest, CatalogAtTheInstanceTypeCapPlansCompletelyWithinTheDeadline) {
   long long room = static_cast<long long>(db::kMaxInstanceTypes) - InstanceTypes();
   auto filled = Import(SkypilotCsv(static_cast<int>(room), 1));
@@ -205,7 +211,14 @@ TEST_F(HostileScaleTest, CatalogAtTheInstanceTypeCapPlansCompletelyWithinTheDead
   reply = server_.Post("/api/v1/recommendations", training);
   took = Clock::now() - start;
   ASSERT_EQ(reply.status, 200) << reply.body.dump().substr(0, 400);
-  EXPECT_TRUE(reply.body["stopped_early"].is_null()) << reply.body["stopped_early"].dump();
+  // A Release build plans the whole capped catalog in its deadline. An ASan build (-O0,
+  // `make test-sanitize`) runs the planner many times slower: there the answer may stop
+  // early, which it must then say.
+  if (!kSanitizerBuild) {
+    EXPECT_TRUE(reply.body["stopped_early"].is_null()) << reply.body["stopped_early"].dump();
+  } else if (!reply.body["stopped_early"].is_null()) {
+    EXPECT_GT(reply.body["stopped_early"]["offers_not_evaluated"].get<long long>(), 0);
+  }
   EXPECT_FALSE(reply.body["items"].empty());
   std::printf("recommendation over %lld instance types: %lld ms\n", InstanceTypes(),
               static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(took).count()));
