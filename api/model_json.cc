@@ -103,8 +103,14 @@ void WriteMemory(JsonWriter& out, const model::MemoryBreakdown& m, int max_micro
 }  // namespace
 
 void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate& e,
-                                  const model::Cluster& cluster, const model::TrainingJob& job) {
+                                  const model::Cluster& cluster, const model::TrainingJob& job,
+                                  bool runnable) {
   const model::StepBreakdown& b = e.step.breakdown;
+  // A job that cannot run has no throughput, step time or time: null, never a figure that
+  // reads as the plan's.
+  auto figure = [runnable](double v, int digits = 4) {
+    return runnable ? std::optional(RoundSignificant(v, digits)) : std::nullopt;
+  };
   out.Object("hardware", [&] {
     out.Field("gpu", cluster.node.gpu.id);
     out.Field("gpus_per_node", cluster.node.gpus_per_node);
@@ -119,27 +125,23 @@ void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate
   out.Key("layout");
   WriteLayout(out, e.layout);
   out.Object("throughput", [&] {
-    out.Field("samples_per_s", RoundSignificant(e.samples_per_s));
-    if (e.tokens_per_s > 0) {
-      out.Field("tokens_per_s", RoundSignificant(e.tokens_per_s));
-    } else {
-      out.Field("tokens_per_s", nullptr);
-    }
+    out.Field("samples_per_s", figure(e.samples_per_s));
+    out.Field("tokens_per_s", e.tokens_per_s > 0 ? figure(e.tokens_per_s) : std::nullopt);
   });
-  out.Field("step_time_s", RoundSignificant(e.step.step_time_s));
+  out.Field("step_time_s", figure(e.step.step_time_s));
   out.Object("breakdown", [&] {
-    out.Field("compute_s", RoundSignificant(b.compute_s));
-    out.Field("memory_s", RoundSignificant(b.memory_s));
-    out.Field("communication_s", RoundSignificant(b.communication_s));
-    out.Field("pipeline_bubble_s", RoundSignificant(b.bubble_s));
-    out.Field("optimizer_s", RoundSignificant(b.optimizer_s));
-    out.Field("input_s", RoundSignificant(b.input_s));
-    out.Field("overhead_s", RoundSignificant(b.overhead_s));
+    out.Field("compute_s", figure(b.compute_s));
+    out.Field("memory_s", figure(b.memory_s));
+    out.Field("communication_s", figure(b.communication_s));
+    out.Field("pipeline_bubble_s", figure(b.bubble_s));
+    out.Field("optimizer_s", figure(b.optimizer_s));
+    out.Field("input_s", figure(b.input_s));
+    out.Field("overhead_s", figure(b.overhead_s));
   });
   out.Field("bottleneck", e.step.bottleneck);
-  out.Field("bottleneck_share", RoundSignificant(e.step.bottleneck_share, 3));
-  out.Field("mfu", RoundSignificant(e.mfu, 3));
-  out.Field("scaling_efficiency", RoundSignificant(e.scaling_efficiency, 3));
+  out.Field("bottleneck_share", figure(e.step.bottleneck_share, 3));
+  out.Field("mfu", figure(e.mfu, 3));
+  out.Field("scaling_efficiency", figure(e.scaling_efficiency, 3));
   out.Key("memory");
   WriteMemory(out, e.memory, e.max_micro_batch);
   out.Key("smallest_fitting_layout");
@@ -155,9 +157,9 @@ void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate
     out.Null();
   }
   out.Object("time", [&] {
-    out.Field("total_hours", RoundSignificant(e.total_hours));
-    out.Field("p10_hours", RoundSignificant(e.p10_hours));
-    out.Field("p90_hours", RoundSignificant(e.p90_hours));
+    out.Field("total_hours", figure(e.total_hours));
+    out.Field("p10_hours", figure(e.p10_hours));
+    out.Field("p90_hours", figure(e.p90_hours));
     out.Field("steps", e.steps);
     out.Field("epochs", RoundSignificant(e.epochs));
     out.Field("total_samples", e.total_samples);
@@ -169,8 +171,8 @@ void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate
     out.Field("train_flops", e.train_flops);
     if (job.hours > 0) {
       out.Field("fixed_duration", true);
-      out.Field("p10_samples", RoundSignificant(e.work_p10_samples));
-      out.Field("p90_samples", RoundSignificant(e.work_p90_samples));
+      out.Field("p10_samples", figure(e.work_p10_samples));
+      out.Field("p90_samples", figure(e.work_p90_samples));
     }
   });
 }

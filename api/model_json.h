@@ -21,8 +21,10 @@ void WriteLayout(JsonWriter& out, const model::ParallelLayout& layout);
 // has begun: hardware, precision, batch and layout, throughput, step time and its
 // breakdown, bottleneck, MFU, scaling, memory, smallest fitting layout, time with P10-P90.
 // The estimate's assumptions and warnings are left to the caller, which merges its own.
+// Not `runnable` (the job does not fit): throughput, step time, MFU and time are null.
 void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate& e,
-                                  const model::Cluster& cluster, const model::TrainingJob& job);
+                                  const model::Cluster& cluster, const model::TrainingJob& job,
+                                  bool runnable = true);
 
 inline constexpr const char* kModelVersion = "gpuplan-model 1 (calibrated 2026-11-22)";
 

@@ -13,6 +13,24 @@ std::optional<double> Money(std::optional<double> v) {
   return std::nullopt;
 }
 
+// An option's verdict: {feasible, reasons [{code, detail}], nearest_change}.
+void WriteFeasibility(JsonWriter& out, const plan::Feasibility& f) {
+  out.BeginObject();
+  out.Field("feasible", f.feasible());
+  out.Key("reasons");
+  out.BeginArray();
+  for (const plan::InfeasibleReason& r : f.reasons) {
+    out.BeginObject();
+    out.Field("code", plan::InfeasibleName(r.code));
+    out.Field("detail", r.detail);
+    out.EndObject();
+  }
+  out.EndArray();
+  out.Field("nearest_change",
+            f.nearest_change.empty() ? std::nullopt : std::optional(f.nearest_change));
+  out.EndObject();
+}
+
 // Per-unit costs: null where the unit does not apply (no epochs, no tokens). A price of 0 is
 // a price: its unit costs are 0, not null.
 void WriteUnitCosts(JsonWriter& out, const model::UnitCosts& u, const model::TrainingEstimate& e) {
@@ -105,6 +123,8 @@ void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
     }
     if (run.viable) {
       out.Field("wall_hours", run.wall_hours);
+      out.Field("p10_wall_hours", s.p10_wall_hours);
+      out.Field("p90_wall_hours", s.p90_wall_hours);
       out.Field("billable_hours", run.billable_hours);
       out.Field("expected_total", RoundMoney(s.expected_total));
       out.Field("p10_total", RoundMoney(s.p10_total));
@@ -112,6 +132,8 @@ void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
       WriteUnitCosts(out, s.units, e);
     } else {
       out.Field("wall_hours", nullptr);
+      out.Field("p10_wall_hours", nullptr);
+      out.Field("p90_wall_hours", nullptr);
       out.Field("billable_hours", nullptr);
       out.Field("expected_total", nullptr);
     }
@@ -203,6 +225,10 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
   out.Field("price_kind", c.fallback ? "spot_with_fallback" : c.spot ? "spot" : "ondemand");
   out.Field("price_per_hour", RoundMoney(c.price_per_hour));
   out.Field(inference ? "latency_s" : "hours", c.hours);
+  if (!inference) {
+    out.Field("p10_hours", c.p10_hours);
+    out.Field("p90_hours", c.p90_hours);
+  }
   out.Field(inference ? "cost_per_hour" : "cost", RoundMoney(c.cost));
   out.Field("currency", currency);
   out.Field("why", c.why);
@@ -222,13 +248,8 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
     out.Key("layout");
     WriteLayout(out, e.layout);
     if (c.fallback) {
-      out.Field("p90_hours", c.fallback->run.p90_hours);
       out.Key("spot_with_fallback");
       WriteFallback(out, *c.fallback, nullptr);
-    } else if (c.spot) {
-      out.Field("p90_hours", nullptr);
-    } else {
-      out.Field("p90_hours", e.p90_hours);
     }
     if (c.spot) out.Field("checkpoint_interval_minutes", c.checkpoint_interval_minutes);
   }
@@ -239,6 +260,7 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
     out.Field("batch", e.chosen.batch);
     out.Field("cost_per_month", RoundMoney(c.cost_per_month));
   }
+  if (!c.price_flags.empty()) out.Field("price_flags", c.price_flags);
   if (!c.warnings.empty()) out.Field("warnings", c.warnings);
   out.EndObject();
 }
@@ -265,7 +287,10 @@ void WriteTrainingPlan(JsonWriter& out, const plan::TrainingPlan& plan) {
   out.BeginObject();
   out.Key("workload");
   WriteWorkload(out, plan.workload);
-  WriteTrainingEstimateMembers(out, plan.estimate, plan.cluster, plan.job);
+  out.Key("feasibility");
+  WriteFeasibility(out, plan.feasibility);
+  WriteTrainingEstimateMembers(out, plan.estimate, plan.cluster, plan.job,
+                               !plan.feasibility.Has(plan::Infeasible::kDoesNotFit));
   if (plan.reference) {
     const plan::ReferenceWork& w = *plan.reference;
     out.Object("reference_run", [&] {
@@ -330,6 +355,8 @@ void WriteInferencePlan(JsonWriter& out, const plan::InferencePlan& plan) {
   out.BeginObject();
   out.Key("workload");
   WriteWorkload(out, plan.workload);
+  out.Key("feasibility");
+  WriteFeasibility(out, plan.feasibility);
   out.Object("hardware", [&] {
     out.Field("gpu", plan.cluster.node.gpu.id);
     out.Field("gpus_per_node", plan.cluster.node.gpus_per_node);
@@ -421,7 +448,10 @@ void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
   } else {
     out.Null();
   }
+  out.Field("deadline_confidence",
+            model::EnumName(plan::kDeadlineConfidenceNames, r.deadline_confidence));
   out.Field("assumptions", r.assumptions);
+  out.Field("warnings", r.warnings);
   out.Field("model_version", kModelVersion);
   out.EndObject();
 }
@@ -438,6 +468,8 @@ void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
     out.BeginObject();
     out.Field("gpu", r.gpu);
     out.Field("precision", model::PrecisionName(r.precision));
+    out.Key("feasibility");
+    WriteFeasibility(out, r.feasibility);
     if (r.error) {
       out.Field("error", *r.error);
       out.EndObject();
@@ -445,11 +477,16 @@ void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
     }
     const model::TrainingEstimate& e = r.estimate;
     const bool tokens = e.tokens_per_s > 0;
-    out.Field("samples_per_s", e.samples_per_s);
-    out.Field("tokens_per_s", tokens ? std::optional(e.tokens_per_s) : std::nullopt);
-    out.Field("hours", e.total_hours);
+    // A GPU the job does not fit on has no time, throughput or cost: null, never a plan's.
+    const bool fits = !r.feasibility.Has(plan::Infeasible::kDoesNotFit);
+    auto figure = [fits](double v) { return fits ? std::optional(v) : std::nullopt; };
+    out.Field("samples_per_s", figure(e.samples_per_s));
+    out.Field("tokens_per_s", tokens ? figure(e.tokens_per_s) : std::nullopt);
+    out.Field("hours", figure(e.total_hours));
+    out.Field("p10_hours", figure(e.p10_hours));
+    out.Field("p90_hours", figure(e.p90_hours));
     out.Field("bottleneck", e.step.bottleneck);
-    out.Field("mfu", e.mfu);
+    out.Field("mfu", figure(e.mfu));
     out.Field("memory_verdict", model::VerdictName(e.memory.verdict));
     out.Field("memory_per_gpu_gb", e.memory.total_gb);
     out.Key("layout");
@@ -466,20 +503,27 @@ void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
         out.Field("cloud", r.price_source->instance.cloud);
         out.Field("region", r.price_source->region);
         out.Field("instance_type", r.price_source->instance.id);
+        out.Field("gpus_per_instance", r.price_source->instance.gpu_count);
+        out.Field("single_gpu_rentable", r.price_source->instance.gpu_count == 1);
+        out.Field("rentable_at_this_size", r.price_rentable_at_this_size);
       });
-      out.Field("cost", RoundMoney(r.cost));
-      out.Field("samples_per_currency_unit", r.samples_per_currency_unit);
-      out.Field("tokens_per_currency_unit",
-                tokens ? std::optional(r.tokens_per_currency_unit) : std::nullopt);
     } else {
       out.Field("price_per_gpu_hour", nullptr);
-      out.Field("cost", nullptr);
-      out.Field("samples_per_currency_unit", nullptr);
+      out.Field("price_source", nullptr);
     }
+    const bool costed = r.feasibility.feasible() && r.price_per_gpu_hour;
+    out.Field("cost", costed ? std::optional(RoundMoney(r.cost)) : std::nullopt);
+    out.Field("samples_per_currency_unit",
+              costed ? std::optional(r.samples_per_currency_unit) : std::nullopt);
+    out.Field("tokens_per_currency_unit",
+              costed && tokens ? std::optional(r.tokens_per_currency_unit) : std::nullopt);
+    if (!r.price_flags.empty()) out.Field("price_flags", r.price_flags);
     if (!r.warnings.empty()) out.Field("warnings", r.warnings);
     out.EndObject();
   }
   out.EndArray();
+  out.Field("assumptions", c.assumptions);
+  out.Field("warnings", c.warnings);
   out.Field("model_version", kModelVersion);
   out.EndObject();
 }

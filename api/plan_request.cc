@@ -152,7 +152,10 @@ void ReadPricing(JsonReader& parent, PricingRequest& p) {
     r->Fail("deadline_hours", "deadline_hours applies to kind spot_with_fallback");
   }
   model::SpotParams& s = p.spot_params;
-  if (auto v = r->Number("interruption_rate_per_hour", 0, 100)) s.interruption_rate_per_hour = *v;
+  if (auto v = r->Number("interruption_rate_per_hour", 0, 100)) {
+    s.interruption_rate_per_hour = *v;
+    p.rate_given = true;
+  }
   if (auto v = r->Number("checkpoint_interval_minutes", 0.1, model::kMaxCheckpointIntervalMinutes)) {
     s.checkpoint_interval_minutes = *v;
   }
@@ -285,7 +288,9 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   if (auto v = r.Choice("activation_checkpointing", {"none", "selective", "full"})) {
     t.job.checkpointing = *model::ParseCheckpointing(*v);
   }
-  if (auto v = r.Choice("framework", {"eager", "optimized"})) {
+  // Measured runs say what they ran (eager unless told); a plan runs current practice.
+  t.job.framework = run ? model::Framework::kEager : model::Framework::kAuto;
+  if (auto v = r.Choice("framework", {"eager", "optimized", "auto"})) {
     t.job.framework = *model::ParseFramework(*v);
   }
   if (auto v = r.Integer("zero_stage", 0, 3)) t.job.zero_stage = int(*v);

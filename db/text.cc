@@ -186,4 +186,17 @@ std::string FormatNumber(const char* format, double value) {
   return text;
 }
 
+std::string FormatHours(double hours) {
+  if (!std::isfinite(hours) || hours < 0) return "-";
+  if (hours < 1) return FormatNumber("%.0f min", hours * 60);
+  if (hours < 48) return FormatNumber("%.1f h", hours);
+  double days = std::floor(hours / 24);
+  double rest = std::round(hours - days * 24);
+  if (rest >= 24) {
+    days += 1;
+    rest = 0;
+  }
+  return FormatNumber("%.0f d", days) + (rest > 0 ? FormatNumber(" %.0f h", rest) : "");
+}
+
 }  // namespace gpuplan::db

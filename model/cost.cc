@@ -72,7 +72,9 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
   double work_hours = solve_hours * (1 + delta / tau);
   out.billable_hours = work_hours / (1 - loss_per_hour);
   out.expected_interruptions = lambda * out.billable_hours;
-  out.lost_work_hours = out.expected_interruptions * (lost + delta);
+  // Work recomputed after interruptions: none when the notice covers the checkpoint write
+  // (the write itself is billed time, not lost work).
+  out.lost_work_hours = out.expected_interruptions * lost;
   out.wall_hours = out.billable_hours + out.expected_interruptions * wait;
   out.overhead_fraction = out.billable_hours / solve_hours - 1;
   return out;
@@ -268,6 +270,27 @@ UnitCosts SpreadCost(double total, double epochs, double tokens, double samples)
   if (tokens > 0) u.per_million_tokens = total / tokens * 1e6;
   if (samples > 0) u.per_thousand_samples = total / samples * 1e3;
   return u;
+}
+
+WallRange SpotWallRange(double solve_p10_hours, double solve_p90_hours, int nodes,
+                        const SpotParams& p, const SpotOutcome& expected) {
+  if (!expected.viable) return {INFINITY, INFINITY};
+  const double lambda = p.interruption_rate_per_hour * std::max(1, nodes);
+  if (lambda <= 0 || expected.checkpoint_interval_minutes <= 0) {
+    return {solve_p10_hours, solve_p90_hours};
+  }
+  const double tau = expected.checkpoint_interval_minutes / 60;
+  const double delta = expected.checkpoint_write_minutes / 60;
+  const double lost = expected.checkpoint_on_notice ? 0 : tau / 2;
+  const double billed_per_interruption = lost + delta + p.restart_minutes / 60;
+  const double per_interruption = billed_per_interruption + p.capacity_wait_minutes / 60;
+  auto wall = [&](double solve, double q) {
+    double running = solve * (1 + delta / tau);
+    // The mean count over the billed hours of this much work (SpotRun's expectation).
+    double mean = lambda * running / std::max(1e-12, 1 - lambda * billed_per_interruption);
+    return running + PoissonQuantile(q, mean) * per_interruption;
+  };
+  return {wall(solve_p10_hours, 0.1), wall(solve_p90_hours, 0.9)};
 }
 
 }  // namespace gpuplan::model

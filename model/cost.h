@@ -52,6 +52,17 @@ struct SpotOutcome {
 // field under "pricing" ("pricing.restart_minutes"; negative rates, zero interval...).
 Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& params);
 
+// The P10 and P90 wall hours of the spot run `expected` (SpotRun's answer for the same
+// `nodes` and `params`) when its work is `solve_p10_hours` / `solve_p90_hours`: each is that
+// work's running time plus the P10 / P90 Poisson count of interruptions in it, each costing
+// its lost work, checkpoint write, restart and capacity wait. Both quantiles are taken
+// together, so the P90 is on the safe side. Infinite when `expected` is not viable.
+struct WallRange {
+  double p10_hours = 0, p90_hours = 0;
+};
+WallRange SpotWallRange(double solve_p10_hours, double solve_p90_hours, int nodes,
+                        const SpotParams& params, const SpotOutcome& expected);
+
 struct CostBreakdown {
   double ondemand_total = 0;  // price x nodes x hours
   std::optional<double> spot_expected_total;

@@ -41,11 +41,11 @@ double TransformerActivationBytes(const Workload& w, const TrainingJob& job,
   double beta = ActivationBytes(job.precision);
   double tokens = static_cast<double>(b) * TokensPerSample(w);
   double per_token_layer = ActivationElementsPerTokenLayer(w);
-  // The saved attention probabilities (Korthikanti: 5as^2b bytes = 2.5 a s ctx elements),
-  // unless FlashAttention (optimized stacks) or selective recompute avoids them.
-  bool keep_scores = job.framework == Framework::kEager &&
-                     job.checkpointing == Checkpointing::kNone && IsTransformer(w.family);
-  double scores = keep_scores ? 2.5 * w.heads * AttentionContext(w) : 0.0;
+  // No saved attention probabilities (Korthikanti's 5as^2b bytes), whatever the framework:
+  // every current stack, eager PyTorch 2 included (scaled_dot_product_attention), runs a
+  // memory-efficient attention kernel, so what fits does not depend on the speed profile
+  // (the framework changes the step time only; issue 23).
+  const double scores = 0.0;
   double layer_bytes = tokens * (per_token_layer + scores) * beta / layout.tensor;
   // Token-layers on this GPU (encoder-decoders: encoder and decoder layers together).
   double token_layers = b * TokenLayers(w) / layout.pipeline;

@@ -309,6 +309,24 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
                                           const Cluster& cluster, const ModelConstants& c,
                                           bool find_smallest_layout) {
+  if (job.framework == Framework::kAuto) {  // resolved and named, then estimated
+    TrainingJob resolved = job;
+    resolved.framework = ResolveFramework(job.framework, w);
+    auto e = EstimateTraining(w, resolved, cluster, c, find_smallest_layout);
+    if (e.ok()) {
+      e->assumptions.push_back(
+          resolved.framework == Framework::kOptimized
+              ? "framework auto (the default): optimized, as current stacks run a transformer: "
+                "fused attention (FlashAttention) and kernels, and the fastest layout that fits "
+                "among tensor/pipeline parallel and ZeRO-1/2/3 (FSDP); ask framework \"eager\" "
+                "for plain eager PyTorch"
+              : "framework auto (the default): eager, as a " +
+                    std::string(FamilyName(w.family)) +
+                    " trains in plain PyTorch/TensorFlow (no fused attention to gain); plain data "
+                    "parallel unless it does not fit");
+    }
+    return e;
+  }
   if (job.precision_auto) {  // resolved, then counted once by the call below
     TrainingJob resolved = job;
     resolved.precision_auto = false;
@@ -389,9 +407,14 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     }
     evaluate(plain, false);
     if (best.memory.verdict == FitVerdict::kDoesNotFit) {
+      // With a micro-batch given, only that one was tried: say so, not "even at 1".
       best.warnings.push_back("does not fit in " + Fmt(cluster.node.gpu.memory_gb) +
                               " GB per GPU with any allowed layout on " + std::to_string(gpus) +
-                              " GPU(s), even at micro-batch 1");
+                              " GPU(s), " +
+                              (job.micro_batch > 0
+                                   ? "at the micro-batch of " + std::to_string(job.micro_batch) +
+                                         " asked"
+                                   : std::string("even at micro-batch 1")));
     }
   }
   {

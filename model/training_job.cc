@@ -19,8 +19,9 @@ constexpr EnumNames<Optimizer, 4> kOptimizers = {{
 constexpr EnumNames<Checkpointing, 3> kCheckpointing = {{
     {"none", Checkpointing::kNone}, {"selective", Checkpointing::kSelective},
     {"full", Checkpointing::kFull}}};
-constexpr EnumNames<Framework, 2> kFrameworks = {{
-    {"eager", Framework::kEager}, {"optimized", Framework::kOptimized}}};
+constexpr EnumNames<Framework, 3> kFrameworks = {{{"eager", Framework::kEager},
+                                                   {"optimized", Framework::kOptimized},
+                                                   {"auto", Framework::kAuto}}};
 
 }  // namespace
 
@@ -32,6 +33,11 @@ std::optional<Framework> ParseFramework(std::string_view t) { return ParseEnum(k
 std::string_view OptimizerName(Optimizer o) { return EnumName(kOptimizers, o); }
 std::string_view CheckpointingName(Checkpointing c) { return EnumName(kCheckpointing, c); }
 std::string_view FrameworkName(Framework f) { return EnumName(kFrameworks, f); }
+
+Framework ResolveFramework(Framework f, const Workload& w) {
+  if (f != Framework::kAuto) return f;
+  return IsTransformer(w.family) ? Framework::kOptimized : Framework::kEager;
+}
 
 double ActivationBytes(Precision p) {
   return (p == Precision::kFp32 || p == Precision::kTf32) ? 4.0 : 2.0;

@@ -14,12 +14,15 @@ namespace gpuplan::model {
 enum class Optimizer { kAdamW, kAdam, kLamb, kSgd };
 enum class Checkpointing { kNone, kSelective, kFull };
 // kEager: PyTorch/TensorFlow without fused attention (what the calibration data ran).
-// kOptimized: Megatron/FSDP-class stacks with FlashAttention and fused kernels.
-enum class Framework { kEager, kOptimized };
+// kOptimized: Megatron/FSDP-class stacks with FlashAttention and fused kernels, and a search
+// over tensor/pipeline parallelism and ZeRO-1/2/3 (FSDP) for the fastest layout that fits.
+// kAuto: current practice, resolved by ResolveFramework: optimized for transformer families
+// (every mainstream stack ships fused attention), eager for the others.
+enum class Framework { kEager, kOptimized, kAuto };
 
 std::optional<Optimizer> ParseOptimizer(std::string_view text);  // adamw|adam|lamb|sgd
 std::optional<Checkpointing> ParseCheckpointing(std::string_view text);  // none|selective|full
-std::optional<Framework> ParseFramework(std::string_view text);          // eager|optimized
+std::optional<Framework> ParseFramework(std::string_view text);  // eager|optimized|auto
 std::string_view OptimizerName(Optimizer o);
 std::string_view CheckpointingName(Checkpointing c);
 std::string_view FrameworkName(Framework f);
@@ -49,6 +52,9 @@ struct TrainingJob {
   int tensor_parallel = 0;    // 0 = choose
   int pipeline_parallel = 0;  // 0 = choose
 };
+
+// What kAuto runs for `w` (kOptimized for transformers, else kEager); other values as given.
+Framework ResolveFramework(Framework f, const Workload& w);
 
 // Bytes per element of activations and of the weights the GPU computes with.
 double ActivationBytes(Precision p);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <limits>
+#include <set>
 
 #include "db/catalog_writer.h"
 #include "db/field_rules.h"
@@ -24,6 +25,19 @@ std::string Minutes(double minutes) {
 }  // namespace
 
 double RoundMoney(double amount) { return std::round(amount * 1e6) / 1e6; }
+
+std::string DefaultRateAssumption(const model::SpotParams& params) {
+  return "spot interruption rate " +
+         db::FormatNumber("%.3g", params.interruption_rate_per_hour) +
+         " per node-hour: the default (no per-offer interruption data); set "
+         "pricing.interruption_rate_per_hour for your cloud and region";
+}
+
+std::string DoubtfulPriceWarning(const db::Offer& offer) {
+  return "price flagged spot_above_ondemand: " + offer.instance.id + " in " + offer.region +
+         " lists a spot price above its own on-demand price, so the catalog's on-demand price "
+         "may be stale or wrong";
+}
 
 std::string FallbackRule(const model::FallbackOutcome& run) {
   char text[400];
@@ -176,15 +190,56 @@ Result<PriceQuote> Planner::Quote(const db::Offer& offer) const {
   return q;
 }
 
+Result<NamedGpu> Planner::FindGpu(const std::string& name, const std::string& field) {
+  auto exact = catalog_.GetGpu(name);
+  if (exact.ok()) return NamedGpu{*exact, ""};
+  if (exact.error().code != ErrorCode::kNotFound) return exact.error();
+  auto gpus = catalog_.ListGpus();
+  if (!gpus.ok()) return gpus.error();
+  std::vector<const model::GpuSpec*> matches;
+  for (const model::GpuSpec& g : *gpus) {
+    if (db::GpuIdMatches(g.id, name)) matches.push_back(&g);
+  }
+  const std::string shown = db::Printable(name, 60);
+  if (matches.empty()) {
+    return Error::Invalid(field, "unknown GPU '" + shown + "' (see GET /api/v1/gpus or `gpuplan gpus`)");
+  }
+  if (matches.size() == 1) {
+    return NamedGpu{*matches[0], "GPU '" + shown + "' read as " + matches[0]->id +
+                                     ", the only GPU whose id starts with it"};
+  }
+  // Several parts share the name: the one that can be rented, if only one can.
+  auto offers = catalog_.ListOffers(db::OfferFilter{});
+  if (!offers.ok()) return offers.error();
+  std::set<std::string> priced;
+  for (const db::Offer& o : *offers) {
+    if (o.price_ondemand_per_hour || o.price_spot_per_hour) priced.insert(o.instance.gpu_id);
+  }
+  std::vector<const model::GpuSpec*> rentable;
+  for (const model::GpuSpec* g : matches) {
+    if (priced.count(g->id)) rentable.push_back(g);
+  }
+  if (rentable.size() == 1) {
+    return NamedGpu{*rentable[0], "GPU '" + shown + "' read as " + rentable[0]->id +
+                                      ", the only one of its " + std::to_string(matches.size()) +
+                                      " parts with a catalog price; name another part by its id"};
+  }
+  std::string list;
+  for (const model::GpuSpec* g : rentable.empty() ? matches : rentable) {
+    list += (list.empty() ? "" : ", ") + g->id;
+  }
+  return Error::Invalid(field, "GPU '" + shown + "' is ambiguous: it names " + list +
+                                   "; give one of these ids");
+}
+
 Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const PricingRequest& pricing) {
   ResolvedHardware r;
   r.cluster.nodes = hw.nodes;
   if (!hw.from_catalog) {
-    auto gpu = catalog_.GetGpu(hw.gpu);
-    if (!gpu.ok()) {
-      if (gpu.error().code != ErrorCode::kNotFound) return gpu.error();
-      return Error::Invalid("hardware.gpu", "unknown GPU '" + hw.gpu + "' (see GET /api/v1/gpus)");
-    }
+    auto named = FindGpu(hw.gpu, "hardware.gpu");
+    if (!named.ok()) return named.error();
+    if (!named->assumption.empty()) r.assumptions.push_back(named->assumption);
+    const model::GpuSpec* gpu = &named->gpu;
     model::NodeSpec& node = r.cluster.node;
     node.gpu = *gpu;
     node.gpus_per_node = hw.gpus_per_node;
@@ -306,6 +361,10 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
       s.instances = nodes;
       s.params = params;
       s.run = *run;
+      model::WallRange range =
+          model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *run);
+      s.p10_wall_hours = range.p10_hours;
+      s.p90_wall_hours = range.p90_hours;
       if (run->viable) {
         s.expected_total = spot.price_per_hour * nodes * run->billable_hours;
         double time_p10 = e.total_hours > 0 ? e.p10_hours / e.total_hours : 1;
@@ -506,6 +565,7 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
                                "if independent");
     plan.reference = std::move(reference);
   }
+  plan.feasibility = TrainingFeasibility(plan.estimate, hw->cluster, request.job);
   SpotPricing spot;
   if (hw->price.spot) {
     auto pricing = SpotPricingFor(hw->offer, *hw->price.spot);
@@ -513,11 +573,17 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
     spot = *pricing;
   }
   std::string cloud = hw->offer ? hw->offer->instance.cloud : "";
-  plan.cost = CostOfTraining(plan.estimate, request.workload, hw->cluster.nodes, hw->price,
-                             request.pricing, spot, cloud);
+  if (plan.feasibility.feasible()) {
+    plan.cost = CostOfTraining(plan.estimate, request.workload, hw->cluster.nodes, hw->price,
+                               request.pricing, spot, cloud);
+  } else {
+    // A job that cannot run has no time or cost: the answer says why, and what would fit.
+    plan.cost.currency = currency_;
+  }
   if (plan.cost.spot) {
     const SpotTrainingCost& s = *plan.cost.spot;
     plan.assumptions.push_back("spot cost at " + s.pricing.basis);
+    if (!request.pricing.rate_given) plan.assumptions.push_back(DefaultRateAssumption(s.params));
     if (!s.run.viable) {
       plan.warnings.push_back(
           "spot is not viable: at " + db::FormatNumber("%.4g", s.params.interruption_rate_per_hour) +
@@ -575,9 +641,11 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
     plan.spot_history = *history;
   }
   plan.warnings.insert(plan.warnings.begin(), hw->warnings.begin(), hw->warnings.end());
+  plan.assumptions.insert(plan.assumptions.begin(), hw->assumptions.begin(), hw->assumptions.end());
   if (!hw->price.ondemand && !hw->price.spot) {
     plan.warnings.push_back("no price: give hardware.price_per_hour or a catalog instance");
   }
+  if (hw->offer && db::SpotAboveOndemand(*hw->offer)) plan.warnings.push_back(DoubtfulPriceWarning(*hw->offer));
   return plan;
 }
 
@@ -599,6 +667,7 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   plan.ondemand_asked = request.pricing.ondemand;
   plan.spot_asked = request.pricing.spot;
   const model::ServingEstimate& est = plan.estimate;
+  plan.feasibility = ServingFeasibility(est, hw->cluster.node);
   plan.instances = model::ServingInstances(est, hw->cluster.node.gpus_per_node);
   const model::ServingPoint& p = est.chosen;
   plan.capacity_requests_per_s = est.replicas * p.requests_per_s;
@@ -610,7 +679,7 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
                           : est.replicas * p.requests_per_s;
   double tokens_per_hour = served_rps * request.serving.output_tokens * 3600;
   auto costs = [&](std::optional<double> price) -> std::optional<ServingCost> {
-    if (!price || est.verdict == model::FitVerdict::kDoesNotFit) return std::nullopt;
+    if (!price || !plan.feasibility.feasible()) return std::nullopt;
     ServingCost c;
     c.price_per_hour = *price;
     c.instances = plan.instances;
@@ -637,6 +706,8 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   plan.warnings = est.warnings;
   if (request.pricing.spot && hw->price.spot) plan.warnings.push_back(kSpotServingCaveat);
   for (const auto& w : hw->warnings) plan.warnings.push_back(w);
+  for (const auto& a : hw->assumptions) plan.assumptions.push_back(a);
+  if (hw->offer && db::SpotAboveOndemand(*hw->offer)) plan.warnings.push_back(DoubtfulPriceWarning(*hw->offer));
   return plan;
 }
 

@@ -19,6 +19,7 @@
 #include "db/catalog_reader.h"
 #include "model/inference.h"
 #include "model/training.h"
+#include "plan/feasibility.h"
 #include "plan/requests.h"
 
 namespace gpuplan::plan {
@@ -41,7 +42,14 @@ struct ResolvedHardware {
   model::Cluster cluster;
   std::optional<db::Offer> offer;  // set for catalog instances
   PriceQuote price;
+  std::vector<std::string> assumptions;  // how a GPU name was read ("H100" -> ...)
   std::vector<std::string> warnings;
+};
+
+// A GPU as a user named it: its spec, and how an alias was read (empty for an exact id).
+struct NamedGpu {
+  model::GpuSpec gpu;
+  std::string assumption;
 };
 
 // Spot observations of an offer's region, in the request currency.
@@ -83,6 +91,9 @@ struct SpotTrainingCost {
   model::SpotOutcome run;
   double expected_total = 0;  // 0 when not viable
   double p10_total = 0, p90_total = 0;  // spot price P10/P90 x the time P10/P90
+  // Wall hours of the P10 and P90 runs: the estimate's time range and the P10/P90 count of
+  // interruptions (model::SpotWallRange); infinite when not viable.
+  double p10_wall_hours = 0, p90_wall_hours = 0;
   SpotPricing pricing;
   model::UnitCosts units;
 };
@@ -137,6 +148,9 @@ struct RunPrediction {
 };
 
 struct TrainingPlan {
+  // Not feasible (does_not_fit): the estimate's time and throughput are not the plan's, and
+  // no cost is computed (cost has its currency only).
+  Feasibility feasibility;
   model::Workload workload;
   model::TrainingJob job;
   model::Cluster cluster;
@@ -161,6 +175,7 @@ struct ServingCost {
 };
 
 struct InferencePlan {
+  Feasibility feasibility;  // does_not_fit or slo_not_met (then no cost is computed)
   model::Workload workload;
   model::ServingRequest serving;
   model::Cluster cluster;
@@ -189,6 +204,11 @@ struct RecommendedOption {
   // Set for spot_with_fallback options: the switch point and the P90 time and cost.
   std::shared_ptr<const FallbackTrainingCost> fallback;
   double hours = 0;           // training: wall hours; inference: latency in s
+  // Training: the P10 and P90 wall hours of this price kind (spot: with interruptions).
+  double p10_hours = 0, p90_hours = 0;
+  // Flags on the price it is costed on ("spot_above_ondemand"): set only when the request
+  // lets flagged prices rank (Constraints::include_doubtful_prices).
+  std::vector<std::string> price_flags;
   double cost = 0;            // training: total; inference: per hour
   double cost_per_month = 0;  // inference: cost x kHoursPerMonth
   double score = 0;
@@ -208,6 +228,8 @@ struct Recommendation {
   int feasible = 0;
   std::map<std::string, int> rejected;  // reason -> options
   std::vector<std::string> assumptions;
+  std::vector<std::string> warnings;
+  DeadlineConfidence deadline_confidence = DeadlineConfidence::kP90;
   // The planner stopped at the request's planning share (plan/deadline.h) with catalog
   // offers left: items, counts and the Pareto front cover the offers evaluated only.
   bool stopped_early = false;
@@ -218,9 +240,16 @@ struct ComparisonRow {
   std::string gpu;
   model::Precision precision = model::Precision::kBf16;
   std::optional<std::string> error;  // the model refused this GPU (then no estimate)
+  // does_not_fit: the estimate's time and throughput are not a plan's, and no cost is
+  // computed; no_price: no catalog price (time given, no cost).
+  Feasibility feasibility;
   model::TrainingEstimate estimate;
   std::optional<double> price_per_gpu_hour;
-  std::optional<db::Offer> price_source;
+  std::optional<db::Offer> price_source;  // the offer whose price per GPU-hour is used
+  // The price source's instance has as many GPUs as a node here, or one: its price per
+  // GPU-hour is one a user can rent at this size (else it is a share of a larger instance).
+  bool price_rentable_at_this_size = true;
+  std::vector<std::string> price_flags;  // on the price source ("spot_above_ondemand")
   double cost = 0;
   double samples_per_currency_unit = 0;
   double tokens_per_currency_unit = 0;
@@ -231,7 +260,8 @@ struct Comparison {
   model::Workload workload;
   std::string currency;
   int gpus_per_node = 1;
-  std::vector<ComparisonRow> rows;  // best value first; GPUs it does not fit on last
+  std::vector<ComparisonRow> rows;  // best value first; infeasible rows last
+  std::vector<std::string> assumptions, warnings;
 };
 
 // Minutes of warning `cloud` gives before it reclaims a spot node (0 when unknown).
@@ -258,6 +288,10 @@ class Planner {
   // Without a region, the cheapest region for the price kind asked (spot price when only
   // spot is wanted, else on-demand), named in warnings.
   Result<ResolvedHardware> Resolve(const HardwareRequest& hardware, const PricingRequest& pricing);
+  // The GPU `name` names: an id (any case); else the only GPU whose id starts with
+  // "name-"; else, among several, the only one with a catalog price ("H100" ->
+  // H100-80GB-SXM5). Otherwise kInvalidArgument on `field` listing the candidates.
+  Result<NamedGpu> FindGpu(const std::string& name, const std::string& field);
 
   Result<TrainingPlan> Training(const TrainingRequest& request);
   Result<InferencePlan> Inference(const InferenceRequest& request);
@@ -306,6 +340,14 @@ std::string ReferenceAssumption(const ReferenceWork& work);
 
 // The spot_with_fallback policy of `run` in words, for assumptions.
 std::string FallbackRule(const model::FallbackOutcome& run);
+
+// The assumption an answer names when a spot cost uses the default interruption rate.
+std::string DefaultRateAssumption(const model::SpotParams& params);
+
+// The warning an answer carries when it uses the prices of an offer whose spot price is
+// above its own on-demand price (db::SpotAboveOndemand): the price is doubtful.
+std::string DoubtfulPriceWarning(const db::Offer& offer);
+inline constexpr const char* kSpotAboveOndemandFlag = "spot_above_ondemand";
 
 // Money as answers show it: rounded to 1e-6 of the currency unit.
 double RoundMoney(double amount);

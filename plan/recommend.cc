@@ -108,6 +108,8 @@ struct Candidate {
   int nodes = 1;
   bool spot = false;
   double price_per_hour = 0, hours = 0, cost = 0, score = 0;
+  double p10_hours = 0, p90_hours = 0;  // training
+  bool doubtful_price = false;  // ranked with the flag (Constraints::include_doubtful_prices)
   double checkpoint_interval_minutes = 0;
   std::shared_ptr<const FallbackTrainingCost> fallback;
   std::shared_ptr<const model::TrainingEstimate> training;
@@ -123,6 +125,12 @@ RecommendedOption Materialize(const Candidate& c) {
   o.price_per_hour = c.price_per_hour;
   o.checkpoint_interval_minutes = c.checkpoint_interval_minutes;
   o.hours = c.hours;
+  o.p10_hours = c.p10_hours;
+  o.p90_hours = c.p90_hours;
+  if (c.doubtful_price) {
+    o.price_flags.push_back(kSpotAboveOndemandFlag);
+    o.warnings.push_back(DoubtfulPriceWarning(*c.offer));
+  }
   o.cost = c.cost;
   o.score = c.score;
   o.training = c.training;
@@ -152,8 +160,21 @@ RecommendedOption Materialize(const Candidate& c) {
   return o;
 }
 
-// Ranks `feasible` by the objective; answers the first `limit` and the Pareto front.
-void Rank(std::vector<Candidate>& feasible, Objective objective, int limit, Recommendation& out) {
+// What Constraints::distinct keeps apart: "" when every option is its own choice.
+std::string DistinctKey(const Candidate& c, Constraints::Distinct distinct) {
+  switch (distinct) {
+    case Constraints::Distinct::kInstanceType:
+      return c.offer->instance.cloud + "/" + c.offer->instance.id;
+    case Constraints::Distinct::kRegion: return c.offer->instance.cloud + "/" + c.offer->region;
+    case Constraints::Distinct::kNone: break;
+  }
+  return "";
+}
+
+// Ranks `feasible` by the objective; answers the first `limit` (the best of each distinct
+// key only) and the Pareto front.
+void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
+          Constraints::Distinct distinct, Recommendation& out) {
   double min_cost = INFINITY, min_hours = INFINITY;
   for (const auto& c : feasible) {
     min_cost = std::min(min_cost, c.cost);
@@ -184,9 +205,39 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit, Reco
     }
   }
   out.feasible = static_cast<int>(feasible.size());
-  for (int i = 0; i < static_cast<int>(feasible.size()) && i < limit; ++i) {
+  std::set<std::string> seen;
+  for (size_t i = 0; i < feasible.size() && static_cast<int>(out.items.size()) < limit; ++i) {
+    std::string key = DistinctKey(feasible[i], distinct);
+    if (!key.empty() && !seen.insert(key).second) continue;
     out.items.push_back(Materialize(feasible[i]));
   }
+}
+
+// Says how many options a flagged price kept out of the ranking, if any.
+void NoteDoubtfulPrices(Recommendation& out) {
+  int n = out.rejected["doubtful_price"];
+  if (n == 0) return;
+  out.warnings.push_back(std::to_string(n) +
+                         " option(s) not ranked: their offer's spot price is above its own "
+                         "on-demand price, so the catalog price may be stale or wrong "
+                         "(constraints.include_doubtful_prices ranks them, flagged)");
+}
+
+// The deadline assumption every recommendation with a deadline names.
+std::string DeadlineAssumption(const Constraints& c) {
+  return c.deadline_confidence == DeadlineConfidence::kP90
+             ? "deadline_hours is held to each option's P90 time (deadline_confidence p90, the "
+               "default): at most one run in ten takes longer; spot times include interruptions"
+             : "deadline_hours is held to each option's expected time (deadline_confidence p50): "
+               "about half of the runs take longer";
+}
+
+// Whether an option whose times are `c` misses the deadline at the asked confidence.
+bool MissesDeadline(const Candidate& c, const Constraints& cons) {
+  if (!cons.deadline_hours) return false;
+  double t = cons.deadline_confidence == DeadlineConfidence::kP90 ? std::max(c.hours, c.p90_hours)
+                                                                  : c.hours;
+  return t > *cons.deadline_hours;
 }
 
 }  // namespace
@@ -290,7 +341,12 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
   out.rejected = {{"does_not_fit", 0},   {"precision_unsupported", 0},
                   {"batch_too_small", 0}, {"layout_does_not_divide", 0},
                   {"node_too_large", stats.unsupported}, {"over_deadline", 0},
-                  {"over_budget", 0},    {"no_price", 0}};
+                  {"over_budget", 0},    {"no_price", 0}, {"doubtful_price", 0}};
+  if (cons.deadline_hours) out.assumptions.push_back(DeadlineAssumption(cons));
+  if ((cons.spot || cons.fallback) && !request.pricing.rate_given) {
+    out.assumptions.push_back(DefaultRateAssumption(request.pricing.spot_params));
+  }
+  out.deadline_confidence = cons.deadline_confidence;
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>> cache;
   std::vector<Candidate> feasible;
@@ -304,6 +360,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
+    const bool doubtful = db::SpotAboveOndemand(offer);
     std::optional<SpotPricing> spot_pricing;  // the offer's, on first use
     for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
       HardwareKey key = KeyOf(offer.instance, nodes);
@@ -321,6 +378,10 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
         const bool spot = kind != Kind::kOndemand;
         auto price = OptionPrice(kind, *quote, cons, out.considered, out.rejected);
         if (!price) continue;
+        if (doubtful && !cons.include_doubtful_prices) {
+          ++out.rejected["doubtful_price"];
+          continue;
+        }
         if (!it->second.ok()) {
           const Error& error = it->second.error();
           if (FieldIs(error, "precision")) {
@@ -343,6 +404,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
         c.offer = &offer;
         c.nodes = nodes;
         c.spot = spot;
+        c.doubtful_price = doubtful;
         c.price_per_hour = *price;
         c.training = estimate;
         if (spot) {
@@ -369,6 +431,16 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
               continue;
             }
             c.hours = cost.fallback->run.expected_hours;
+            c.p90_hours = cost.fallback->run.p90_hours;
+            // The P10 run finishes on spot: the spot run's P10 (never past the expected).
+            c.p10_hours = c.hours;
+            auto on_spot = model::SpotRun(estimate->total_hours, nodes, cost.fallback->params);
+            if (on_spot.ok()) {
+              c.p10_hours = std::min(c.hours, model::SpotWallRange(estimate->p10_hours,
+                                                                   estimate->p90_hours, nodes,
+                                                                   cost.fallback->params, *on_spot)
+                                                  .p10_hours);
+            }
             c.cost = RoundMoney(cost.fallback->expected_total);
             c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;
             c.fallback = std::make_shared<const FallbackTrainingCost>(*cost.fallback);
@@ -378,14 +450,18 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
               continue;
             }
             c.hours = cost.spot->run.wall_hours;
+            c.p10_hours = cost.spot->p10_wall_hours;
+            c.p90_hours = cost.spot->p90_wall_hours;
             c.cost = RoundMoney(cost.spot->expected_total);
             c.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
           }
         } else {
           c.hours = estimate->total_hours;
+          c.p10_hours = estimate->p10_hours;
+          c.p90_hours = estimate->p90_hours;
           c.cost = *price * nodes * estimate->total_hours;
         }
-        if (cons.deadline_hours && c.hours > *cons.deadline_hours) {
+        if (MissesDeadline(c, cons)) {
           ++out.rejected["over_deadline"];
           continue;
         }
@@ -397,7 +473,8 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
       }
     }
   }
-  Rank(feasible, objective, limit, out);
+  Rank(feasible, objective, limit, cons.distinct, out);
+  NoteDoubtfulPrices(out);
   return out;
 }
 
@@ -420,7 +497,8 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   out.rejected = {{"does_not_fit", 0}, {"precision_unsupported", 0},
                   {"tensor_parallel_too_large", 0}, {"over_max_gpus", 0},
                   {"node_too_large", stats.unsupported},
-                  {"slo_not_met", 0}, {"over_budget", 0}, {"no_price", 0}};
+                  {"slo_not_met", 0}, {"over_budget", 0}, {"no_price", 0},
+                  {"doubtful_price", 0}};
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
   std::vector<Candidate> feasible;
@@ -442,10 +520,15 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
+    const bool doubtful = db::SpotAboveOndemand(offer);
     for (Kind kind : {Kind::kOndemand, Kind::kSpot}) {
       const bool spot = kind == Kind::kSpot;
       auto price = OptionPrice(kind, *quote, cons, out.considered, out.rejected);
       if (!price) continue;
+      if (doubtful && !cons.include_doubtful_prices) {
+        ++out.rejected["doubtful_price"];
+        continue;
+      }
       if (!it->second.ok()) {
         if (FieldIs(it->second.error(), "precision")) {
           ++out.rejected["precision_unsupported"];
@@ -475,6 +558,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       c.offer = &offer;
       c.nodes = instances;
       c.spot = spot;
+      c.doubtful_price = doubtful;
       c.price_per_hour = *price;
       c.cost = *price * instances;  // per hour
       c.hours = e->chosen.latency_s;
@@ -486,7 +570,8 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       feasible.push_back(std::move(c));
     }
   }
-  Rank(feasible, objective, limit, out);
+  Rank(feasible, objective, limit, cons.distinct, out);
+  NoteDoubtfulPrices(out);
   return out;
 }
 
@@ -498,6 +583,10 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
   if (!training.ok()) return training.error();
   CompareRequest request = asked;
   request.training = *training;
+  // A request error is the request's, not each GPU's: refuse it before comparing.
+  Status valid = model::ValidateWorkload(request.training.workload);
+  if (valid.ok()) valid = model::ValidateJobRequest(request.training.job, request.training.workload);
+  if (!valid.ok()) return valid.error();
   auto offers = catalog_.ListOffers(db::OfferFilter{});
   if (!offers.ok()) return offers.error();
   // The cheapest on-demand price per GPU-hour of each GPU in the catalog.
@@ -520,11 +609,10 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
   out.gpus_per_node = request.gpus_per_node;
   const int per_node = request.gpus_per_node;
   for (size_t i = 0; i < ids.size(); ++i) {
-    auto gpu = catalog_.GetGpu(ids[i]);
-    if (!gpu.ok()) {
-      if (gpu.error().code != ErrorCode::kNotFound) return gpu.error();
-      return Error::Invalid("gpus." + std::to_string(i), "unknown GPU '" + ids[i] + "'");
-    }
+    auto named = FindGpu(ids[i], "gpus." + std::to_string(i));
+    if (!named.ok()) return named.error();
+    if (!named->assumption.empty()) out.assumptions.push_back(named->assumption);
+    const model::GpuSpec* gpu = &named->gpu;
     model::Cluster cluster;
     cluster.node.gpu = *gpu;
     cluster.node.gpus_per_node = per_node;
@@ -532,45 +620,70 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
     const model::TrainingJob& job = request.training.job;
     auto e = model::EstimateTraining(request.training.workload, job, cluster);
     ComparisonRow row;
-    row.gpu = ids[i];
+    row.gpu = gpu->id;
     row.precision =
         e.ok() ? e->precision : (job.precision_auto ? model::AutoPrecision(*gpu) : job.precision);
     if (!e.ok()) {
       row.error = e.error().message;
+      row.feasibility.Add(Infeasible::kUnsupported, e.error().message);
       out.rows.push_back(std::move(row));
       continue;
     }
     row.estimate = std::move(e).value();
-    auto price = cheapest.find(ids[i]);
-    if (price != cheapest.end()) {
+    row.feasibility = TrainingFeasibility(row.estimate, cluster, job);
+    auto price = cheapest.find(gpu->id);
+    if (price == cheapest.end()) {
+      row.feasibility.Add(Infeasible::kNoPrice,
+                          "no catalog on-demand price for " + gpu->id,
+                          "import or add a price for an instance with this GPU "
+                          "(POST /api/v1/prices), or estimate it with hardware.price_per_hour");
+    } else {
       double per_hour = price->second.first * per_node;
       const db::Offer& offer = *price->second.second;
       row.price_per_gpu_hour = price->second.first;
       row.price_source = offer;
-      row.cost = per_hour * row.estimate.total_hours;
-      row.samples_per_currency_unit = row.estimate.samples_per_s * 3600 / per_hour;
-      row.tokens_per_currency_unit = row.estimate.tokens_per_s * 3600 / per_hour;
+      row.price_rentable_at_this_size = per_node % offer.instance.gpu_count == 0;
+      if (row.feasibility.feasible()) {
+        row.cost = per_hour * row.estimate.total_hours;
+        row.samples_per_currency_unit = row.estimate.samples_per_s * 3600 / per_hour;
+        row.tokens_per_currency_unit = row.estimate.tokens_per_s * 3600 / per_hour;
+      }
       if (db::SpotAboveOndemand(offer)) {
-        // A spot price above its own on-demand price usually means a stale or wrong
-        // on-demand row: the cheapest price is then not to be trusted blindly.
-        row.warnings.push_back("the cheapest on-demand price (" + offer.instance.id + " in " +
-                               offer.region + ") is below that offer's own spot price: the "
-                               "catalog on-demand price may be stale or wrong");
+        row.price_flags.push_back(kSpotAboveOndemandFlag);
+        row.warnings.push_back(DoubtfulPriceWarning(offer));
+      }
+      if (!row.price_rentable_at_this_size) {
+        row.warnings.push_back(
+            "the price per GPU-hour is a 1/" + std::to_string(offer.instance.gpu_count) +
+            " share of " + offer.instance.id + " (" + std::to_string(offer.instance.gpu_count) +
+            " GPUs): a node of " + std::to_string(per_node) +
+            " GPU(s) cannot be rented at that price; the cost assumes it could");
       }
     }
     out.rows.push_back(std::move(row));
   }
-  // Best value first; rows that do not fit (or failed) after the rest.
+  // Best value first; then feasible rows without a price, then rows that do not fit, then
+  // rows the model refused.
   std::stable_sort(out.rows.begin(), out.rows.end(), [](const ComparisonRow& a, const ComparisonRow& b) {
-    auto value = [](const ComparisonRow& r) {
-      return !r.error && r.price_per_gpu_hour ? r.samples_per_currency_unit : -1.0;
+    auto group = [](const ComparisonRow& r) {
+      if (r.error) return 3;
+      if (r.feasibility.Has(Infeasible::kDoesNotFit)) return 2;
+      return r.feasibility.feasible() ? 0 : 1;
     };
-    auto fits = [](const ComparisonRow& r) {
-      return r.error || r.estimate.memory.verdict != model::FitVerdict::kDoesNotFit;
-    };
-    if (fits(a) != fits(b)) return fits(a);
-    return value(a) > value(b);
+    if (group(a) != group(b)) return group(a) < group(b);
+    return a.samples_per_currency_unit > b.samples_per_currency_unit;
   });
+  out.assumptions.push_back(
+      "each GPU at its cheapest on-demand catalog price per GPU-hour (the instance's price "
+      "divided by its GPUs; price_source names the instance), on " +
+      std::to_string(per_node) + " GPU(s) per node");
+  int infeasible = 0;
+  for (const ComparisonRow& r : out.rows) infeasible += r.error || !r.feasibility.feasible();
+  if (infeasible > 0) {
+    out.warnings.push_back(std::to_string(infeasible) +
+                           " GPU(s) are not a plan as asked (their feasibility says why and "
+                           "what would fix it): they have no cost and are ranked last");
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "model/inference.h"
 #include "model/training_job.h"
 #include "model/workload.h"
+#include "plan/feasibility.h"
 #include "plan/measured_runs.h"
 
 namespace gpuplan::plan {
@@ -39,6 +40,8 @@ struct PricingRequest {
   model::SpotParams spot_params;
   // false: the planner takes the cloud's preemption notice (AWS 2 min, GCP/Azure 30 s).
   bool notice_given = false;
+  // false: the interruption rate is model::SpotParams' default, named in assumptions.
+  bool rate_given = false;
   // kind "spot_with_fallback": spot, moving to on-demand in time for `deadline_hours`
   // (ondemand and spot are then false).
   bool fallback = false;
@@ -99,7 +102,18 @@ struct Constraints {
   bool fallback = false;  // spot_with_fallback options (needs deadline_hours)
   bool price_kinds_given = false;  // false: inference prices on-demand only
   double min_gpu_memory_gb = 0;
+  // What deadline_hours is held to: each option's P90 time (the default) or its expected one.
+  DeadlineConfidence deadline_confidence = DeadlineConfidence::kP90;
+  // false: options whose price is flagged (spot above its own on-demand) are not ranked
+  // (counted in rejected.doubtful_price); true: ranked with the flag on the item.
+  bool include_doubtful_prices = false;
+  // At most one item per instance type (or per region) among the ranked items.
+  enum class Distinct { kNone, kInstanceType, kRegion } distinct = Distinct::kNone;
 };
+inline constexpr model::EnumNames<Constraints::Distinct, 3> kDistinctNames = {
+    {{"none", Constraints::Distinct::kNone},
+     {"instance_type", Constraints::Distinct::kInstanceType},
+     {"region", Constraints::Distinct::kRegion}}};
 
 enum class Objective { kCost, kTime, kBalanced };
 // Their names in requests and answers.

@@ -158,7 +158,7 @@ RunnablePlan RunnableFromTraining(const TrainingPlan& plan) {
     p.use_spot = true;
     p.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
     p.expected_hours = cost.spot->run.wall_hours;
-    p.p90_hours = 0;  // the spot run's P90 is not estimated
+    p.p90_hours = cost.spot->p90_wall_hours;
     if (cost.spot->run.viable) {
       p.expected_cost = cost.spot->expected_total;
       NoteSpotTraining(p);
@@ -167,6 +167,12 @@ RunnablePlan RunnableFromTraining(const TrainingPlan& plan) {
     }
   } else {
     p.notes.push_back("no price: the plan has no expected cost");
+  }
+  if (!plan.feasibility.feasible()) {
+    const InfeasibleReason& why = plan.feasibility.reasons.front();
+    p.not_runnable = FieldError{"hardware", "the plan is not feasible (" +
+                                                std::string(InfeasibleName(why.code)) + ": " +
+                                                why.detail + "); it is not exported"};
   }
   AddAll(p.notes, plan.estimate.warnings, "warning: ");
   AddAll(p.notes, plan.warnings, "warning: ");
@@ -193,9 +199,14 @@ RunnablePlan RunnableFromInference(const InferencePlan& plan) {
   } else {
     p.notes.push_back("no price: the plan has no expected cost");
   }
-  if (p.replicas <= 0) {
-    p.not_runnable = FieldError{"hardware", "the model does not fit on the hardware: there is no "
-                                            "replica to run; it is not exported"};
+  if (p.replicas <= 0 || !plan.feasibility.feasible()) {
+    std::string why = plan.feasibility.feasible()
+                          ? std::string("the model does not fit on the hardware")
+                          : std::string(InfeasibleName(plan.feasibility.reasons.front().code)) +
+                                ": " + plan.feasibility.reasons.front().detail;
+    p.not_runnable = FieldError{"hardware", "the plan is not feasible (" + why +
+                                                "): there is no replica to run; it is not "
+                                                "exported"};
   }
   AddAll(p.notes, plan.warnings, "warning: ");
   return p;
@@ -222,14 +233,13 @@ RunnablePlan RunnableFromOption(const RecommendedOption& option, const Recommend
     p.micro_batch = option.training->micro_batch;
     if (request.training) p.global_batch = request.training->job.global_batch;
     p.expected_hours = option.hours;
+    p.p90_hours = option.p90_hours;
     p.deadline_hours = request.constraints.deadline_hours;
     if (option.fallback) {
       UseFallback(p, option.fallback->run);
     } else if (option.spot) {
       p.checkpoint_interval_minutes = option.checkpoint_interval_minutes;
       NoteSpotTraining(p);
-    } else {
-      p.p90_hours = option.training->p90_hours;
     }
   }
   if (option.serving) {

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "server/cli_errors.h"
 #include "api/catalog_export_writer.h"
 #include "api/catalog_io.h"
 #include "db/api_keys.h"
@@ -38,14 +39,7 @@ std::unique_ptr<SQLite::Database> Open(const std::string& path, std::ostream& er
   return std::move(db).value();
 }
 
-int Fail(const Error& e, std::ostream& err) {
-  err << "error: " << e.message << "\n";
-  for (const auto& f : e.fields) err << "  " << f.field << ": " << f.detail << "\n";
-  return e.code == ErrorCode::kInvalidArgument || e.code == ErrorCode::kConflict ||
-                 e.code == ErrorCode::kNotFound
-             ? 2
-             : 1;
-}
+int Fail(const Error& e, std::ostream& err) { return ReportError(e, err); }
 
 }  // namespace
 

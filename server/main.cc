@@ -1,4 +1,5 @@
-// gpuplan: the command-line entry point. Subcommands: serve, migrate.
+// gpuplan: the command-line entry point. Subcommands: serve, migrate, estimate, recommend,
+// compare, gpus, instances, workloads, keys, import, measurements, export, calibrate.
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -10,6 +11,7 @@
 #include "server/admin_commands.h"
 #include "server/app.h"
 #include "server/calibrate_command.h"
+#include "server/catalog_commands.h"
 #include "server/log_format.h"
 #include "server/plan_commands.h"
 
@@ -126,6 +128,16 @@ int main(int argc, char** argv) {
   CLI::App* compare = cli.add_subcommand("compare", "one workload across GPUs, best value first");
   gpuplan::server::AddCompareOptions(*compare, compare_options);
 
+  gpuplan::server::CatalogListOptions gpus_options, instances_options, workloads_options;
+  CLI::App* gpus_cmd = cli.add_subcommand("gpus", "list the catalog's GPUs (GET /api/v1/gpus)");
+  gpuplan::server::AddCatalogListOptions(*gpus_cmd, gpus_options, false);
+  CLI::App* instances_cmd = cli.add_subcommand(
+      "instances", "list catalog offers with their prices (GET /api/v1/instances)");
+  gpuplan::server::AddCatalogListOptions(*instances_cmd, instances_options, true);
+  CLI::App* workloads_cmd =
+      cli.add_subcommand("workloads", "list the workload presets (GET /api/v1/workloads)");
+  gpuplan::server::AddCatalogListOptions(*workloads_cmd, workloads_options, false);
+
   std::string admin_db = config.db_path, key_name, key_scope = "write", revoke_target;
   CLI::App* keys = cli.add_subcommand("keys", "manage API keys");
   keys->require_subcommand(1);
@@ -182,6 +194,13 @@ int main(int argc, char** argv) {
   }
   if (export_cmd->parsed()) return gpuplan::server::RunExport(admin_db, export_format, std::cout, std::cerr);
 
+  if (gpus_cmd->parsed()) return gpuplan::server::RunListGpus(gpus_options, std::cout, std::cerr);
+  if (instances_cmd->parsed()) {
+    return gpuplan::server::RunListInstances(instances_options, std::cout, std::cerr);
+  }
+  if (workloads_cmd->parsed()) {
+    return gpuplan::server::RunListWorkloads(workloads_options, std::cout, std::cerr);
+  }
   if (recommend->parsed()) {
     return gpuplan::server::RunRecommend(recommend_options, std::cout, std::cerr);
   }

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "server/cli_errors.h"
 #include "api/export_answer.h"
 #include "api/plan_json.h"
 #include "api/plan_request.h"
@@ -18,20 +19,12 @@
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/text.h"
 #include "plan/planner.h"
 #include "server/app.h"
 
 namespace gpuplan::server {
 
-namespace {
-
-int Fail(const Error& e, std::ostream& err) {
-  err << "error: " << e.message << "\n";
-  for (const auto& f : e.fields) err << "  " << f.field << ": " << f.detail << "\n";
-  return e.code == ErrorCode::kInvalidArgument || e.code == ErrorCode::kNotFound ? 2 : 1;
-}
-
-// The catalog: the --db file (created and seeded if new), or the embedded seed in memory.
 Result<std::unique_ptr<SQLite::Database>> OpenCatalog(const std::string& path) {
   if (!path.empty()) {
     Status prepared = PrepareDatabase(path);
@@ -46,6 +39,11 @@ Result<std::unique_ptr<SQLite::Database>> OpenCatalog(const std::string& path) {
   if (!seeded.ok()) return seeded.error();
   return memory;
 }
+
+namespace {
+
+int Fail(const Error& e, std::ostream& err) { return ReportError(e, err); }
+
 
 // The request body: the --request file (the API's JSON) when given, else built from flags.
 Result<nlohmann::json> RequestBody(const CommonPlanOptions& o, nlohmann::json from_flags) {
@@ -125,6 +123,14 @@ nlohmann::json EstimateBody(const EstimateOptions& o) {
   return body;
 }
 
+// An option that is not a plan: why, and what would make it one.
+void PrintInfeasible(const plan::Feasibility& f, const char* indent, std::ostream& out) {
+  for (const plan::InfeasibleReason& r : f.reasons) {
+    out << indent << "NOT FEASIBLE (" << plan::InfeasibleName(r.code) << "): " << r.detail << "\n";
+  }
+  if (!f.nearest_change.empty()) out << indent << "nearest change: " << f.nearest_change << "\n";
+}
+
 void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
   const model::TrainingEstimate& e = plan.estimate;
   const model::Workload& w = plan.workload;
@@ -139,15 +145,20 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
   print("  layout: tensor %d x pipeline %d x data %d, ZeRO %d; micro-batch %d x %d accumulation\n",
         e.layout.tensor, e.layout.pipeline, e.layout.data, e.layout.zero_stage, e.micro_batch,
         e.grad_accumulation_steps);
-  print("  throughput: %.1f samples/s", e.samples_per_s);
-  if (e.tokens_per_s > 0) print(", %.0f tokens/s", e.tokens_per_s);
-  print("\n  step: %.4f s, bottleneck %s (%.0f%%)\n", e.step.step_time_s, e.step.bottleneck.c_str(),
-        e.step.bottleneck_share * 100);
-  const auto& b = e.step.breakdown;
-  print("    compute %.4f  memory %.4f  communication %.4f  bubble %.4f  optimizer %.4f  input %.4f  overhead %.4f\n",
-        b.compute_s, b.memory_s, b.communication_s, b.bubble_s, b.optimizer_s, b.input_s,
-        b.overhead_s);
-  print("  MFU %.3f, scaling efficiency %.3f\n", e.mfu, e.scaling_efficiency);
+  const bool runnable = !plan.feasibility.Has(plan::Infeasible::kDoesNotFit);
+  PrintInfeasible(plan.feasibility, "  ", out);
+  if (runnable) {
+    print("  throughput: %.1f samples/s", e.samples_per_s);
+    if (e.tokens_per_s > 0) print(", %.0f tokens/s", e.tokens_per_s);
+    print("\n  step: %.3g s, bottleneck %s (%.0f%%)\n", e.step.step_time_s,
+          e.step.bottleneck.c_str(), e.step.bottleneck_share * 100);
+    const auto& b = e.step.breakdown;
+    print("    compute %.3g s  memory %.3g s  communication %.3g s  bubble %.3g s  optimizer %.3g s  "
+          "input %.3g s  overhead %.3g s\n",
+          b.compute_s, b.memory_s, b.communication_s, b.bubble_s, b.optimizer_s, b.input_s,
+          b.overhead_s);
+    print("  MFU %.3f, scaling efficiency %.3f\n", e.mfu, e.scaling_efficiency);
+  }
   print("  memory per GPU: %.1f of %.0f GB (%s); weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f; max micro-batch %d\n",
         e.memory.total_gb, e.memory.capacity_gb, std::string(model::VerdictName(e.memory.verdict)).c_str(),
         e.memory.weights_gb, e.memory.gradients_gb, e.memory.optimizer_gb, e.memory.activations_gb,
@@ -160,8 +171,16 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
   } else {
     print("  does not fit on up to 1024 GPUs of this node type\n");
   }
-  print("  total: %.2f h (P10 %.2f, P90 %.2f) for %.0f steps\n", e.total_hours, e.p10_hours,
-        e.p90_hours, e.steps);
+  if (!runnable) {
+    out << "  no time or cost: the job does not fit as asked\n";
+  } else if (plan.job.hours > 0) {
+    print("  fixed duration %s: %.0f steps, %.4g samples (P10 %.4g, P90 %.4g)\n",
+          db::FormatHours(e.total_hours).c_str(), e.steps, e.total_samples, e.work_p10_samples,
+          e.work_p90_samples);
+  } else {
+    print("  total: %s (P10 %s, P90 %s) for %.0f steps\n", db::FormatHours(e.total_hours).c_str(),
+          db::FormatHours(e.p10_hours).c_str(), db::FormatHours(e.p90_hours).c_str(), e.steps);
+  }
   if (plan.cost.ondemand) {
     print("  on-demand: %.2f %s/h x %d instance(s) = %.2f %s (P10 %.2f, P90 %.2f)\n",
           plan.cost.ondemand->price_per_hour, plan.cost.currency.c_str(), plan.cost.ondemand->instances,
@@ -169,10 +188,17 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
           plan.cost.ondemand->p90_total);
   }
   if (plan.cost.spot && plan.cost.spot->run.viable) {
-    print("  spot: %.2f %s/h, expected %.2f %s over %.2f wall hours (%.1f interruptions)\n",
-          plan.cost.spot->price_per_hour, plan.cost.currency.c_str(), plan.cost.spot->expected_total,
-          plan.cost.currency.c_str(), plan.cost.spot->run.wall_hours,
-          plan.cost.spot->run.expected_interruptions);
+    const plan::SpotTrainingCost& s = *plan.cost.spot;
+    print("  spot: %.2f %s/h, expected %.2f %s over %s wall time (P10 %s, P90 %s; %.1f "
+          "interruptions)\n",
+          s.price_per_hour, plan.cost.currency.c_str(), s.expected_total,
+          plan.cost.currency.c_str(), db::FormatHours(s.run.wall_hours).c_str(),
+          db::FormatHours(s.p10_wall_hours).c_str(), db::FormatHours(s.p90_wall_hours).c_str(),
+          s.run.expected_interruptions);
+  }
+  if (runnable && !plan.cost.ondemand && !plan.cost.spot && !plan.cost.fallback) {
+    out << "  no price: give --price-per-hour, or --cloud and --instance-type (see `gpuplan "
+           "instances`)\n";
   }
   for (const auto& wmsg : e.warnings) out << "  warning: " << wmsg << "\n";
   for (const auto& wmsg : plan.warnings) out << "  warning: " << wmsg << "\n";
@@ -182,17 +208,22 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
 
 void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
   char line[512];
-  std::snprintf(line, sizeof(line), "%4s  %-8s %-14s %-28s %-16s %5s %-8s %12s %12s\n", "rank",
-                "cloud", "region", "instance type", "GPU", "nodes", "price", r.inference ? "latency s" : "hours",
+  std::snprintf(line, sizeof(line), "%4s  %-8s %-14s %-28s %-16s %5s %-13s %10s %10s %12s\n",
+                "rank", "cloud", "region", "instance type", "GPU", "nodes", "price kind",
+                r.inference ? "latency" : "time", r.inference ? "" : "P90",
                 r.inference ? "cost/h" : "cost");
   out << line;
   for (size_t i = 0; i < r.items.size(); ++i) {
     const plan::RecommendedOption& c = r.items[i];
-    std::snprintf(line, sizeof(line), "%4zu  %-8s %-14s %-28s %-16s %5d %-8s %12.2f %12.2f\n", i + 1,
-                  c.offer.instance.cloud.c_str(), c.offer.region.c_str(), c.offer.instance.id.c_str(),
-                  c.offer.instance.gpu_id.c_str(), c.nodes, c.spot ? "spot" : "ondemand", c.hours,
-                  c.cost);
+    const char* kind = c.fallback ? "spot+fallback" : c.spot ? "spot" : "ondemand";
+    std::string time = r.inference ? db::FormatNumber("%.2f s", c.hours) : db::FormatHours(c.hours);
+    std::string p90 = r.inference ? "" : db::FormatHours(c.p90_hours);
+    std::snprintf(line, sizeof(line), "%4zu  %-8s %-14s %-28s %-16s %5d %-13s %10s %10s %12.2f\n",
+                  i + 1, c.offer.instance.cloud.c_str(), c.offer.region.c_str(),
+                  c.offer.instance.id.c_str(), c.offer.instance.gpu_id.c_str(), c.nodes, kind,
+                  time.c_str(), p90.c_str(), c.cost);
     out << line;
+    for (const auto& w : c.warnings) out << "      warning: " << w << "\n";
   }
   out << "currency " << r.currency << "; " << r.considered << " options considered, " << r.feasible
       << " feasible; rejected:";
@@ -200,28 +231,41 @@ void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
     if (n > 0) out << " " << reason << " " << n;
   }
   out << "\n";
+  for (const auto& w : r.warnings) out << "warning: " << w << "\n";
   for (const auto& a : r.assumptions) out << "assumption: " << a << "\n";
 }
 
 void PrintComparison(const plan::Comparison& c, std::ostream& out) {
   char line[512];
-  std::snprintf(line, sizeof(line), "%-18s %-5s %12s %10s %-18s %12s %12s\n", "GPU", "prec",
-                "samples/s", "hours", "bottleneck", "per GPU-h", "cost");
+  std::snprintf(line, sizeof(line), "%-18s %-5s %12s %10s %-18s %12s %12s  %s\n", "GPU", "prec",
+                "samples/s", "time", "bottleneck", "per GPU-h", "cost", "price from");
   out << line;
   for (const plan::ComparisonRow& r : c.rows) {
     if (r.error) {
-      out << r.gpu << ": " << *r.error << "\n";
+      out << r.gpu << ": not estimated: " << *r.error << "\n";
       continue;
     }
-    std::snprintf(line, sizeof(line), "%-18s %-5s %12.1f %10.2f %-18s %12s %12s\n", r.gpu.c_str(),
-                  std::string(model::PrecisionName(r.precision)).c_str(), r.estimate.samples_per_s,
-                  r.estimate.total_hours, r.estimate.step.bottleneck.c_str(),
-                  r.price_per_gpu_hour ? std::to_string(*r.price_per_gpu_hour).c_str() : "-",
-                  r.price_per_gpu_hour ? std::to_string(r.cost).c_str() : "-");
+    const bool fits = !r.feasibility.Has(plan::Infeasible::kDoesNotFit);
+    const bool costed = r.feasibility.feasible() && r.price_per_gpu_hour;
+    std::string rate = fits ? db::FormatNumber("%.1f", r.estimate.samples_per_s) : "-";
+    std::string time = fits ? db::FormatHours(r.estimate.total_hours) : "does not fit";
+    std::string per_gpu = r.price_per_gpu_hour ? db::FormatNumber("%.4f", *r.price_per_gpu_hour) : "-";
+    std::string cost = costed ? db::FormatNumber("%.2f", r.cost) : "-";
+    std::string from = r.price_source
+                           ? r.price_source->instance.id + " (" +
+                                 std::to_string(r.price_source->instance.gpu_count) + " GPUs)"
+                           : "";
+    std::snprintf(line, sizeof(line), "%-18s %-5s %12s %10s %-18s %12s %12s  %s\n", r.gpu.c_str(),
+                  std::string(model::PrecisionName(r.precision)).c_str(), rate.c_str(),
+                  time.c_str(), fits ? r.estimate.step.bottleneck.c_str() : "-", per_gpu.c_str(),
+                  cost.c_str(), from.c_str());
     out << line;
+    PrintInfeasible(r.feasibility, "  ", out);
     for (const auto& w : r.warnings) out << "  warning: " << w << "\n";
   }
   out << "currency " << c.currency << ", " << c.gpus_per_node << " GPU(s) per node\n";
+  for (const auto& w : c.warnings) out << "warning: " << w << "\n";
+  for (const auto& a : c.assumptions) out << "assumption: " << a << "\n";
 }
 
 // What --export asks for: kJson when not given.
@@ -291,7 +335,7 @@ void AddCommonPlanOptions(CLI::App& app, CommonPlanOptions& o) {
 }
 
 void AddJobOptions(CLI::App& app, JobOptions& o) {
-  app.add_option("--workload", o.workload, "workload preset id (see GET /api/v1/workloads)")
+  app.add_option("--workload", o.workload, "workload preset id (see `gpuplan workloads`)")
       ->capture_default_str();
   app.add_option("--samples", o.samples, "training: dataset samples per epoch (or --tokens)");
   app.add_option("--epochs", o.epochs, "training: epochs (default 1)");
@@ -326,7 +370,9 @@ void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
   app.add_option("--micro-batch", o.micro_batch, "samples per GPU per pass (0 = chosen)");
   app.add_option("--optimizer", o.optimizer, "adamw|adam|lamb|sgd")->capture_default_str();
   app.add_option("--checkpointing", o.checkpointing, "none|selective|full")->capture_default_str();
-  app.add_option("--framework", o.framework, "eager|optimized")->capture_default_str();
+  app.add_option("--framework", o.framework,
+                 "auto|eager|optimized (auto: optimized for transformers, else eager)")
+      ->capture_default_str();
   app.add_option("--zero-stage", o.zero_stage, "0-3 (default: choose)");
   AddExportOption(app, o.common);
 }
@@ -346,6 +392,12 @@ void AddRecommendOptions(CLI::App& app, RecommendOptions& o) {
   app.add_option("--max-nodes", o.max_nodes, "most instances per option")->capture_default_str();
   app.add_option("--deadline-hours", o.deadline_hours, "training: finish within");
   app.add_option("--budget", o.budget, "training: total; inference: per month");
+  app.add_option("--deadline-confidence", o.deadline_confidence,
+                 "p90|p50: the time the deadline is held to (default p90)");
+  app.add_option("--distinct", o.distinct,
+                 "none|instance_type|region: at most one item per instance type or region");
+  app.add_flag("--include-doubtful-prices", o.include_doubtful_prices,
+               "rank options whose price is flagged (spot above on-demand), with the flag");
   app.add_option("--objective", o.objective, "cost|time|balanced")->capture_default_str();
   app.add_option("--limit", o.limit, "items")->capture_default_str();
   AddExportOption(app, o.common);
@@ -375,6 +427,9 @@ int RunRecommend(const RecommendOptions& o, std::ostream& out, std::ostream& err
   }
   if (o.deadline_hours > 0) constraints["deadline_hours"] = o.deadline_hours;
   if (o.budget > 0) constraints["budget"] = o.budget;
+  if (!o.deadline_confidence.empty()) constraints["deadline_confidence"] = o.deadline_confidence;
+  if (!o.distinct.empty()) constraints["distinct"] = o.distinct;
+  if (o.include_doubtful_prices) constraints["include_doubtful_prices"] = true;
   nlohmann::json flags = TrainingJobBody(o.job, o.task != "inference");
   flags["task"] = o.task;
   flags["objective"] = o.objective;

@@ -6,15 +6,24 @@
 // recommendation's item --item, 1 = the top one).
 #pragma once
 
+#include <SQLiteCpp/Database.h>
+
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
+
+#include "model/result.h"
 
 namespace CLI {
 class App;
 }  // namespace CLI
 
 namespace gpuplan::server {
+
+// The catalog the commands read: the `path` file (created, migrated and seeded if new), or
+// the embedded seed in memory when `path` is empty.
+Result<std::unique_ptr<SQLite::Database>> OpenCatalog(const std::string& path);
 
 struct CommonPlanOptions {
   std::string db;            // "" = the embedded seed, in memory
@@ -50,7 +59,7 @@ struct EstimateOptions {
   int micro_batch = 0;
   std::string optimizer = "adamw";
   std::string checkpointing = "none";
-  std::string framework = "eager";
+  std::string framework = "auto";
   int zero_stage = -1;
 };
 
@@ -63,6 +72,9 @@ struct RecommendOptions {
   std::string gpus, clouds, regions, price_kinds;  // comma-separated
   int max_nodes = 4;
   double deadline_hours = 0, budget = 0;
+  std::string deadline_confidence;  // "" = the API's default (p90)
+  std::string distinct;             // "" = the API's default (none)
+  bool include_doubtful_prices = false;
   std::string objective = "cost";
   int limit = 10;
   int item = 1;  // with --export: the item's rank

@@ -1,8 +1,10 @@
 // The CLI's planning subcommands answer what the API answers, over the same catalog file.
 #include "server/plan_commands.h"
+#include "server/catalog_commands.h"
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 #include "tests/testing/test_server.h"
@@ -193,7 +195,7 @@ TEST_F(PlanCommandsTest, ExportGivesTheApisYaml) {
                    {"precision", "auto"},
                    {"optimizer", "adamw"},
                    {"activation_checkpointing", "none"},
-                   {"framework", "eager"},
+                   {"framework", "auto"},
                    {"pricing", {{"kind", "both"}}},
                    {"hardware", {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}, {"nodes", 1}}}};
   auto api = server_->Send("POST", "/api/v1/estimates/training?format=skypilot", estimate.dump(),
@@ -201,6 +203,99 @@ TEST_F(PlanCommandsTest, ExportGivesTheApisYaml) {
   ASSERT_EQ(api.status, 200) << api.body.dump();
   EXPECT_EQ(out5.str(), api.raw);
   EXPECT_NE(out5.str().find("accelerators: \"A100:8\""), std::string::npos) << out5.str();
+}
+
+// Issue 23 through the CLI: the same verdicts, aliases and labels as the API, and the
+// catalog listing commands the CLI's own messages point at.
+namespace issue23 {
+
+std::string Run(int (*command)(const CatalogListOptions&, std::ostream&, std::ostream&),
+                const CatalogListOptions& o) {
+  std::ostringstream out, err;
+  EXPECT_EQ(command(o, out, err), 0) << err.str();
+  return out.str();
+}
+
+}  // namespace issue23
+
+TEST_F(PlanCommandsTest, Issue23InfeasibleOptionsAreNeverPrintedAsPlans) {
+  CompareOptions c;
+  c.common.db = server_->db_path();
+  c.job.workload = "llama-2-70b";
+  c.job.tokens = 1e11;
+  c.gpus = "H100,L4";  // an alias too
+  c.gpus_per_node = 8;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunCompare(c, out, err), 0) << err.str();
+  const std::string table = out.str();
+  size_t l4 = table.find("\nL4 ");
+  ASSERT_NE(l4, std::string::npos) << table;
+  std::string l4_line = table.substr(l4 + 1, table.find('\n', l4 + 1) - l4 - 1);
+  EXPECT_NE(l4_line.find("does not fit"), std::string::npos) << l4_line;
+  EXPECT_EQ(l4_line.find(" h "), std::string::npos) << "no time for L4: " << l4_line;
+  EXPECT_NE(table.find("NOT FEASIBLE (does_not_fit)"), std::string::npos) << table;
+  EXPECT_NE(table.find("nearest change:"), std::string::npos) << table;
+  EXPECT_NE(table.find("H100-80GB-SXM5"), std::string::npos) << table;
+  EXPECT_NE(table.find("read as H100-80GB-SXM5"), std::string::npos) << table;
+
+  EstimateOptions e;
+  e.common.db = server_->db_path();
+  e.job.workload = "vit-l-16";
+  e.job.samples = 1281167;
+  e.job.global_batch = 64;
+  e.job.precision = "fp16";
+  e.micro_batch = 64;
+  e.gpu = "T4";
+  std::ostringstream eout, eerr;
+  ASSERT_EQ(RunEstimate(e, eout, eerr), 0) << eerr.str();
+  const std::string text = eout.str();
+  EXPECT_NE(text.find("NOT FEASIBLE (does_not_fit)"), std::string::npos) << text;
+  EXPECT_NE(text.find("nearest change: micro_batch_size "), std::string::npos) << text;
+  EXPECT_EQ(text.find("total:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("even at micro-batch 1"), std::string::npos) << text;
+}
+
+TEST_F(PlanCommandsTest, Issue23RecommendTableNamesKindsAndP90AndListsAreThere) {
+  RecommendOptions o;
+  o.common.db = server_->db_path();
+  o.job.workload = "bert-large";
+  o.job.samples = 1e7;
+  o.job.epochs = 3;
+  o.deadline_hours = 24;
+  o.limit = 40;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunRecommend(o, out, err), 0) << err.str();
+  const std::string table = out.str();
+  EXPECT_NE(table.find("P90"), std::string::npos) << table;
+  EXPECT_NE(table.find("spot+fallback"), std::string::npos) << table;
+  EXPECT_NE(table.find("held to each option's P90 time"), std::string::npos) << table;
+
+  o.distinct = "instance_type";
+  o.common.json = true;
+  std::ostringstream jout, jerr;
+  ASSERT_EQ(RunRecommend(o, jout, jerr), 0) << jerr.str();
+  std::set<std::string> types;
+  for (const auto& item : json::parse(jout.str())["items"]) {
+    EXPECT_TRUE(types.insert(item["cloud"].get<std::string>() + "/" +
+                             item["instance_type"].get<std::string>()).second);
+    EXPECT_LE(item["p90_hours"].get<double>(), 24.0);
+  }
+
+  CatalogListOptions list;
+  list.db = server_->db_path();
+  std::string gpus = issue23::Run(&RunListGpus, list);
+  EXPECT_NE(gpus.find("H100-80GB-SXM5"), std::string::npos) << gpus;
+  std::string workloads = issue23::Run(&RunListWorkloads, list);
+  EXPECT_NE(workloads.find("llama-2-7b"), std::string::npos) << workloads;
+  list.cloud = "aws";
+  list.gpu = "H100";
+  std::string instances = issue23::Run(&RunListInstances, list);
+  EXPECT_NE(instances.find("p5.48xlarge"), std::string::npos) << instances;
+  EXPECT_EQ(instances.find("gcp"), std::string::npos) << instances;
+  list.json = true;
+  std::string lines = issue23::Run(&RunListInstances, list);
+  json first = json::parse(lines.substr(0, lines.find('\n')));
+  EXPECT_EQ(first["cloud"], "aws");
 }
 
 }  // namespace
