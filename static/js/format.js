@@ -22,13 +22,30 @@ export function money(v, currency = '') {
   return currency ? `${text} ${currency}` : text;
 }
 
-// Hours as "3.2 h", "2.5 days" or "45 min".
+// Hours as a reader says them: "45 min" under an hour, "6.6 h" under two days, "3 d 4 h"
+// from two days on (whole hours). The one duration format of the tables and status lines.
 export function hours(v) {
   if (v === null || v === undefined || !Number.isFinite(Number(v))) return dash;
   const h = Number(v);
-  if (h < 1) return `${num(h * 60, 2)} min`;
-  if (h < 48) return `${num(h, 3)} h`;
-  return `${num(h / 24, 3)} days`;
+  if (h * 60 < 59.5) {
+    const m = h * 60;
+    return `${m >= 10 ? Math.round(m) : Number(m.toPrecision(2))} min`;
+  }
+  if (h < 48) return `${Number(h.toFixed(1)).toLocaleString('en-US')} h`;
+  const whole = Math.round(h);
+  const days = Math.floor(whole / 24);
+  const rest = whole % 24;
+  return rest ? `${days.toLocaleString('en-US')} d ${rest} h` : `${days.toLocaleString('en-US')} d`;
+}
+
+// The one unit for a chart axis of durations given in hours: minutes when every value is
+// under an hour, days when the largest is two days or more, else hours. Returns
+// {unit, scale(hours) -> value in unit}; null stays null (no bar).
+export function durationAxis(values) {
+  const finite = values.filter((v) => v !== null && v !== undefined && Number.isFinite(Number(v))).map(Number);
+  const most = finite.length ? Math.max(...finite) : 0;
+  const [unit, per] = most >= 48 ? ['days', 24] : most > 0 && most < 1 ? ['minutes', 1 / 60] : ['hours', 1];
+  return { unit, scale: (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v) / per) };
 }
 
 export function seconds(v) {
@@ -57,13 +74,24 @@ export function table(headers, rows, caption) {
   return t;
 }
 
-// Rows of cells (strings or Nodes) appended to a <tbody>.
+// Rows of cells appended to a <tbody>. A cell is a string, a Node, or {text, span, class}
+// (one cell spanning `span` columns, e.g. a verdict in place of the figures). A row may carry
+// `rowClass` (a property of the row's array) for its <tr>.
 export function appendRows(body, rows) {
   for (const row of rows) {
     const tr = body.insertRow();
+    if (row.rowClass) tr.className = row.rowClass;
     for (const c of row) {
       const td = tr.insertCell();
-      if (c instanceof Node) td.appendChild(c); else td.textContent = c;
+      if (c instanceof Node) {
+        td.appendChild(c);
+      } else if (c && typeof c === 'object') {
+        if (c.span > 1) td.colSpan = c.span;
+        if (c.class) td.className = c.class;
+        td.textContent = c.text;
+      } else {
+        td.textContent = c;
+      }
     }
   }
 }
@@ -104,14 +132,20 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// Assumptions and warnings of an answer, as two titled lists.
-export function notes(answer) {
+// The warnings and assumptions of an answer, the same way in every view: warnings in a
+// prominent titled box (div.warnings), assumptions in a collapsible list
+// (details.assumptions, "Assumptions (n)"). Missing or empty lists show nothing.
+export function notes({ warnings, assumptions } = {}) {
   const box = el('div', { class: 'notes' });
-  if (answer.warnings && answer.warnings.length) {
-    box.append(el('h3', { text: 'Warnings' }), list(answer.warnings, 'warnings'));
+  const w = (Array.isArray(warnings) ? warnings : []).filter((s) => typeof s === 'string' && s !== '');
+  const a = (Array.isArray(assumptions) ? assumptions : []).filter((s) => typeof s === 'string' && s !== '');
+  if (w.length) {
+    box.append(el('div', { class: 'warnings', role: 'note', 'aria-label': 'Warnings' },
+      el('h3', { text: `Warnings (${w.length})` }), list(w)));
   }
-  if (answer.assumptions && answer.assumptions.length) {
-    box.append(el('h3', { text: 'Assumptions' }), list(answer.assumptions, 'assumptions'));
+  if (a.length) {
+    box.append(el('details', { class: 'assumptions' },
+      el('summary', { text: `Assumptions (${a.length})` }), list(a)));
   }
   return box;
 }

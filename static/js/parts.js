@@ -125,8 +125,10 @@ export const parts = {
       wrap.prepend(field('Global batch size', { name: 'global_batch_size', type: 'number', min: 1, value: '256' }));
       wrap.append(
         field('Micro-batch (optional)', { name: 'micro_batch_size', type: 'number', min: 1 }),
+        // Not sent by default: the server's default (auto, current practice, on servers
+        // that have it) is what a new user gets; eager and optimized stay explicit choices.
         field('Framework', { tag: 'select', name: 'framework',
-          options: [['eager', 'eager PyTorch'], ['optimized', 'optimized (fused, FlashAttention)']] }));
+          options: [['', 'server default (auto)'], ['eager', 'eager PyTorch'], ['optimized', 'optimized (fused, FlashAttention)']] }));
     }
     return wrap;
   },

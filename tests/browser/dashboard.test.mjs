@@ -72,6 +72,18 @@ function chartData(page, selector) {
   }, selector);
 }
 
+// A value as the page's own format.js shows it (format(page, 'hours', 6.5) -> "6.5 h").
+function format(page, fn, ...args) {
+  return page.evaluate(([f, a]) => import('/js/format.js').then((m) => m[f](...a)), [fn, args]);
+}
+
+// Hours as the duration chart's unit says (its dataset label: minutes, hours or days).
+function inUnit(unit, h) {
+  const per = { minutes: 1 / 60, hours: 1, days: 24 }[unit];
+  assert.ok(per, `a duration unit: ${unit}`);
+  return h === null || h === undefined ? null : h / per;
+}
+
 // Waits until `form`'s preset list (filled from /api/v1/workloads) holds `id`.
 function presetsLoaded(page, form, id) {
   return page.locator(`#${form}-form select[name=workload] option[value="${id}"]`).waitFor({ state: 'attached' });
@@ -230,12 +242,12 @@ test('estimate: time with its range, costs, step breakdown and memory charts', a
   await waitForStatus(page, /^Estimated/);
   const body = {
     workload: 'bert-large', dataset: { samples: 10000000, epochs: 3 }, global_batch_size: 256,
-    precision: 'auto', framework: 'eager',
+    precision: 'auto',
     hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD',
   };
   const a = await apiJson('/api/v1/estimates/training', body);
   const facts = await visible(page, 'dl.facts').textContent();
-  assert.ok(facts.includes(`${a.time.total_hours.toPrecision(3)} h`), `total time in ${facts}`);
+  assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), `total time in ${facts}`);
   const cost = await page.locator('#estimate-cost').textContent();
   assert.ok(cost.includes(a.cost.ondemand.total.toFixed(2)), 'on-demand total shown');
   assert.ok(cost.includes(a.cost.spot.expected_total.toFixed(2)), 'spot expected total shown');
@@ -247,7 +259,7 @@ test('estimate: time with its range, costs, step breakdown and memory charts', a
   const memory = await chartData(page, '#estimate-memory');
   assert.deepEqual(memory.datasets.map((d) => d.label), ['weights', 'gradients', 'optimizer', 'activations', 'overhead', 'free']);
   assert.ok((await page.locator('#estimate-memory figcaption').textContent()).includes(`largest micro-batch ${a.memory.max_micro_batch}`));
-  assert.ok(await visible(page, 'ul.assumptions li').count() >= a.assumptions.length);
+  assert.ok(await visible(page, '.assumptions li').count() >= a.assumptions.length);
   await shot(page, 'estimate-laptop');
   assert.deepEqual(errors, []);
   await close();
@@ -298,11 +310,11 @@ test('compare: time, cost and samples per currency unit as bars', async () => {
   assert.equal(charts, 3);
   // The bars are the API's numbers, in its order (best value first).
   const c = await apiJson('/api/v1/compare', { workload: 'resnet-50', dataset: { samples: 1281167, epochs: 90 },
-    global_batch_size: 256, precision: 'auto', framework: 'eager', gpus: ['T4', 'L4', 'A100-80GB-SXM4'],
+    global_batch_size: 256, precision: 'auto', gpus: ['T4', 'L4', 'A100-80GB-SXM4'],
     gpus_per_node: 1, currency: 'USD' });
   const time = await chartData(page, '#compare-charts figure:nth-child(1)');
   assert.deepEqual(time.labels, c.items.map((r) => r.gpu));
-  assert.deepEqual(time.datasets[0].data, c.items.map((r) => r.hours));
+  assert.deepEqual(time.datasets[0].data, c.items.map((r) => inUnit(time.datasets[0].label, r.hours)));
   const cost = await chartData(page, '#compare-charts figure:nth-child(2)');
   assert.deepEqual(cost.datasets[0].data, c.items.map((r) => r.cost));
   await shot(page, 'compare-laptop');
@@ -322,10 +334,10 @@ test('compare instances: one estimate each, on-demand, in one batch request', as
   assert.match(rows[0], /^aws\/p4d.24xlarge \(/);
   const a = await apiJson('/api/v1/estimates/training', {
     workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 256, precision: 'auto',
-    framework: 'eager', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'ondemand' }, currency: 'USD' });
+    hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'ondemand' }, currency: 'USD' });
   const time = await chartData(page, '#compare-charts figure:nth-child(1)');
   assert.deepEqual(time.labels, ['aws/p4d.24xlarge', 'gcp/a2-highgpu-1g']);
-  assert.equal(time.datasets[0].data[0], a.time.total_hours);
+  assert.equal(time.datasets[0].data[0], inUnit(time.datasets[0].label, a.time.total_hours));
   const cost = await chartData(page, '#compare-charts figure:nth-child(2)');
   assert.equal(cost.datasets[0].data[0], a.cost.ondemand.total);
   assert.match(await page.locator('#compare-failed').textContent(), /nope\.big/);
@@ -442,10 +454,10 @@ test('a superseded request is cancelled: the newest form wins', async () => {
   const facts = await visible(page, 'dl.facts').textContent();
   const first = await apiJson('/api/v1/estimates/training', {
     workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 128, precision: 'auto',
-    framework: 'eager', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
+    hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
   const answer = await apiJson('/api/v1/estimates/training', {
     workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 512, precision: 'auto',
-    framework: 'eager', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
+    hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
   const shown = (a) => `${a.micro_batch_size} × ${a.gradient_accumulation_steps} accumulation`;
   assert.notEqual(shown(first), shown(answer), 'the two answers can be told apart');
   assert.ok(facts.includes(shown(answer)), facts);
@@ -627,4 +639,199 @@ test('every view at laptop and phone width: no console errors, nothing wider tha
       await close();
     }
   }
+});
+
+// Issue 23: an infeasible option is shown as infeasible, never as a plan.
+const timeFigure = /\b\d[\d,.]*\s?(min|h|d)\b/;  // what format.js hours() writes
+
+test('compare: a GPU the model does not fit on is shown as infeasible, without time, cost or value', async () => {
+  const { page, errors, close } = await open('#/compare');
+  await presetsLoaded(page, 'compare', 'llama-2-7b');
+  await page.selectOption('#compare-form select[name=workload]', 'llama-2-7b');
+  await page.check('#compare-form input[name=_dataset][value=tokens]');
+  await page.fill('#compare-form input[name="dataset.tokens"]', '1e11');
+  await page.fill('#k-gpus', 'A100-80GB-SXM4,H100-80GB-SXM5,L4');
+  await page.fill('#k-per-node', '8');
+  await page.click('#compare-form button[type=submit]');
+  await waitForStatus(page, /3 compared/);
+  const c = await apiJson('/api/v1/compare', { workload: 'llama-2-7b', dataset: { tokens: 1e11 }, global_batch_size: 256,
+    precision: 'auto', gpus: ['A100-80GB-SXM4', 'H100-80GB-SXM5', 'L4'], gpus_per_node: 8, currency: 'USD' });
+  const l4 = c.items.find((r) => r.gpu === 'L4');
+  assert.ok(l4.memory_verdict === 'does_not_fit' || l4.feasibility?.feasible === false,
+    `the API says L4 x 8 cannot run it: ${JSON.stringify(l4.feasibility ?? l4.memory_verdict)}`);
+  assert.match(await statusOf(page), /not feasible: L4 \(does not fit/);
+
+  // Its row says so, with the nearest change, and has no time, cost or value.
+  const rows = await page.locator('#compare-items tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({ cells: [...tr.cells].map((td) => td.textContent), className: tr.className })));
+  assert.equal(rows.length, 3);
+  const row = rows.find((r) => r.cells[0] === 'L4');
+  const text = row.cells.join(' | ');
+  assert.match(text, /does not fit/i);
+  if (l4.feasibility?.nearest_change) assert.ok(text.includes(l4.feasibility.nearest_change), text);
+  else if (l4.smallest_fitting_gpus) assert.match(text, new RegExp(`Nearest change: use at least ${l4.smallest_fitting_gpus} GPUs`));
+  const figures = row.cells.slice(3).join(' | ');  // after GPU, precision and the price per GPU-hour
+  assert.doesNotMatch(figures, timeFigure, `no time in the L4 row: ${figures}`);
+  for (const v of [l4.cost, l4.hours].filter((x) => Number.isFinite(x))) {  // an older server still gives them
+    assert.ok(!text.includes(await format(page, 'money', v)) && !text.includes(await format(page, 'hours', v)), text);
+  }
+  // Ranked after every plan that can run; the best-value mark is on a plan that can.
+  assert.equal(rows[rows.length - 1].cells[0], 'L4', 'the infeasible row is last');
+  const best = rows.filter((r) => /best value/.test(r.cells.join(' ')));
+  assert.equal(best.length, 1);
+  assert.notEqual(best[0].cells[0], 'L4');
+  assert.match(best[0].className, /best/);
+
+  // No bar for L4 in any chart; the highlighted value bar is not L4's.
+  for (const n of [1, 2, 3]) {
+    const chart = await chartData(page, `#compare-charts figure:nth-child(${n})`);
+    const i = chart.labels.findIndex((l) => l.startsWith('L4'));
+    assert.match(chart.labels[i], /does not fit/);
+    assert.equal(chart.datasets[0].data[i], null, `chart ${n} has no L4 bar`);
+  }
+  const colors = await page.evaluate(() => Chart.getChart(document.querySelector('#compare-charts figure:nth-child(3) canvas'))
+    .data.datasets[0].backgroundColor);
+  const value = await chartData(page, '#compare-charts figure:nth-child(3)');
+  const marked = colors.flatMap((col, i) => (col === '#d9622b' ? [value.labels[i]] : []));
+  assert.equal(marked.length, 1);
+  assert.notEqual(marked[0].slice(0, 2), 'L4');
+  await shot(page, 'compare-infeasible-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('estimate: a job that does not fit says so, with the nearest change, and gives no time or cost', async () => {
+  const hash = '#/estimate?_workload=preset&workload=llama-2-7b&_dataset=tokens&dataset.tokens=1e10&global_batch_size=256' +
+    '&precision=auto&_hardware=gpu&hardware.gpu=L4&hardware.gpus_per_node=1&hardware.nodes=1&pricing.kind=both&currency=USD';
+  const { page, errors, close } = await open(hash);
+  await waitForStatus(page, /Does not fit|^Estimated/);
+  const a = await apiJson('/api/v1/estimates/training', { workload: 'llama-2-7b', dataset: { tokens: 1e10 },
+    global_batch_size: 256, precision: 'auto', hardware: { gpu: 'L4', gpus_per_node: 1, nodes: 1 },
+    pricing: { kind: 'both' }, currency: 'USD' });
+  assert.equal(a.memory.verdict, 'does_not_fit', 'the API says a 7 B model does not fit one L4');
+  const status = await statusOf(page);
+  assert.match(status, /does not fit/i);
+  assert.doesNotMatch(status, /Estimated/);
+  assert.doesNotMatch(status, timeFigure, status);
+  const nearest = a.feasibility?.nearest_change ?? (a.smallest_fitting_layout
+    ? `use at least ${a.smallest_fitting_layout.gpus} GPUs of this type` : null);
+  if (nearest) assert.ok(status.includes(`Nearest change: ${nearest}`), status);
+  const verdict = await page.locator('#estimate-verdict').textContent();
+  assert.match(verdict, /does not fit/i);
+  const result = await visible(page, '.result').textContent();
+  assert.doesNotMatch(result, /Total time|P10–P90|Throughput|MFU/);
+  assert.equal(await page.locator('#estimate-cost').count(), 0, 'no cost table');
+  assert.equal(await page.locator('#estimate-breakdown').count(), 0, 'no step time of a plan that cannot run');
+  assert.match(await page.locator('#estimate-memory figcaption').textContent(), /does not fit/);
+  for (const h of [a.time?.total_hours, a.time?.p90_hours].filter((x) => Number.isFinite(x))) {
+    assert.ok(!result.includes(await format(page, 'hours', h)), `no time ${h} in ${result}`);
+  }
+  await shot(page, 'estimate-does-not-fit-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// A recommendation with a deadline, offering spot with an on-demand fallback too.
+const recommendDeadlineHash = '#/recommend?_workload=preset&workload=bert-large&_dataset=samples&dataset.samples=100000000' +
+  '&dataset.epochs=1&global_batch_size=256&precision=auto&constraints.gpus=A100%2C%20H100%2C%20L4&constraints.max_nodes=4' +
+  '&constraints.deadline_hours=24&constraints.price_kinds=ondemand%2Cspot%2Cspot_with_fallback&objective=cost&limit=20&currency=USD';
+const recommendDeadlineBody = { workload: 'bert-large', dataset: { samples: 100000000, epochs: 1 }, global_batch_size: 256,
+  precision: 'auto', constraints: { gpus: ['A100', 'H100', 'L4'], max_nodes: 4, deadline_hours: 24,
+    price_kinds: ['ondemand', 'spot', 'spot_with_fallback'] }, objective: 'cost', limit: 20, currency: 'USD' };
+
+test('recommend: P90 time next to time, price kinds named apart, each item\'s flags and warnings', async () => {
+  const { page, errors, close } = await open(recommendDeadlineHash);
+  await waitForStatus(page, /options ranked/);
+  const r = await apiJson('/api/v1/recommendations', recommendDeadlineBody);
+  assert.ok(r.items.length > 0, 'something meets a 24 h deadline');
+  const headers = await page.locator('#recommend-items thead th').allTextContents();
+  const col = (name) => headers.indexOf(name);
+  assert.equal(col('P90 time'), col('Time') + 1, `P90 next to time: ${headers}`);
+  const rows = await page.locator('#recommend-items tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  assert.equal(rows.length, r.items.length);
+  const kinds = { ondemand: 'on-demand', spot: 'spot', spot_with_fallback: 'spot with fallback' };
+  for (const [i, it] of r.items.entries()) {
+    assert.equal(rows[i][col('Price kind')], kinds[it.price_kind], `row ${i + 1} price kind`);
+    assert.equal(rows[i][col('Time')], await format(page, 'hours', it.hours));
+    if (Number.isFinite(it.p90_hours)) {
+      assert.equal(rows[i][col('P90 time')], await format(page, 'hours', it.p90_hours));
+      assert.ok(it.p90_hours <= 24, `row ${i + 1}: P90 within the deadline`);
+    }
+    for (const w of it.warnings || []) assert.ok(rows[i][col('Notes')].includes(w), `row ${i + 1} shows ${w}`);
+    if ((it.price_flags || []).length) assert.notEqual(rows[i][col('Notes')], '', `row ${i + 1} shows its price flags`);
+  }
+  // Two rows that differ only in price kind do not read alike.
+  const keys = rows.map((cells) => cells.slice(1, col('Per hour')).join('|'));
+  assert.equal(new Set(keys).size, new Set(r.items.map((it) => `${it.cloud}|${it.region}|${it.instance_type}|${it.nodes}|${it.price_kind}`)).size);
+  await shot(page, 'recommend-deadline-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The warnings box and the assumptions list of the view shown hold the answer's lines.
+async function checkNotes(page, warnings, assumptions, name) {
+  assert.ok(assumptions.length > 0, `${name}: the answer names its assumptions`);
+  const shownWarnings = await visible(page, '.notes .warnings li').allTextContents();
+  assert.deepEqual(shownWarnings, warnings, `${name}: warnings`);
+  if (warnings.length) {
+    assert.ok(await visible(page, '.notes .warnings').isVisible(), `${name}: warnings visible`);
+    assert.equal(await visible(page, '.notes .warnings h3').textContent(), `Warnings (${warnings.length})`);
+  }
+  const summary = visible(page, '.notes details.assumptions summary');
+  assert.equal(await summary.textContent(), `Assumptions (${assumptions.length})`, `${name}: assumptions`);
+  await summary.click();  // folded by default: one click shows them
+  const first = visible(page, '.notes details.assumptions li').first();
+  assert.ok(await first.isVisible(), `${name}: assumptions open`);
+  assert.deepEqual(await visible(page, '.notes details.assumptions li').allTextContents(), assumptions);
+}
+
+test('warnings and assumptions are shown in Estimate, Recommend, Compare and Serving', async () => {
+  // Estimate (spot priced: its warnings), at the hash the estimate test uses.
+  const { page, errors, close } = await open(estimateHash);
+  await waitForStatus(page, /^Estimated/);
+  const e = await apiJson('/api/v1/estimates/training', { workload: 'bert-large', dataset: { samples: 10000000, epochs: 3 },
+    global_batch_size: 256, precision: 'auto', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 },
+    pricing: { kind: 'both' }, currency: 'USD' });
+  await checkNotes(page, e.warnings, e.assumptions, 'estimate');
+  let warned = e.warnings.length;
+
+  // Recommend with a deadline (the confidence it is held to is an assumption): the answer's
+  // own lines; item warnings and price flags go in its rows.
+  await page.goto(`${base}/${recommendDeadlineHash}`);
+  await waitForStatus(page, /options ranked/);
+  const r = await apiJson('/api/v1/recommendations', recommendDeadlineBody);
+  await checkNotes(page, r.warnings || [], r.assumptions, 'recommend');
+  warned += (r.warnings || []).length;
+
+  // Compare: the answer's lines, and each GPU's own warnings named by the GPU.
+  await page.goto(`${base}/${views.compare}`);
+  await waitForStatus(page, /compared/);
+  const c = await apiJson('/api/v1/compare', { workload: 'resnet-50', dataset: { samples: 1281167, epochs: 90 },
+    global_batch_size: 256, precision: 'auto', gpus: ['T4', 'L4', 'A10G', 'A100-80GB-SXM4'], gpus_per_node: 1, currency: 'USD' });
+  const compareWarnings = [...(c.warnings || []),
+    ...c.items.filter((i) => !i.error).flatMap((i) => (i.warnings || []).map((w) => `${i.gpu}: ${w}`))];
+  await checkNotes(page, compareWarnings, c.assumptions || [], 'compare');
+  warned += compareWarnings.length;
+
+  // Serving (on-demand and spot: spot capacity can be reclaimed).
+  await page.goto(`${base}/${views.serving}`);
+  await waitForStatus(page, /replica|not|Does/);
+  const s = await apiJson('/api/v1/estimates/inference', { workload: 'llama-2-7b', input_tokens: 512, output_tokens: 256,
+    target_requests_per_s: 5, latency_slo_ms: 10000, precision: 'auto',
+    hardware: { cloud: 'aws', instance_type: 'g5.xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' });
+  await checkNotes(page, s.warnings, s.assumptions, 'serving');
+  warned += s.warnings.length;
+  assert.ok(warned > 0, 'at least one of these answers has warnings, so the box was checked');
+  await shot(page, 'serving-notes-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('durations read as minutes, hours or days and days and hours', async () => {
+  const { page, errors, close } = await open('#/catalog');
+  const cases = [[0.75, '45 min'], [6.56, '6.6 h'], [20.34, '20.3 h'], [76, '3 d 4 h'], [48, '2 d'], [6205.3, '258 d 13 h'], [null, '—']];
+  for (const [h, text] of cases) assert.equal(await format(page, 'hours', h), text);
+  assert.deepEqual(errors, []);
+  await close();
 });

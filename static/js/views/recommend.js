@@ -3,34 +3,65 @@
 import { api } from '../api.js';
 import { formToBody } from '../forms.js';
 import { xy } from '../charts.js';
-import { el, hours, money, table } from '../format.js';
+import { durationAxis, el, hours, money, notes, table } from '../format.js';
+import { verdictOf, verdictText } from '../feasibility.js';
 import { chartBox, formView } from './common.js';
+
+// Price kinds as the table names them: spot with an on-demand fallback is not plain spot.
+const priceKinds = { ondemand: 'on-demand', spot: 'spot', spot_with_fallback: 'spot with fallback' };
+const priceKindName = (kind) => priceKinds[kind] || String(kind ?? '—').replace(/_/g, ' ');
+
+// Price flags in words ("spot_above_ondemand" -> "spot price above on-demand").
+const flagNames = { spot_above_ondemand: 'spot price above on-demand (price may be stale or wrong)',
+  stale: 'price is stale' };
+const flagName = (flag) => flagNames[flag] || String(flag).replace(/_/g, ' ');
+
+// An item's notes for its row: its price flags and warnings, "; "-separated ("" when none).
+function itemNotes(it) {
+  const flags = Array.isArray(it.price_flags) ? it.price_flags.map(flagName) : [];
+  const warnings = Array.isArray(it.warnings) ? it.warnings : [];
+  return [...flags, ...warnings].join('; ');
+}
+
+// A ranked row: time with its P90, cost; an infeasible item (which a ranking should never
+// hold) shows its verdict instead of time and cost.
+function itemRow(it, c) {
+  const v = verdictOf(it);
+  const head = [String(it.rank), it.cloud, it.region, it.instance_type, `${it.total_gpus} × ${it.gpu}`,
+    it.nodes > 1 ? `${it.nodes} instances` : '1 instance', priceKindName(it.price_kind), money(it.price_per_hour, c)];
+  const figures = v.feasible ? [hours(it.hours), hours(it.p90_hours), money(it.cost, c)]
+    : [{ text: verdictText(v), span: 3, class: 'verdict' }];
+  const out = [...head, ...figures, it.why, itemNotes(it)];
+  if (!v.feasible) out.rowClass = 'infeasible';
+  return out;
+}
 
 function render(r, result) {
   const c = r.currency;
-  const rows = r.items.map((it) => [String(it.rank), it.cloud, it.region, it.instance_type,
-    `${it.total_gpus} × ${it.gpu}`, it.nodes > 1 ? `${it.nodes} instances` : '1 instance',
-    it.price_kind, money(it.price_per_hour, c), hours(it.hours), money(it.cost, c), it.why]);
+  const confidence = r.deadline_confidence ? `, deadlines held to ${String(r.deadline_confidence).toUpperCase()}` : '';
   const ranked = table(['#', 'Cloud', 'Region', 'Instance type', 'GPUs', 'Instances', 'Price kind', 'Per hour',
-    'Time', 'Cost', 'Why'], rows, `Ranked by ${r.objective} (${r.feasible} feasible of ${r.considered} considered)`);
+    'Time', 'P90 time', 'Cost', 'Why', 'Notes'], r.items.map((it) => itemRow(it, c)),
+  `Ranked by ${r.objective} (${r.feasible} feasible of ${r.considered} considered${confidence})`);
   ranked.id = 'recommend-items';
+  const time = durationAxis(r.items.map((it) => it.hours));
   const [fig, canvas] = chartBox('Cost against time: every ranked option, the Pareto front, and the top three');
   fig.id = 'recommend-scatter';
   const rejected = Object.entries(r.rejected || {}).filter(([, n]) => n > 0);
   const rejectTable = table(['Reason', 'Options'], rejected.map(([k, n]) => [k.replace(/_/g, ' '), String(n)]),
     'Rejected options by reason');
   rejectTable.id = 'recommend-rejected';
-  result.append(el('div', { class: 'scroll' }, ranked), fig, rejectTable);
+  result.append(el('div', { class: 'scroll' }, ranked), notes(r), fig, rejectTable);
   if (r.items.length === 0) {
     result.prepend(el('p', { class: 'empty', text: 'Nothing feasible: see the reasons below.' }));
   }
-  const point = (it) => ({ x: it.hours, y: it.cost, label: `${it.instance_type} ${it.price_kind}` });
-  const front = [...r.pareto_front].sort((a, b) => a.hours - b.hours).map(point);
+  const plotted = (items) => items.filter((it) => verdictOf(it).feasible && Number.isFinite(it.hours) && Number.isFinite(it.cost));
+  const point = (it) => ({ x: time.scale(it.hours), y: it.cost, label: `${it.instance_type} ${priceKindName(it.price_kind)}` });
+  const front = plotted([...(r.pareto_front || [])]).sort((a, b) => a.hours - b.hours).map(point);
   xy(canvas, [
-    { label: 'top three', points: r.items.slice(0, 3).map(point), color: '#d9622b', radius: 7, pointStyle: 'rectRot' },
+    { label: 'top three', points: plotted(r.items.slice(0, 3)).map(point), color: '#d9622b', radius: 7, pointStyle: 'rectRot' },
     { label: 'Pareto front', points: front, line: true, color: '#2a9d6e', dash: [6, 4] },
-    { label: 'ranked options', points: r.items.map(point), color: '#2f6fd6' },
-  ], { x: 'hours', y: `cost (${c})`, logX: false });
+    { label: 'ranked options', points: plotted(r.items).map(point), color: '#2f6fd6' },
+  ], { x: time.unit, y: `cost (${c})`, logX: false });
 }
 
 export const recommendView = formView({

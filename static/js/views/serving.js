@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { formToBody } from '../forms.js';
 import { xy } from '../charts.js';
 import { el, facts, int, money, notes, num, seconds, table } from '../format.js';
+import { verdictBox, verdictOf, verdictText } from '../feasibility.js';
 import { chartBox, formView } from './common.js';
 
 // The answer and the latency target it was asked for (null when none was given).
@@ -15,12 +16,11 @@ async function run(form, signal) {
 
 function render({ answer: a, slo }, result) {
   const c = a.cost.currency;
+  const v = verdictOf(a);
   result.append(el('h3', { text: `${a.workload.name} on ${a.hardware.gpu}` }));
-  if (a.memory.verdict === 'does_not_fit') {
-    result.append(el('p', { class: 'empty', id: 'serving-does-not-fit', text: `Does not fit: ${a.does_not_fit_reason}` }));
-  }
+  if (!v.feasible) result.append(verdictBox(v, 'serving-verdict'));
   result.append(facts([
-    ['Replicas', `${int(a.replicas)} × ${a.gpus_per_replica} GPU(s) (${int(a.instances)} instance(s))`],
+    ['Replicas', v.fits ? `${int(a.replicas)} × ${a.gpus_per_replica} GPU(s) (${int(a.instances)} instance(s))` : 'none: does not fit'],
     ['Latency at batch ' + int(a.batch), slo === null ? seconds(a.latency_s)
       : `${seconds(a.latency_s)} (target ${seconds(slo)}) — ${a.slo_met ? 'met' : 'not met'}`],
     ['Time to first token', seconds(a.ttft_s)],
@@ -28,18 +28,22 @@ function render({ answer: a, slo }, result) {
     ['Capacity', `${num(a.capacity_requests_per_s)} requests/s`],
     ['Memory per GPU', `${num(a.memory.total_gb)} of ${num(a.memory.capacity_gb)} GB`],
   ]));
-  const rows = [];
-  for (const [kind, cost] of [['on-demand', a.cost.ondemand], ['spot', a.cost.spot]]) {
-    if (!cost) continue;
-    rows.push([kind, money(cost.per_hour, c), money(cost.per_month, c), money(cost.per_million_tokens, c),
-      money(cost.per_million_input_and_output_tokens, c), money(cost.per_thousand_requests, c)]);
+  // The cost of a plan that does not fit or misses its target is not the plan's: not shown.
+  if (v.feasible) {
+    const rows = [];
+    for (const [kind, cost] of [['on-demand', a.cost.ondemand], ['spot', a.cost.spot]]) {
+      if (!cost) continue;
+      rows.push([kind, money(cost.per_hour, c), money(cost.per_month, c), money(cost.per_million_tokens, c),
+        money(cost.per_million_input_and_output_tokens, c), money(cost.per_thousand_requests, c)]);
+    }
+    const t = table(['Price', 'Per hour', 'Per month', 'Per million output tokens',
+      'Per million prompt + output tokens', 'Per thousand requests'], rows, `Cost (${c})`);
+    t.id = 'serving-cost';
+    result.append(el('div', { class: 'scroll' }, t));
   }
-  const t = table(['Price', 'Per hour', 'Per month', 'Per million output tokens',
-    'Per million prompt + output tokens', 'Per thousand requests'], rows, `Cost (${c})`);
-  t.id = 'serving-cost';
   const [fig, canvas] = chartBox('Latency per request against batch size, one replica');
   fig.id = 'serving-curve';
-  result.append(el('div', { class: 'scroll' }, t), fig, notes(a));
+  result.append(notes(a), fig);
   const curve = a.curve || [];
   const maxBatch = curve.length ? curve[curve.length - 1].batch : 1;
   xy(canvas, [
@@ -50,6 +54,13 @@ function render({ answer: a, slo }, result) {
   ], { x: 'batch (concurrent requests)', y: 'seconds', logX: maxBatch > 16 });
 }
 
+// The status line: replicas of a plan that meets its target, or why there is none.
+function summary({ answer: a }) {
+  const v = verdictOf(a);
+  if (!v.feasible) return verdictText(v);
+  return `${a.replicas} replica(s); SLO ${a.slo_met ? 'met' : 'not met'}.`;
+}
+
 export const servingView = formView({
   name: 'serving',
   form: '#serving-form',
@@ -57,5 +68,5 @@ export const servingView = formView({
     job: { batch: false }, pricing: { training: false } },
   run,
   render,
-  summary: ({ answer: a }) => (a.replicas ? `${a.replicas} replica(s); SLO ${a.slo_met ? 'met' : 'not met'}.` : 'Does not fit.'),
+  summary,
 });
