@@ -1,6 +1,7 @@
 #include "model/memory.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpuplan::model {
 
@@ -94,6 +95,21 @@ double ActivationBytesPerGpu(const Workload& w, const TrainingJob& job,
   return bytes * in_flight + LogitBytes(w, job, layout, micro_batch);
 }
 
+namespace {
+
+// GB of model states and activations (what must fit in the usable memory), summed in the one
+// order TrainingMemory and MaxMicroBatch share, so both give the same verdict.
+double NeedGb(const StateBytes& states, double activation_bytes) {
+  return states.weights / 1e9 + states.gradients / 1e9 + states.optimizer / 1e9 +
+         activation_bytes / 1e9;
+}
+
+double UsableGb(const GpuSpec& gpu, const ModelConstants& c) {
+  return gpu.memory_gb * c.usable_memory_fraction - c.memory_reserve_gb;
+}
+
+}  // namespace
+
 MemoryBreakdown TrainingMemory(const Workload& w, const TrainingJob& job,
                                const ParallelLayout& layout, int micro_batch, int micro_batches,
                                const GpuSpec& gpu, const ModelConstants& c) {
@@ -102,11 +118,12 @@ MemoryBreakdown TrainingMemory(const Workload& w, const TrainingJob& job,
   m.weights_gb = states.weights / 1e9;
   m.gradients_gb = states.gradients / 1e9;
   m.optimizer_gb = states.optimizer / 1e9;
-  m.activations_gb = ActivationBytesPerGpu(w, job, layout, micro_batch, micro_batches, c) / 1e9;
+  double activations = ActivationBytesPerGpu(w, job, layout, micro_batch, micro_batches, c);
+  m.activations_gb = activations / 1e9;
   m.capacity_gb = gpu.memory_gb;
-  double usable = gpu.memory_gb * c.usable_memory_fraction - c.memory_reserve_gb;
+  double usable = UsableGb(gpu, c);
   m.overhead_gb = gpu.memory_gb - usable;
-  double need = m.weights_gb + m.gradients_gb + m.optimizer_gb + m.activations_gb;
+  double need = NeedGb(states, activations);
   m.total_gb = need + m.overhead_gb;
   if (need <= c.tight_fraction * usable) {
     m.verdict = FitVerdict::kFits;
@@ -120,12 +137,37 @@ MemoryBreakdown TrainingMemory(const Workload& w, const TrainingJob& job,
 
 int MaxMicroBatch(const Workload& w, const TrainingJob& job, const ParallelLayout& layout,
                   int micro_batches, const GpuSpec& gpu, const ModelConstants& c, int limit) {
-  auto fits = [&](int b) {
-    return TrainingMemory(w, job, layout, b, micro_batches, gpu, c).verdict !=
-           FitVerdict::kDoesNotFit;
+  // TrainingMemory's verdict (not does_not_fit), with the states computed once.
+  const StateBytes states =
+      ShardedStateBytes(ParamsTotal(w), layout, job.precision, job.optimizer);
+  const double usable = UsableGb(gpu, c);
+  auto fits_with = [&](double activation_bytes) {
+    return NeedGb(states, activation_bytes) <= usable;
   };
-  if (limit < 1 || !fits(1)) return 0;
-  int lo = 1, hi = limit;
+  auto fits = [&](int b) {
+    return fits_with(ActivationBytesPerGpu(w, job, layout, b, micro_batches, c));
+  };
+  if (limit < 1) return 0;
+  const double a1 = ActivationBytesPerGpu(w, job, layout, 1, micro_batches, c);
+  if (!fits_with(a1)) return 0;
+  int lo = 1, hi = limit;  // fits(lo); the answer is in [lo, hi]
+  // Memory grows linearly with the micro-batch (activations and logits are per sample): the
+  // line through micro-batches 1 and 2 predicts the answer, and checking it and the next
+  // one confirms it. Otherwise the binary search below finishes from what the checks found,
+  // so the answer is always the largest micro-batch that fits, as a search over all of them.
+  const double slope =
+      limit > 1 ? ActivationBytesPerGpu(w, job, layout, 2, micro_batches, c) - a1 : 0;
+  if (slope > 0) {
+    double room = usable * 1e9 - (states.weights + states.gradients + states.optimizer) - a1;
+    double guess = 1 + std::floor(room / slope);
+    int g = static_cast<int>(std::clamp(guess, 1.0, static_cast<double>(limit)));
+    if (fits(g)) {
+      if (g == limit || !fits(g + 1)) return g;
+      lo = g + 1;
+    } else {
+      hi = g - 1;
+    }
+  }
   while (lo < hi) {
     int mid = lo + (hi - lo + 1) / 2;
     if (fits(mid)) {

@@ -35,9 +35,9 @@ Feasibility TrainingFeasibility(const model::TrainingEstimate& e, const model::C
   const model::GpuSpec& gpu = cluster.node.gpu;
   const int gpus = cluster.TotalGpus();
   std::string detail = "needs " + Gb(e.memory.total_gb) + " per GPU at micro-batch " +
-                       std::to_string(e.micro_batch) + " (" + LayoutWords(e.layout) + ", " +
-                       std::to_string(gpus) + " GPU(s)); each " + gpu.id + " has " +
-                       Gb(e.memory.capacity_gb);
+                       std::to_string(e.micro_batch) + " with the leanest layout on " +
+                       std::to_string(gpus) + " GPU(s) (" + LayoutWords(e.layout) + "); each " +
+                       gpu.id + " has " + Gb(e.memory.capacity_gb);
   std::string change;
   if (job.micro_batch > 0 && e.max_micro_batch > 0 && e.max_micro_batch < job.micro_batch) {
     change = "micro_batch_size " + std::to_string(e.max_micro_batch) +

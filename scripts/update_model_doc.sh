@@ -41,7 +41,7 @@ PY
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   for g in H100-80GB-SXM5 A100-80GB-SXM4 L40S RTX-4090 A10G L4 T4; do
     "$bin" estimate --workload resnet-50 --gpu $g --samples 1281167 --epochs 90 \
-      --global-batch 256 --optimizer sgd --json | python3 -c "import json,sys; d=json.load(sys.stdin); print('| $g | %s | %.0f | %s | %.2f | %s | %.1f |' % (d['precision'], d['throughput']['samples_per_s'], d['bottleneck'], d['mfu'], d['memory']['verdict'], d['time']['total_hours']))"
+      --global-batch 256 --optimizer sgd --framework eager --json | python3 -c "import json,sys; d=json.load(sys.stdin); f=lambda fmt, v: '-' if v is None else fmt % v; print('| $g | %s | %s | %s | %s | %s | %s |' % (d['precision'], f('%.0f', d['throughput']['samples_per_s']), d['bottleneck'], f('%.2f', d['mfu']), d['memory']['verdict'], f('%.1f', d['time']['total_hours'])))"
   done
   echo
   echo "Llama-2-7B, 8 GPUs of one node, 1 B tokens, global batch 256 x 4096, optimized stack:"
@@ -50,7 +50,7 @@ PY
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
   for g in H100-80GB-SXM5 A100-80GB-SXM4 L40S RTX-4090 A10G L4 T4; do
     "$bin" estimate --workload llama-2-7b --gpu $g --gpus 8 --tokens 1e9 \
-      --global-batch 256 --framework optimized --json | python3 -c "import json,sys; d=json.load(sys.stdin); l=d['layout']; print('| 8x $g | %s | %.0f | %s | %.2f | %s | tp%d pp%d dp%d ZeRO-%d | %.1f |' % (d['precision'], d['throughput']['tokens_per_s'], d['bottleneck'], d['mfu'], d['memory']['verdict'], l['tensor_parallel'], l['pipeline_parallel'], l['data_parallel'], l['zero_stage'], d['time']['total_hours']))"
+      --global-batch 256 --framework optimized --json | python3 -c "import json,sys; d=json.load(sys.stdin); l=d['layout']; f=lambda fmt, v: '-' if v is None else fmt % v; print('| 8x $g | %s | %s | %s | %s | %s | tp%d pp%d dp%d ZeRO-%d | %s |' % (d['precision'], f('%.0f', d['throughput']['tokens_per_s']), d['bottleneck'] if d['feasibility']['feasible'] else '-', f('%.2f', d['mfu']), d['memory']['verdict'], l['tensor_parallel'], l['pipeline_parallel'], l['data_parallel'], l['zero_stage'], f('%.1f', d['time']['total_hours'])))"
   done
 } >"$tmp/unseen.md"
 

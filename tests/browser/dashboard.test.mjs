@@ -646,19 +646,19 @@ const timeFigure = /\b\d[\d,.]*\s?(min|h|d)\b/;  // what format.js hours() write
 
 test('compare: a GPU the model does not fit on is shown as infeasible, without time, cost or value', async () => {
   const { page, errors, close } = await open('#/compare');
-  await presetsLoaded(page, 'compare', 'llama-2-7b');
-  await page.selectOption('#compare-form select[name=workload]', 'llama-2-7b');
+  await presetsLoaded(page, 'compare', 'llama-2-13b');
+  await page.selectOption('#compare-form select[name=workload]', 'llama-2-13b');
   await page.check('#compare-form input[name=_dataset][value=tokens]');
   await page.fill('#compare-form input[name="dataset.tokens"]', '1e11');
   await page.fill('#k-gpus', 'A100-80GB-SXM4,H100-80GB-SXM5,L4');
   await page.fill('#k-per-node', '8');
   await page.click('#compare-form button[type=submit]');
   await waitForStatus(page, /3 compared/);
-  const c = await apiJson('/api/v1/compare', { workload: 'llama-2-7b', dataset: { tokens: 1e11 }, global_batch_size: 256,
+  const c = await apiJson('/api/v1/compare', { workload: 'llama-2-13b', dataset: { tokens: 1e11 }, global_batch_size: 256,
     precision: 'auto', gpus: ['A100-80GB-SXM4', 'H100-80GB-SXM5', 'L4'], gpus_per_node: 8, currency: 'USD' });
   const l4 = c.items.find((r) => r.gpu === 'L4');
   assert.ok(l4.memory_verdict === 'does_not_fit' || l4.feasibility?.feasible === false,
-    `the API says L4 x 8 cannot run it: ${JSON.stringify(l4.feasibility ?? l4.memory_verdict)}`);
+    `the API says L4 x 8 cannot run a 13 B model: ${JSON.stringify(l4.feasibility ?? l4.memory_verdict)}`);
   assert.match(await statusOf(page), /not feasible: L4 \(does not fit/);
 
   // Its row says so, with the nearest change, and has no time, cost or value.
