@@ -138,7 +138,7 @@ void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate
     out.Field("input_s", figure(b.input_s));
     out.Field("overhead_s", figure(b.overhead_s));
   });
-  out.Field("bottleneck", e.step.bottleneck);
+  out.Field("bottleneck", runnable ? std::optional(e.step.bottleneck) : std::nullopt);
   out.Field("bottleneck_share", figure(e.step.bottleneck_share, 3));
   out.Field("mfu", figure(e.mfu, 3));
   out.Field("scaling_efficiency", figure(e.scaling_efficiency, 3));
@@ -160,15 +160,15 @@ void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate
     out.Field("total_hours", figure(e.total_hours));
     out.Field("p10_hours", figure(e.p10_hours));
     out.Field("p90_hours", figure(e.p90_hours));
-    out.Field("steps", e.steps);
-    out.Field("epochs", RoundSignificant(e.epochs));
-    out.Field("total_samples", e.total_samples);
-    if (e.total_tokens > 0) {
-      out.Field("total_tokens", e.total_tokens);
-    } else {
-      out.Field("total_tokens", nullptr);
-    }
-    out.Field("train_flops", e.train_flops);
+    // With a fixed duration the work is what the (impossible) step time fits in the hours:
+    // null too when the job cannot run.
+    const bool work_known = runnable || job.hours <= 0;
+    auto work = [work_known](double v) { return work_known ? std::optional(v) : std::nullopt; };
+    out.Field("steps", work(e.steps));
+    out.Field("epochs", work_known ? std::optional(RoundSignificant(e.epochs)) : std::nullopt);
+    out.Field("total_samples", work(e.total_samples));
+    out.Field("total_tokens", e.total_tokens > 0 ? work(e.total_tokens) : std::nullopt);
+    out.Field("train_flops", work(e.train_flops));
     if (job.hours > 0) {
       out.Field("fixed_duration", true);
       out.Field("p10_samples", figure(e.work_p10_samples));

@@ -448,8 +448,10 @@ void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
   } else {
     out.Null();
   }
-  out.Field("deadline_confidence",
-            model::EnumName(plan::kDeadlineConfidenceNames, r.deadline_confidence));
+  if (!r.inference) {
+    out.Field("deadline_confidence",
+              model::EnumName(plan::kDeadlineConfidenceNames, r.deadline_confidence));
+  }
   out.Field("assumptions", r.assumptions);
   out.Field("warnings", r.warnings);
   out.Field("model_version", kModelVersion);
@@ -485,7 +487,7 @@ void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
     out.Field("hours", figure(e.total_hours));
     out.Field("p10_hours", figure(e.p10_hours));
     out.Field("p90_hours", figure(e.p90_hours));
-    out.Field("bottleneck", e.step.bottleneck);
+    out.Field("bottleneck", fits ? std::optional(e.step.bottleneck) : std::nullopt);
     out.Field("mfu", figure(e.mfu));
     out.Field("memory_verdict", model::VerdictName(e.memory.verdict));
     out.Field("memory_per_gpu_gb", e.memory.total_gb);

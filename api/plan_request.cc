@@ -290,7 +290,8 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   }
   // Measured runs say what they ran (eager unless told); a plan runs current practice.
   t.job.framework = run ? model::Framework::kEager : model::Framework::kAuto;
-  if (auto v = r.Choice("framework", {"eager", "optimized", "auto"})) {
+  if (auto v = run ? r.Choice("framework", {"eager", "optimized"})
+                   : r.Choice("framework", {"eager", "optimized", "auto"})) {
     t.job.framework = *model::ParseFramework(*v);
   }
   if (auto v = r.Integer("zero_stage", 0, 3)) t.job.zero_stage = int(*v);

@@ -290,7 +290,10 @@ WallRange SpotWallRange(double solve_p10_hours, double solve_p90_hours, int node
     double mean = lambda * running / std::max(1e-12, 1 - lambda * billed_per_interruption);
     return running + PoissonQuantile(q, mean) * per_interruption;
   };
-  return {wall(solve_p10_hours, 0.1), wall(solve_p90_hours, 0.9)};
+  // Never a P90 below the expectation nor a P10 above it (a short run's P90 count can be 0
+  // while the expectation counts a fraction of an interruption).
+  return {std::min(wall(solve_p10_hours, 0.1), expected.wall_hours),
+          std::max(wall(solve_p90_hours, 0.9), expected.wall_hours)};
 }
 
 }  // namespace gpuplan::model

@@ -56,7 +56,8 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& par
 // `nodes` and `params`) when its work is `solve_p10_hours` / `solve_p90_hours`: each is that
 // work's running time plus the P10 / P90 Poisson count of interruptions in it, each costing
 // its lost work, checkpoint write, restart and capacity wait. Both quantiles are taken
-// together, so the P90 is on the safe side. Infinite when `expected` is not viable.
+// together, so the P90 is on the safe side; P10 <= expected wall hours <= P90. Infinite
+// when `expected` is not viable.
 struct WallRange {
   double p10_hours = 0, p90_hours = 0;
 };

@@ -243,6 +243,16 @@ double KvCacheBytesPerToken(const Workload& w, Precision precision) {
   return 2.0 * w.layers * KvHeads(w) * head_dim * bytes;
 }
 
+std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s) {
+  return {"replicas sized so each runs at " +
+              std::to_string(static_cast<int>(s.utilization * 100 + 0.5)) +
+              " % of its throughput (headroom for p95 latency under bursts; a default, not "
+              "measured)",
+          "weights take " + std::to_string(static_cast<int>(s.weight_overhead * 100 + 0.5)) +
+              " % more for workspace and fragmentation; the rest of the usable memory holds the "
+              "KV cache or activations"};
+}
+
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& r, const ModelConstants& c,
                                         const ServingConstants& s) {
@@ -301,6 +311,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     if (gpus_needed > kMaxTotalGpus) return OverMaxGpus(gpus_needed, 1);
     best.assumptions.push_back("dynamic batching; latency = batch fill + batch time");
   }
+  for (std::string& a : ServingDefaultsAssumptions(s)) best.assumptions.push_back(std::move(a));
   for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   if (best.verdict == FitVerdict::kDoesNotFit) {
     // Nothing is served: no replicas, no latency, and no SLO met.

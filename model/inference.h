@@ -70,6 +70,10 @@ struct ServingEstimate {
 // KV-cache bytes per token of context: 2 * layers * kv_heads * head_dim * bytes.
 double KvCacheBytesPerToken(const Workload& w, Precision precision);
 
+// The serving defaults every plan rests on (utilisation target, weight overhead), with their
+// values, as assumptions say them.
+std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s = ServingConstants());
+
 // Errors name the field ("input_tokens", ...; "target_requests_per_s": over kMaxTotalGpus GPUs).
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& request,

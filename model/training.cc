@@ -578,6 +578,12 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     best.warnings.push_back(std::string("no calibration data for family ") +
                             std::string(FamilyName(w.family)) + ": wider uncertainty");
   }
+  if (job.checkpointing == Checkpointing::kSelective && IsTransformer(w.family)) {
+    best.warnings.push_back(
+        "activation_checkpointing selective recomputes the attention core, whose "
+        "probabilities memory-efficient attention already does not keep: it saves no memory "
+        "here and costs the recompute time; none or full are the choices that matter");
+  }
   if (best.memory.verdict == FitVerdict::kTight) {
     best.warnings.push_back("memory is tight: fragmentation may cause out-of-memory errors");
   }

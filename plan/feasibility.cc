@@ -82,7 +82,7 @@ Feasibility ServingFeasibility(const model::ServingEstimate& e, const model::Nod
               std::to_string(e.curve.empty() ? 1 : e.curve.front().batch) + ", takes " +
               db::FormatNumber("%.3g s", e.curve.empty() ? 0 : e.curve.front().latency_s),
           "a faster GPU, more GPUs per replica (tensor parallel), fewer output tokens, or a "
-          "looser latency_slo_s");
+          "looser latency_slo_ms");
   }
   return f;
 }

@@ -225,8 +225,8 @@ Result<NamedGpu> Planner::FindGpu(const std::string& name, const std::string& fi
                                       " parts with a catalog price; name another part by its id"};
   }
   std::string list;
-  for (const model::GpuSpec* g : rentable.empty() ? matches : rentable) {
-    list += (list.empty() ? "" : ", ") + g->id;
+  for (const model::GpuSpec* g : matches) {
+    list += (list.empty() ? "" : ", ") + g->id + (priced.count(g->id) ? " (priced)" : "");
   }
   return Error::Invalid(field, "GPU '" + shown + "' is ambiguous: it names " + list +
                                    "; give one of these ids");
@@ -615,7 +615,7 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
                        "of work is lost per interruption");
     }
   }
-  if (request.pricing.fallback) {
+  if (request.pricing.fallback && plan.feasibility.feasible()) {
     if (!plan.cost.fallback) {
       plan.warnings.push_back(
           "spot_with_fallback needs both an on-demand and a spot price: it is not estimated");

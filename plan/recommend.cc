@@ -502,6 +502,8 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
   std::vector<Candidate> feasible;
+  // The model's defaults (utilisation, weight overhead) hold for every option.
+  for (std::string& a : model::ServingDefaultsAssumptions()) out.assumptions.push_back(std::move(a));
   for (size_t next = 0; next < offers->size(); ++next) {
     if (StopEarly(*offers, next, out)) break;
     const db::Offer& offer = (*offers)[next];
@@ -589,16 +591,23 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
   if (!valid.ok()) return valid.error();
   auto offers = catalog_.ListOffers(db::OfferFilter{});
   if (!offers.ok()) return offers.error();
-  // The cheapest on-demand price per GPU-hour of each GPU in the catalog.
-  std::map<std::string, std::pair<double, const db::Offer*>> cheapest;
+  // The cheapest on-demand price per GPU-hour of each GPU in the catalog: among instances
+  // of exactly gpus_per_node GPUs (a node one can rent at that price) where there is one,
+  // else the cheapest share of any instance (then said in the row's warnings).
+  std::map<std::string, std::pair<double, const db::Offer*>> cheapest, cheapest_node;
   for (const db::Offer& o : *offers) {
     auto per_gpu = db::PricePerGpuHour(o, db::PriceKind::kOndemand);
     if (!per_gpu) continue;
     auto p = Convert(*per_gpu, o.currency);
     if (!p.ok()) return p.error();
-    auto it = cheapest.find(o.instance.gpu_id);
-    if (it == cheapest.end() || *p < it->second.first) cheapest[o.instance.gpu_id] = {*p, &o};
+    auto keep = [&](std::map<std::string, std::pair<double, const db::Offer*>>& best) {
+      auto it = best.find(o.instance.gpu_id);
+      if (it == best.end() || *p < it->second.first) best[o.instance.gpu_id] = {*p, &o};
+    };
+    keep(cheapest);
+    if (o.instance.gpu_count == asked.gpus_per_node) keep(cheapest_node);
   }
+  for (const auto& [id, best] : cheapest_node) cheapest[id] = best;
   std::vector<std::string> ids = request.gpus;
   if (!request.gpus_given) {
     for (const auto& [id, v] : cheapest) ids.push_back(id);
@@ -642,7 +651,7 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
       const db::Offer& offer = *price->second.second;
       row.price_per_gpu_hour = price->second.first;
       row.price_source = offer;
-      row.price_rentable_at_this_size = per_node % offer.instance.gpu_count == 0;
+      row.price_rentable_at_this_size = offer.instance.gpu_count == per_node;
       if (row.feasibility.feasible()) {
         row.cost = per_hour * row.estimate.total_hours;
         row.samples_per_currency_unit = row.estimate.samples_per_s * 3600 / per_hour;
@@ -654,10 +663,11 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
       }
       if (!row.price_rentable_at_this_size) {
         row.warnings.push_back(
-            "the price per GPU-hour is a 1/" + std::to_string(offer.instance.gpu_count) +
+            "no catalog instance has " + std::to_string(per_node) + " " + gpu->id +
+            " GPU(s): the price per GPU-hour is a 1/" + std::to_string(offer.instance.gpu_count) +
             " share of " + offer.instance.id + " (" + std::to_string(offer.instance.gpu_count) +
-            " GPUs): a node of " + std::to_string(per_node) +
-            " GPU(s) cannot be rented at that price; the cost assumes it could");
+            " GPUs), and the cost assumes a node of " + std::to_string(per_node) +
+            " could be rented at that rate");
       }
     }
     out.rows.push_back(std::move(row));

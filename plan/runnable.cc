@@ -205,8 +205,7 @@ RunnablePlan RunnableFromInference(const InferencePlan& plan) {
                           : std::string(InfeasibleName(plan.feasibility.reasons.front().code)) +
                                 ": " + plan.feasibility.reasons.front().detail;
     p.not_runnable = FieldError{"hardware", "the plan is not feasible (" + why +
-                                                "): there is no replica to run; it is not "
-                                                "exported"};
+                                                "); it is not exported"};
   }
   AddAll(p.notes, plan.warnings, "warning: ");
   return p;

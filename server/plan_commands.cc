@@ -164,7 +164,8 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
         e.memory.weights_gb, e.memory.gradients_gb, e.memory.optimizer_gb, e.memory.activations_gb,
         e.max_micro_batch);
   if (e.smallest_layout) {
-    print("  fits on as few as %d GPU(s) (%d node(s)): tensor %d x pipeline %d x data %d, ZeRO %d\n",
+    print("  at micro-batch 1 it fits on as few as %d GPU(s) (%d node(s)): tensor %d x pipeline "
+          "%d x data %d, ZeRO %d\n",
           e.smallest_layout->gpus, e.smallest_layout->nodes, e.smallest_layout->layout.tensor,
           e.smallest_layout->layout.pipeline, e.smallest_layout->layout.data,
           e.smallest_layout->layout.zero_stage);
@@ -196,13 +197,11 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
           db::FormatHours(s.p10_wall_hours).c_str(), db::FormatHours(s.p90_wall_hours).c_str(),
           s.run.expected_interruptions);
   }
-  if (runnable && !plan.cost.ondemand && !plan.cost.spot && !plan.cost.fallback) {
-    out << "  no price: give --price-per-hour, or --cloud and --instance-type (see `gpuplan "
-           "instances`)\n";
-  }
+
   for (const auto& wmsg : e.warnings) out << "  warning: " << wmsg << "\n";
   for (const auto& wmsg : plan.warnings) out << "  warning: " << wmsg << "\n";
   for (const auto& a : e.assumptions) out << "  assumption: " << a << "\n";
+  for (const auto& a : plan.assumptions) out << "  assumption: " << a << "\n";
 }
 
 

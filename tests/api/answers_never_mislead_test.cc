@@ -38,8 +38,8 @@ void ExpectInfeasibleRowHasNoPlanFigures(const json& row) {
   ASSERT_FALSE(row["feasibility"]["reasons"].empty()) << row.dump();
   EXPECT_TRUE(row["feasibility"]["nearest_change"].is_string()) << row.dump();
   for (const char* key : {"hours", "p10_hours", "p90_hours", "samples_per_s", "cost",
-                          "samples_per_currency_unit"}) {
-    EXPECT_TRUE(!row.contains(key) || row[key].is_null()) << key << " in " << row.dump();
+                          "samples_per_currency_unit", "mfu", "bottleneck"}) {
+    EXPECT_TRUE(row.at(key).is_null()) << key << " in " << row.dump();
   }
 }
 
@@ -88,10 +88,11 @@ TEST_F(AnswersNeverMisleadTest, Finding1AnEstimateThatDoesNotFitHasNoTimeAndSays
             std::string::npos)
       << f.dump();
   EXPECT_FALSE(Says(reply.body["warnings"], "even at micro-batch 1")) << reply.body.dump();
-  EXPECT_TRUE(reply.body["time"]["total_hours"].is_null());
-  EXPECT_TRUE(reply.body["throughput"]["samples_per_s"].is_null());
-  EXPECT_TRUE(reply.body["step_time_s"].is_null());
-  EXPECT_TRUE(reply.body["cost"]["ondemand"].is_null()) << reply.body["cost"].dump();
+  EXPECT_TRUE(reply.body.at("time").at("total_hours").is_null());
+  EXPECT_TRUE(reply.body.at("throughput").at("samples_per_s").is_null());
+  EXPECT_TRUE(reply.body.at("step_time_s").is_null());
+  EXPECT_TRUE(reply.body.at("bottleneck").is_null());
+  EXPECT_TRUE(reply.body.at("cost").at("ondemand").is_null()) << reply.body["cost"].dump();
   // ... and it is not exported as a runnable plan.
   auto yaml = Post("/api/v1/estimates/training?format=skypilot", body);
   EXPECT_EQ(yaml.status, 422) << yaml.raw;
@@ -228,6 +229,19 @@ TEST_F(AnswersNeverMisleadTest, Finding5TheAnswerAgreesWithItselfAndNamesItsDefa
       << reply.body["assumptions"].dump();
   EXPECT_LE(spot["p10_wall_hours"].get<double>(), spot["wall_hours"].get<double>());
   EXPECT_GE(spot["p90_wall_hours"].get<double>(), spot["wall_hours"].get<double>());
+  // Serving names its utilisation target and weight overhead, in estimates and rankings.
+  json serving = {{"workload", "llama-2-7b"}, {"input_tokens", 200}, {"output_tokens", 300},
+                  {"target_requests_per_s", 5}, {"hardware", {{"gpu", "L4"}}}};
+  auto plan = Post("/api/v1/estimates/inference", serving);
+  ASSERT_EQ(plan.status, 200) << plan.body.dump();
+  EXPECT_TRUE(Says(plan.body["assumptions"], "70 % of its throughput")) << plan.body.dump();
+  serving.erase("hardware");
+  serving["task"] = "inference";
+  auto ranked = Post("/api/v1/recommendations", serving);
+  ASSERT_EQ(ranked.status, 200) << ranked.body.dump();
+  EXPECT_TRUE(Says(ranked.body["assumptions"], "70 % of its throughput"));
+  EXPECT_TRUE(Says(ranked.body["assumptions"], "workspace and fragmentation"));
+
   body["pricing"]["interruption_rate_per_hour"] = 0.05;
   auto given = Post("/api/v1/estimates/training", body);
   ASSERT_EQ(given.status, 200);
@@ -272,6 +286,46 @@ TEST_F(AnswersNeverMisleadTest, Finding6GpuAliasesAndDistinctItems) {
   EXPECT_EQ(types.size(), 10u);
 }
 
+// The other places a plan's figures could leak: a fixed-duration job that does not fit, a
+// serving plan that meets no latency target, a batch item, and their exports.
+TEST_F(AnswersNeverMisleadTest, FixedDurationServingAndBatchVerdictsHaveNoPlanFigures) {
+  json fixed = {{"workload", "llama-2-70b"}, {"dataset", {{"hours", 10}}},
+                {"global_batch_size", 64},
+                {"hardware", {{"gpu", "L4"}, {"price_per_hour", 1.0}}}};
+  auto e = Post("/api/v1/estimates/training", fixed);
+  ASSERT_EQ(e.status, 200) << e.body.dump();
+  EXPECT_FALSE(e.body.at("feasibility").at("feasible").get<bool>());
+  for (const char* key : {"total_hours", "steps", "total_samples", "train_flops"}) {
+    EXPECT_TRUE(e.body.at("time").at(key).is_null()) << key << " " << e.body["time"].dump();
+  }
+
+  json serving = {{"workload", "llama-2-7b"}, {"input_tokens", 200}, {"output_tokens", 300},
+                  {"target_requests_per_s", 5}, {"latency_slo_ms", 50},
+                  {"hardware", {{"gpu", "L4"}, {"price_per_hour", 1.0}}}};
+  auto s = Post("/api/v1/estimates/inference", serving);
+  ASSERT_EQ(s.status, 200) << s.body.dump();
+  const json& f = s.body.at("feasibility");
+  EXPECT_FALSE(f.at("feasible").get<bool>()) << s.body.dump();
+  EXPECT_EQ(f.at("reasons").at(0).at("code"), "slo_not_met");
+  EXPECT_NE(f.at("nearest_change").get<std::string>().find("latency_slo_ms"), std::string::npos);
+  EXPECT_TRUE(s.body.at("cost").at("ondemand").is_null()) << s.body["cost"].dump();
+  auto yaml = Post("/api/v1/estimates/inference?format=kubernetes", serving);
+  EXPECT_EQ(yaml.status, 422);
+
+  json fits = {{"workload", "bert-large"}, {"dataset", {{"samples", 1e6}}},
+               {"global_batch_size", 256}, {"hardware", {{"gpu", "A100-80GB-SXM4"}}}};
+  json too_big = fits;
+  too_big["workload"] = "llama-2-70b";
+  auto batch = Post("/api/v1/estimates/training:batch", {{"scenarios", {fits, too_big}}});
+  ASSERT_EQ(batch.status, 200) << batch.body.dump();
+  const json& items = batch.body.at("items");
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_TRUE(items[0].at("result").at("feasibility").at("feasible").get<bool>());
+  EXPECT_GT(items[0].at("result").at("time").at("total_hours").get<double>(), 0);
+  EXPECT_FALSE(items[1].at("result").at("feasibility").at("feasible").get<bool>());
+  EXPECT_TRUE(items[1].at("result").at("time").at("total_hours").is_null());
+}
+
 // Property: across workloads x GPUs x counts, no answer of estimate, compare or recommend
 // has does_not_fit (or infeasible) beside a time or cost presented as the plan's.
 TEST_F(AnswersNeverMisleadTest, NoInfeasibleOptionAnywhereHasATimeOrCost) {
@@ -306,9 +360,9 @@ TEST_F(AnswersNeverMisleadTest, NoInfeasibleOptionAnywhereHasATimeOrCost) {
         const bool fits = e.body["memory"]["verdict"] != "does_not_fit";
         EXPECT_EQ(e.body["feasibility"]["feasible"].get<bool>(), fits) << e.body.dump();
         if (!fits) {
-          EXPECT_TRUE(e.body["time"]["total_hours"].is_null()) << w << " " << g;
-          EXPECT_TRUE(e.body["cost"]["ondemand"].is_null()) << w << " " << g;
-          EXPECT_TRUE(e.body["cost"]["spot"].is_null()) << w << " " << g;
+          EXPECT_TRUE(e.body.at("time").at("total_hours").is_null()) << w << " " << g;
+          EXPECT_TRUE(e.body.at("cost").at("ondemand").is_null()) << w << " " << g;
+          EXPECT_TRUE(e.body.at("cost").at("spot").is_null()) << w << " " << g;
         } else {
           EXPECT_GT(e.body["time"]["total_hours"].get<double>(), 0) << w << " " << g;
         }

@@ -284,5 +284,28 @@ TEST(SpotWithFallbackTest, ANonPositiveDeadlineNamesTheField) {
   EXPECT_EQ(out.error().fields.at(0).field, "pricing.deadline_hours");
 }
 
+// Issue 23: the spot range brackets the expectation, for short and long runs, and widens
+// with the work's own range.
+TEST(CostTest, SpotWallRangeBracketsTheExpectedWallTime) {
+  SpotParams p;
+  for (double rate : {0.0, 0.02, 0.1, 0.5}) {
+    p.interruption_rate_per_hour = rate;
+    for (double hours : {0.5, 3.0, 48.0, 500.0}) {
+      auto run = SpotRun(hours, 2, p);
+      ASSERT_TRUE(run.ok());
+      if (!run->viable) continue;
+      WallRange r = SpotWallRange(0.8 * hours, 1.3 * hours, 2, p, *run);
+      EXPECT_LE(r.p10_hours, run->wall_hours) << rate << " " << hours;
+      EXPECT_GE(r.p90_hours, run->wall_hours) << rate << " " << hours;
+      EXPECT_GE(r.p90_hours, 1.3 * hours) << "the P90 work is done on spot too";
+    }
+  }
+  p.interruption_rate_per_hour = 0.5;
+  auto long_run = SpotRun(100, 4, p);
+  ASSERT_TRUE(long_run.ok() && long_run->viable);
+  WallRange same_work = SpotWallRange(100, 100, 4, p, *long_run);
+  EXPECT_GT(same_work.p90_hours, same_work.p10_hours) << "interruptions alone spread the time";
+}
+
 }  // namespace
 }  // namespace gpuplan::model

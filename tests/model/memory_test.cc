@@ -102,6 +102,39 @@ TEST(MemoryTest, SmallestLayoutFor70BShardsAcrossGpus) {
   EXPECT_TRUE(layout->layout.zero_stage == 3 || layout->layout.tensor * layout->layout.pipeline > 1);
 }
 
+// MaxMicroBatch predicts from the line through micro-batches 1 and 2: it must give what a
+// search over every micro-batch gives, for every family, layout, GPU and limit.
+TEST(MemoryTest, MaxMicroBatchEqualsABruteForceSearch) {
+  GpuSpec small = A100_80();
+  small.memory_gb = 16;
+  for (const char* id : {"resnet-50", "bert-large", "vit-l-16", "llama-2-7b", "gpt2-xl"}) {
+    Workload w = *FindPreset(id);
+    for (Checkpointing ck : {Checkpointing::kNone, Checkpointing::kFull}) {
+      TrainingJob job;
+      job.checkpointing = ck;
+      for (const GpuSpec& gpu : {A100_80(), small}) {
+        for (ParallelLayout layout : {ParallelLayout{}, ParallelLayout{2, 2, 2, 1},
+                                      ParallelLayout{1, 4, 2, 3}}) {
+          if (w.family == Family::kCnn && (layout.tensor > 1 || layout.pipeline > 1)) continue;
+          for (int limit : {1, 2, 7, 64, 1000}) {
+            int brute = 0;
+            for (int b = 1; b <= limit; ++b) {
+              if (TrainingMemory(w, job, layout, b, layout.pipeline, gpu, DefaultConstants())
+                      .verdict != FitVerdict::kDoesNotFit) {
+                brute = b;
+              }
+            }
+            EXPECT_EQ(MaxMicroBatch(w, job, layout, layout.pipeline, gpu, DefaultConstants(), limit),
+                      brute)
+                << id << " limit " << limit << " tp " << layout.tensor << " pp " << layout.pipeline
+                << " gpu " << gpu.memory_gb;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(MemoryTest, MaxMicroBatchIsTheLargestThatFits) {
   Workload w = *FindPreset("bert-large");
   TrainingJob job;

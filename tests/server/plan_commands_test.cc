@@ -275,7 +275,9 @@ TEST_F(PlanCommandsTest, Issue23RecommendTableNamesKindsAndP90AndListsAreThere) 
   std::ostringstream jout, jerr;
   ASSERT_EQ(RunRecommend(o, jout, jerr), 0) << jerr.str();
   std::set<std::string> types;
-  for (const auto& item : json::parse(jout.str())["items"]) {
+  json distinct = json::parse(jout.str());
+  ASSERT_GE(distinct["items"].size(), 5u) << jout.str();
+  for (const auto& item : distinct["items"]) {
     EXPECT_TRUE(types.insert(item["cloud"].get<std::string>() + "/" +
                              item["instance_type"].get<std::string>()).second);
     EXPECT_LE(item["p90_hours"].get<double>(), 24.0);
@@ -296,6 +298,56 @@ TEST_F(PlanCommandsTest, Issue23RecommendTableNamesKindsAndP90AndListsAreThere) 
   std::string lines = issue23::Run(&RunListInstances, list);
   json first = json::parse(lines.substr(0, lines.find('\n')));
   EXPECT_EQ(first["cloud"], "aws");
+}
+
+
+// Findings 3, 4 and 5 through the CLI: the default framework, flagged prices and the spot
+// figures say the same as the API.
+TEST_F(PlanCommandsTest, Issue23DefaultsFlaggedPricesAndSpotFiguresAsTheApi) {
+  EstimateOptions e;
+  e.common.db = server_->db_path();
+  e.job.workload = "bert-large";
+  e.job.samples = 3e7;
+  e.cloud = "aws";
+  e.instance_type = "p4d.24xlarge";
+  e.region = "us-east-1";
+  e.pricing = "spot";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunEstimate(e, out, err), 0) << err.str();
+  const std::string text = out.str();
+  EXPECT_NE(text.find("framework auto (the default): optimized"), std::string::npos) << text;
+  EXPECT_NE(text.find("interruption rate 0.1 per node-hour: the default"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("lose no work"), std::string::npos) << text;
+  EXPECT_NE(text.find("wall time (P10 "), std::string::npos) << text;
+  e.common.json = true;
+  std::ostringstream jout, jerr;
+  ASSERT_EQ(RunEstimate(e, jout, jerr), 0) << jerr.str();
+  json spot = json::parse(jout.str())["cost"]["spot"];
+  EXPECT_EQ(spot["lost_work_hours"].get<double>(), 0.0) << spot.dump();
+  EXPECT_GE(spot["p90_wall_hours"].get<double>(), spot["wall_hours"].get<double>());
+
+  RecommendOptions r;
+  r.common.db = server_->db_path();
+  r.task = "inference";
+  r.job.workload = "llama-2-7b";
+  r.input_tokens = 200;
+  r.output_tokens = 300;
+  r.requests_per_s = 50;
+  r.latency_slo_ms = 2000;
+  r.limit = 100;
+  std::ostringstream rout, rerr;
+  ASSERT_EQ(RunRecommend(r, rout, rerr), 0) << rerr.str();
+  EXPECT_NE(rout.str().find("doubtful_price"), std::string::npos) << rout.str();
+  EXPECT_NE(rout.str().find("option(s) not ranked"), std::string::npos) << rout.str();
+  r.include_doubtful_prices = true;
+  r.common.json = true;
+  std::ostringstream fout, ferr;
+  ASSERT_EQ(RunRecommend(r, fout, ferr), 0) << ferr.str();
+  int flagged = 0;
+  json ranked = json::parse(fout.str());
+  for (const auto& item : ranked["items"]) flagged += item.contains("price_flags");
+  EXPECT_GT(flagged, 0) << ranked["rejected"].dump() << " " << ranked["items"].size();
 }
 
 }  // namespace
