@@ -33,11 +33,6 @@ std::string DefaultRateAssumption(const model::SpotParams& params) {
          "pricing.interruption_rate_per_hour for your cloud and region";
 }
 
-std::string DoubtfulPriceWarning(const db::Offer& offer) {
-  return "price flagged spot_above_ondemand: " + offer.instance.id + " in " + offer.region +
-         " lists a spot price above its own on-demand price, so the catalog's on-demand price "
-         "may be stale or wrong";
-}
 
 std::string FallbackRule(const model::FallbackOutcome& run) {
   char text[400];
@@ -645,7 +640,9 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
   if (!hw->price.ondemand && !hw->price.spot) {
     plan.warnings.push_back("no price: give hardware.price_per_hour or a catalog instance");
   }
-  if (hw->offer && db::SpotAboveOndemand(*hw->offer)) plan.warnings.push_back(DoubtfulPriceWarning(*hw->offer));
+  if (hw->offer) {
+    for (auto& w : AssessPrice(*hw->offer, now_).warnings) plan.warnings.push_back(std::move(w));
+  }
   return plan;
 }
 
@@ -707,7 +704,9 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   if (request.pricing.spot && hw->price.spot) plan.warnings.push_back(kSpotServingCaveat);
   for (const auto& w : hw->warnings) plan.warnings.push_back(w);
   for (const auto& a : hw->assumptions) plan.assumptions.push_back(a);
-  if (hw->offer && db::SpotAboveOndemand(*hw->offer)) plan.warnings.push_back(DoubtfulPriceWarning(*hw->offer));
+  if (hw->offer) {
+    for (auto& w : AssessPrice(*hw->offer, now_).warnings) plan.warnings.push_back(std::move(w));
+  }
   return plan;
 }
 

@@ -20,6 +20,7 @@
 #include "model/inference.h"
 #include "model/training.h"
 #include "plan/feasibility.h"
+#include "plan/price_quality.h"
 #include "plan/requests.h"
 
 namespace gpuplan::plan {
@@ -206,8 +207,8 @@ struct RecommendedOption {
   double hours = 0;           // training: wall hours; inference: latency in s
   // Training: the P10 and P90 wall hours of this price kind (spot: with interruptions).
   double p10_hours = 0, p90_hours = 0;
-  // Flags on the price it is costed on ("spot_above_ondemand"): set only when the request
-  // lets flagged prices rank (Constraints::include_doubtful_prices).
+  // Flags on the price it is costed on (plan/price_quality.h): "stale", and
+  // "spot_above_ondemand" when the request lets such prices rank.
   std::vector<std::string> price_flags;
   double cost = 0;            // training: total; inference: per hour
   double cost_per_month = 0;  // inference: cost x kHoursPerMonth
@@ -249,7 +250,7 @@ struct ComparisonRow {
   // The price source's instance has as many GPUs as a node here, or one: its price per
   // GPU-hour is one a user can rent at this size (else it is a share of a larger instance).
   bool price_rentable_at_this_size = true;
-  std::vector<std::string> price_flags;  // on the price source ("spot_above_ondemand")
+  std::vector<std::string> price_flags;  // on the price source (plan/price_quality.h)
   double cost = 0;
   double samples_per_currency_unit = 0;
   double tokens_per_currency_unit = 0;
@@ -278,7 +279,9 @@ inline constexpr const char* kSpotServingCaveat =
 
 class Planner {
  public:
-  explicit Planner(db::CatalogReader& catalog) : catalog_(catalog) {}
+  // `now`: the request's clock, for the age of prices (plan/price_quality.h).
+  explicit Planner(db::CatalogReader& catalog, std::time_t now = std::time(nullptr))
+      : catalog_(catalog), now_(now) {}
 
   // Loads the exchange rates; kInvalidArgument naming "currency" if `currency` has none.
   Status UseCurrency(const std::string& currency);
@@ -331,6 +334,7 @@ class Planner {
                                             Objective objective, int limit);
 
   db::CatalogReader& catalog_;
+  std::time_t now_;
   std::map<std::string, db::FxRate> rates_;
   std::string currency_ = "USD";
 };
@@ -344,10 +348,6 @@ std::string FallbackRule(const model::FallbackOutcome& run);
 // The assumption an answer names when a spot cost uses the default interruption rate.
 std::string DefaultRateAssumption(const model::SpotParams& params);
 
-// The warning an answer carries when it uses the prices of an offer whose spot price is
-// above its own on-demand price (db::SpotAboveOndemand): the price is doubtful.
-std::string DoubtfulPriceWarning(const db::Offer& offer);
-inline constexpr const char* kSpotAboveOndemandFlag = "spot_above_ondemand";
 
 // Money as answers show it: rounded to 1e-6 of the currency unit.
 double RoundMoney(double amount);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -109,7 +110,7 @@ struct Candidate {
   bool spot = false;
   double price_per_hour = 0, hours = 0, cost = 0, score = 0;
   double p10_hours = 0, p90_hours = 0;  // training
-  bool doubtful_price = false;  // ranked with the flag (Constraints::include_doubtful_prices)
+  const PriceQuality* price = nullptr;  // its offer's flags (plan/price_quality.h)
   double checkpoint_interval_minutes = 0;
   std::shared_ptr<const FallbackTrainingCost> fallback;
   std::shared_ptr<const model::TrainingEstimate> training;
@@ -127,9 +128,9 @@ RecommendedOption Materialize(const Candidate& c) {
   o.hours = c.hours;
   o.p10_hours = c.p10_hours;
   o.p90_hours = c.p90_hours;
-  if (c.doubtful_price) {
-    o.price_flags.push_back(kSpotAboveOndemandFlag);
-    o.warnings.push_back(DoubtfulPriceWarning(*c.offer));
+  if (c.price) {
+    o.price_flags = c.price->flags;
+    o.warnings.insert(o.warnings.end(), c.price->warnings.begin(), c.price->warnings.end());
   }
   o.cost = c.cost;
   o.score = c.score;
@@ -350,6 +351,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>> cache;
   std::vector<Candidate> feasible;
+  std::deque<PriceQuality> qualities;  // one per offer walked; candidates point into it
   for (size_t next = 0; next < offers->size(); ++next) {
     if (StopEarly(*offers, next, out)) break;
     const db::Offer& offer = (*offers)[next];
@@ -360,7 +362,8 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
-    const bool doubtful = db::SpotAboveOndemand(offer);
+    const PriceQuality& quality = qualities.emplace_back(AssessPrice(offer, now_));
+    const bool doubtful = quality.spot_above_ondemand;
     std::optional<SpotPricing> spot_pricing;  // the offer's, on first use
     for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
       HardwareKey key = KeyOf(offer.instance, nodes);
@@ -404,7 +407,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
         c.offer = &offer;
         c.nodes = nodes;
         c.spot = spot;
-        c.doubtful_price = doubtful;
+        if (!quality.flags.empty()) c.price = &quality;
         c.price_per_hour = *price;
         c.training = estimate;
         if (spot) {
@@ -502,6 +505,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
   std::vector<Candidate> feasible;
+  std::deque<PriceQuality> qualities;  // one per offer walked; candidates point into it
   // The model's defaults (utilisation, weight overhead) hold for every option.
   for (std::string& a : model::ServingDefaultsAssumptions()) out.assumptions.push_back(std::move(a));
   for (size_t next = 0; next < offers->size(); ++next) {
@@ -522,7 +526,8 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
-    const bool doubtful = db::SpotAboveOndemand(offer);
+    const PriceQuality& quality = qualities.emplace_back(AssessPrice(offer, now_));
+    const bool doubtful = quality.spot_above_ondemand;
     for (Kind kind : {Kind::kOndemand, Kind::kSpot}) {
       const bool spot = kind == Kind::kSpot;
       auto price = OptionPrice(kind, *quote, cons, out.considered, out.rejected);
@@ -560,7 +565,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       c.offer = &offer;
       c.nodes = instances;
       c.spot = spot;
-      c.doubtful_price = doubtful;
+      if (!quality.flags.empty()) c.price = &quality;
       c.price_per_hour = *price;
       c.cost = *price * instances;  // per hour
       c.hours = e->chosen.latency_s;
@@ -657,10 +662,9 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
         row.samples_per_currency_unit = row.estimate.samples_per_s * 3600 / per_hour;
         row.tokens_per_currency_unit = row.estimate.tokens_per_s * 3600 / per_hour;
       }
-      if (db::SpotAboveOndemand(offer)) {
-        row.price_flags.push_back(kSpotAboveOndemandFlag);
-        row.warnings.push_back(DoubtfulPriceWarning(offer));
-      }
+      PriceQuality quality = AssessPrice(offer, now_);
+      row.price_flags = quality.flags;
+      row.warnings.insert(row.warnings.end(), quality.warnings.begin(), quality.warnings.end());
       if (!row.price_rentable_at_this_size) {
         row.warnings.push_back(
             "no catalog instance has " + std::to_string(per_node) + " " + gpu->id +
