@@ -145,6 +145,27 @@ MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec
 
 namespace {
 
+// The exposed tensor-parallel all-reduces of one micro-step of micro-batch `b` (Megatron: two
+// of the layer's activations forward, two backward). Affine in `b` with a non-negative fixed
+// part, so m of them at micro-batch b cost at least one at micro-batch m x b.
+double TensorParallelSeconds(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                             const ParallelLayout& layout, int b, const ModelConstants& c) {
+  if (layout.tensor <= 1) return 0;
+  double bytes = static_cast<double>(b) * TokensPerSample(w) * w.hidden *
+                 ActivationBytes(job.precision);
+  return 4.0 * KernelLayers(w) / layout.pipeline *
+         AllReduceSeconds(bytes, layout.tensor, 1, cluster.node, c);
+}
+
+// The optimizer's pass over this GPU's share of the weights (ZeRO-1 and up shard it).
+double OptimizerSeconds(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
+                        const ParallelLayout& layout, const ModelConstants& c) {
+  double split = static_cast<double>(layout.tensor) * layout.pipeline;
+  double shard = layout.zero_stage >= 1 ? layout.data : 1;
+  return ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision) /
+         AchievedBandwidth(gpu, c);
+}
+
 // StepTime with the micro-step already timed (it depends on the layout's tensor and pipeline
 // degrees and the micro-batch only, so a layout search shares it across ZeRO stages).
 StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJob& job,
@@ -154,14 +175,7 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
   const double t_micro = micro.total_s;
   double split = static_cast<double>(layout.tensor) * layout.pipeline;
 
-  double t_tp = 0;
-  if (layout.tensor > 1) {
-    // Megatron: two all-reduces of the layer's activations forward, two backward.
-    double bytes = static_cast<double>(b) * TokensPerSample(w) * w.hidden *
-                   ActivationBytes(job.precision);
-    t_tp = 4.0 * KernelLayers(w) / layout.pipeline *
-           AllReduceSeconds(bytes, layout.tensor, 1, cluster.node, c);
-  }
+  const double t_tp = TensorParallelSeconds(w, job, cluster, layout, b, c);
   StepResult r;
   StepBreakdown& s = r.breakdown;
   s.compute_s = m * micro.gemm_s;
@@ -204,9 +218,7 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
     s.communication_s += cv * m * t_micro *
                          std::sqrt(2 * std::log(static_cast<double>(layout.data)));
   }
-  double shard = layout.zero_stage >= 1 ? layout.data : 1;
-  s.optimizer_s = ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision) /
-                  AchievedBandwidth(gpu, c);
+  s.optimizer_s = OptimizerSeconds(w, job, gpu, layout, c);
 
   double gpu_step = s.compute_s + s.memory_s + s.overhead_s + s.communication_s + s.bubble_s +
                     s.optimizer_s;
@@ -372,20 +384,32 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     int tensor, pipeline, micro_batch;
     MicroStep step;
   };
-  std::vector<TimedMicroStep> timed;
+  std::vector<TimedMicroStep> micro_steps;
   auto micro_step = [&](const ParallelLayout& layout, int b) -> const MicroStep& {
-    for (const TimedMicroStep& t : timed) {
+    for (const TimedMicroStep& t : micro_steps) {
       if (t.tensor == layout.tensor && t.pipeline == layout.pipeline && t.micro_batch == b) {
         return t.step;
       }
     }
-    timed.push_back({layout.tensor, layout.pipeline, b,
-                     MicroStepTime(w, job, cluster.node.gpu, layout, b, c)});
-    return timed.back().step;
+    micro_steps.push_back({layout.tensor, layout.pipeline, b,
+                           MicroStepTime(w, job, cluster.node.gpu, layout, b, c)});
+    return micro_steps.back().step;
   };
   auto evaluate = [&](const ParallelLayout& layout, bool must_fit) {
     if (job.global_batch < layout.data) return;
     int per_gpu = CeilDiv(job.global_batch, layout.data);
+    // A bound no micro-batch can beat: whatever b and m (b x m >= per_gpu), the m micro-steps
+    // take at least one micro-step of the replica's whole share (each part of a micro-step
+    // is affine in b with non-negative fixed costs, and SmoothMax is monotone and
+    // homogeneous), the tensor-parallel all-reduces at least those of the whole share, and
+    // the optimizer pass is fixed; every other term of a step is >= 0. A layout whose bound
+    // is no better than the best so far is not searched for its micro-batch.
+    if (best_time < std::numeric_limits<double>::infinity()) {
+      double bound = micro_step(layout, per_gpu).total_s +
+                     TensorParallelSeconds(w, job, cluster, layout, per_gpu, c) +
+                     OptimizerSeconds(w, job, cluster.node.gpu, layout, c);
+      if (bound > best_time * (1 + 1e-12)) return;
+    }
     int b = job.micro_batch > 0 ? job.micro_batch
                                 : MaxMicroBatch(w, job, layout, layout.pipeline, cluster.node.gpu,
                                                 c, per_gpu);

@@ -641,7 +641,9 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
     plan.warnings.push_back("no price: give hardware.price_per_hour or a catalog instance");
   }
   if (hw->offer) {
-    for (auto& w : AssessPrice(*hw->offer, now_).warnings) plan.warnings.push_back(std::move(w));
+    for (auto& w : PriceWarnings(*hw->offer, AssessPrice(*hw->offer, now_))) {
+      plan.warnings.push_back(std::move(w));
+    }
   }
   return plan;
 }
@@ -705,7 +707,9 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   for (const auto& w : hw->warnings) plan.warnings.push_back(w);
   for (const auto& a : hw->assumptions) plan.assumptions.push_back(a);
   if (hw->offer) {
-    for (auto& w : AssessPrice(*hw->offer, now_).warnings) plan.warnings.push_back(std::move(w));
+    for (auto& w : PriceWarnings(*hw->offer, AssessPrice(*hw->offer, now_))) {
+      plan.warnings.push_back(std::move(w));
+    }
   }
   return plan;
 }

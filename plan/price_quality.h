@@ -23,11 +23,15 @@ inline constexpr const char* kStalePriceFlag = "stale";
 struct PriceQuality {
   bool spot_above_ondemand = false;
   bool stale = false;
-  std::vector<std::string> flags;     // the names above, in that order
-  std::vector<std::string> warnings;  // one sentence per flag, naming the offer
+  bool flagged() const { return spot_above_ondemand || stale; }
+  std::vector<std::string> Flags() const;  // the names above, in that order
 };
 
-// The flags of `offer`'s current prices at `now`.
+// The flags of `offer`'s current prices at `now` (no allocation: recommendations judge
+// every offer they walk).
 PriceQuality AssessPrice(const db::Offer& offer, std::time_t now);
+
+// One sentence per flag of `q`, naming `offer` (and the date of a stale price).
+std::vector<std::string> PriceWarnings(const db::Offer& offer, const PriceQuality& q);
 
 }  // namespace gpuplan::plan

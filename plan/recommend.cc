@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <deque>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -110,7 +109,7 @@ struct Candidate {
   bool spot = false;
   double price_per_hour = 0, hours = 0, cost = 0, score = 0;
   double p10_hours = 0, p90_hours = 0;  // training
-  const PriceQuality* price = nullptr;  // its offer's flags (plan/price_quality.h)
+  PriceQuality price;  // its offer's flags (plan/price_quality.h)
   double checkpoint_interval_minutes = 0;
   std::shared_ptr<const FallbackTrainingCost> fallback;
   std::shared_ptr<const model::TrainingEstimate> training;
@@ -128,9 +127,9 @@ RecommendedOption Materialize(const Candidate& c) {
   o.hours = c.hours;
   o.p10_hours = c.p10_hours;
   o.p90_hours = c.p90_hours;
-  if (c.price) {
-    o.price_flags = c.price->flags;
-    o.warnings.insert(o.warnings.end(), c.price->warnings.begin(), c.price->warnings.end());
+  if (c.price.flagged()) {
+    o.price_flags = c.price.Flags();
+    for (auto& w : PriceWarnings(*c.offer, c.price)) o.warnings.push_back(std::move(w));
   }
   o.cost = c.cost;
   o.score = c.score;
@@ -351,7 +350,6 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>> cache;
   std::vector<Candidate> feasible;
-  std::deque<PriceQuality> qualities;  // one per offer walked; candidates point into it
   for (size_t next = 0; next < offers->size(); ++next) {
     if (StopEarly(*offers, next, out)) break;
     const db::Offer& offer = (*offers)[next];
@@ -362,7 +360,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
-    const PriceQuality& quality = qualities.emplace_back(AssessPrice(offer, now_));
+    const PriceQuality quality = AssessPrice(offer, now_);
     const bool doubtful = quality.spot_above_ondemand;
     std::optional<SpotPricing> spot_pricing;  // the offer's, on first use
     for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
@@ -407,7 +405,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
         c.offer = &offer;
         c.nodes = nodes;
         c.spot = spot;
-        if (!quality.flags.empty()) c.price = &quality;
+        c.price = quality;
         c.price_per_hour = *price;
         c.training = estimate;
         if (spot) {
@@ -505,7 +503,6 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   std::map<std::string, model::GpuSpec> gpus;
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
   std::vector<Candidate> feasible;
-  std::deque<PriceQuality> qualities;  // one per offer walked; candidates point into it
   // The model's defaults (utilisation, weight overhead) hold for every option.
   for (std::string& a : model::ServingDefaultsAssumptions()) out.assumptions.push_back(std::move(a));
   for (size_t next = 0; next < offers->size(); ++next) {
@@ -526,7 +523,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
     }
     auto quote = Quote(offer);
     if (!quote.ok()) return quote.error();
-    const PriceQuality& quality = qualities.emplace_back(AssessPrice(offer, now_));
+    const PriceQuality quality = AssessPrice(offer, now_);
     const bool doubtful = quality.spot_above_ondemand;
     for (Kind kind : {Kind::kOndemand, Kind::kSpot}) {
       const bool spot = kind == Kind::kSpot;
@@ -565,7 +562,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       c.offer = &offer;
       c.nodes = instances;
       c.spot = spot;
-      if (!quality.flags.empty()) c.price = &quality;
+      c.price = quality;
       c.price_per_hour = *price;
       c.cost = *price * instances;  // per hour
       c.hours = e->chosen.latency_s;
@@ -663,8 +660,8 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
         row.tokens_per_currency_unit = row.estimate.tokens_per_s * 3600 / per_hour;
       }
       PriceQuality quality = AssessPrice(offer, now_);
-      row.price_flags = quality.flags;
-      row.warnings.insert(row.warnings.end(), quality.warnings.begin(), quality.warnings.end());
+      row.price_flags = quality.Flags();
+      for (auto& w : PriceWarnings(offer, quality)) row.warnings.push_back(std::move(w));
       if (!row.price_rentable_at_this_size) {
         row.warnings.push_back(
             "no catalog instance has " + std::to_string(per_node) + " " + gpu->id +

@@ -34,6 +34,44 @@ double Throughput(const Workload& w, const TrainingJob& job, const Cluster& c) {
 // Issue 22, finding 11: a time component is never negative. The micro-step's smooth maximum
 // of GPU and host time rounded below a large GPU time, so overhead_s (their difference times
 // the micro-batches) came out negative on huge models.
+// The optimized search skips layouts by bounds (issue 23's speed work): it must choose a
+// layout exactly as fast as the fastest of every allowed layout estimated on its own.
+TEST(TrainingTest, LayoutSearchFindsTheFastestOfEveryLayoutTriedAlone) {
+  for (const char* id : {"bert-large", "llama-2-7b", "gpt2-xl", "vit-l-16"}) {
+    Workload w = *FindPreset(id);
+    for (const GpuSpec& gpu : {A100_80(), T4()}) {
+      for (int global : {64, 512}) {
+        Cluster cluster = Node(gpu, 8);
+        TrainingJob job = Job(gpu.bf16_tflops > 0 ? Precision::kBf16 : Precision::kFp16, global);
+        job.framework = Framework::kOptimized;
+        auto searched = EstimateTraining(w, job, cluster, DefaultConstants(), false);
+        ASSERT_TRUE(searched.ok()) << searched.error().message;
+        double fastest = INFINITY;
+        for (int tp : {1, 2, 4, 8}) {
+          for (int pp : {1, 2, 4, 8}) {
+            if (8 % (tp * pp) != 0 || pp > w.layers) continue;
+            for (int zero : {0, 1, 2, 3}) {
+              TrainingJob fixed = job;
+              fixed.tensor_parallel = tp;
+              fixed.pipeline_parallel = pp;
+              fixed.zero_stage = zero;
+              auto alone = EstimateTraining(w, fixed, cluster, DefaultConstants(), false);
+              if (!alone.ok() || alone->memory.verdict == FitVerdict::kDoesNotFit) continue;
+              fastest = std::min(fastest, alone->step.step_time_s);
+            }
+          }
+        }
+        if (!std::isfinite(fastest)) {
+          EXPECT_EQ(searched->memory.verdict, FitVerdict::kDoesNotFit) << id;
+          continue;
+        }
+        EXPECT_NEAR(searched->step.step_time_s, fastest, fastest * 1e-9)
+            << id << " on 8x " << gpu.id << " batch " << global;
+      }
+    }
+  }
+}
+
 TEST(TrainingTest, StepTimeComponentsAreNeverNegative) {
   Workload huge = *FindPreset("llama-2-70b");
   huge.id = "custom";
