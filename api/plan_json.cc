@@ -507,7 +507,7 @@ void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
         out.Field("instance_type", r.price_source->instance.id);
         out.Field("gpus_per_instance", r.price_source->instance.gpu_count);
         out.Field("single_gpu_rentable", r.price_source->instance.gpu_count == 1);
-        out.Field("rentable_at_this_size", r.price_rentable_at_this_size);
+        out.Field("rentable_at_this_size", r.price_source->instance.gpu_count == c.gpus_per_node);
       });
     } else {
       out.Field("price_per_gpu_hour", nullptr);

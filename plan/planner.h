@@ -246,10 +246,10 @@ struct ComparisonRow {
   Feasibility feasibility;
   model::TrainingEstimate estimate;
   std::optional<double> price_per_gpu_hour;
-  std::optional<db::Offer> price_source;  // the offer whose price per GPU-hour is used
-  // The price source's instance has as many GPUs as a node here, or one: its price per
-  // GPU-hour is one a user can rent at this size (else it is a share of a larger instance).
-  bool price_rentable_at_this_size = true;
+  // The offer whose price per GPU-hour is used: an instance of exactly gpus_per_node GPUs
+  // where the catalog has one (a node that can be rented at that price), else a share of
+  // another instance (then said in warnings).
+  std::optional<db::Offer> price_source;
   std::vector<std::string> price_flags;  // on the price source (plan/price_quality.h)
   double cost = 0;
   double samples_per_currency_unit = 0;

@@ -653,7 +653,6 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
       const db::Offer& offer = *price->second.second;
       row.price_per_gpu_hour = price->second.first;
       row.price_source = offer;
-      row.price_rentable_at_this_size = offer.instance.gpu_count == per_node;
       if (row.feasibility.feasible()) {
         row.cost = per_hour * row.estimate.total_hours;
         row.samples_per_currency_unit = row.estimate.samples_per_s * 3600 / per_hour;
@@ -662,7 +661,7 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
       PriceQuality quality = AssessPrice(offer, now_);
       row.price_flags = quality.Flags();
       for (auto& w : PriceWarnings(offer, quality)) row.warnings.push_back(std::move(w));
-      if (!row.price_rentable_at_this_size) {
+      if (offer.instance.gpu_count != per_node) {
         row.warnings.push_back(
             "no catalog instance has " + std::to_string(per_node) + " " + gpu->id +
             " GPU(s): the price per GPU-hour is a 1/" + std::to_string(offer.instance.gpu_count) +

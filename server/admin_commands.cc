@@ -39,7 +39,6 @@ std::unique_ptr<SQLite::Database> Open(const std::string& path, std::ostream& er
   return std::move(db).value();
 }
 
-int Fail(const Error& e, std::ostream& err) { return ReportError(e, err); }
 
 }  // namespace
 
@@ -100,13 +99,13 @@ int RunMeasurementsImport(const MeasurementsImportCommand& command, std::ostream
   std::stringstream text;
   text << in.rdbuf();
   auto table = db::ParseCsv(text.str());
-  if (!table.ok()) return Fail(table.error(), err);
+  if (!table.ok()) return ReportError(table.error(), err);
   auto db = Open(command.db, err);
   if (!db) return 1;
   std::optional<long long> owner;
   if (!command.owner.empty()) {
     auto keys = db::ApiKeyStore(*db).List();
-    if (!keys.ok()) return Fail(keys.error(), err);
+    if (!keys.ok()) return ReportError(keys.error(), err);
     for (const auto& k : *keys) {
       if (k.name == command.owner) owner = k.id;
     }
@@ -134,7 +133,7 @@ int RunMeasurementsImport(const MeasurementsImportCommand& command, std::ostream
     rows.push_back(run->row);
   }
   if (!errors.empty()) {
-    return Fail(Error{ErrorCode::kInvalidArgument,
+    return ReportError(Error{ErrorCode::kInvalidArgument,
                       std::to_string(errors.size()) + " problem(s); nothing was imported", errors},
                 err);
   }
@@ -143,7 +142,7 @@ int RunMeasurementsImport(const MeasurementsImportCommand& command, std::ostream
     return 2;
   }
   auto stored = db::MeasurementStore(*db).Add(rows, "row ");
-  if (!stored.ok()) return Fail(stored.error(), err);
+  if (!stored.ok()) return ReportError(stored.error(), err);
   nlohmann::json ids = nlohmann::json::array();
   for (const auto& m : *stored) ids.push_back(m.id);
   out << nlohmann::json{{"imported", stored->size()}, {"ids", ids}}.dump() << "\n";
@@ -155,7 +154,7 @@ int KeysCreate(const std::string& path, const std::string& name, const std::stri
   auto db = Open(path, err);
   if (!db) return 1;
   auto key = db::ApiKeyStore(*db).Create(name, scope);
-  if (!key.ok()) return Fail(key.error(), err);
+  if (!key.ok()) return ReportError(key.error(), err);
   out << key->key << "\n";
   err << "created API key '" << key->record.name << "' (id " << key->record.id << ", scope "
       << key->record.scope << "). It is shown once; only its hash is stored.\n";
@@ -166,7 +165,7 @@ int KeysList(const std::string& path, std::ostream& out, std::ostream& err) {
   auto db = Open(path, err);
   if (!db) return 1;
   auto keys = db::ApiKeyStore(*db).List();
-  if (!keys.ok()) return Fail(keys.error(), err);
+  if (!keys.ok()) return ReportError(keys.error(), err);
   out << "id\tname\tscope\tprefix\tcreated_at\trevoked_at\n";
   for (const auto& k : *keys) {
     out << k.id << "\t" << k.name << "\t" << k.scope << "\t" << k.prefix << "\t" << k.created_at
@@ -180,7 +179,7 @@ int KeysRevoke(const std::string& path, const std::string& id_or_name, std::ostr
   auto db = Open(path, err);
   if (!db) return 1;
   auto key = db::ApiKeyStore(*db).Revoke(id_or_name);
-  if (!key.ok()) return Fail(key.error(), err);
+  if (!key.ok()) return ReportError(key.error(), err);
   out << "revoked API key '" << key->name << "' (id " << key->id << ")\n";
   return 0;
 }
@@ -198,10 +197,10 @@ int RunImport(const ImportCommand& c, std::ostream& out, std::ostream& err) {
   db::CatalogStore store(*db);
   api::ImportRequest request{c.format, c.cloud, db::UtcNow(), "import by cli at " + db::UtcNow()};
   auto batch = api::ParseImport(request, buffer.str(), store);
-  if (!batch.ok()) return Fail(batch.error(), err);
+  if (!batch.ok()) return ReportError(batch.error(), err);
   std::string cloud = c.cloud.empty() && c.format == "aws-spot-history" ? "aws" : c.cloud;
   auto outcome = db::ImportCatalog(*db, *batch, db::ImportOptions{"cli", c.format, cloud, c.dry_run, c.partial});
-  if (!outcome.ok()) return Fail(outcome.error(), err);
+  if (!outcome.ok()) return ReportError(outcome.error(), err);
   const db::BatchCounts& k = outcome->counts;
   nlohmann::json report = {{"written", outcome->written},
                            {"rows", {{"read", outcome->report.rows_read},
@@ -221,12 +220,12 @@ int RunExport(const std::string& path, const std::string& format, std::ostream& 
   auto db = Open(path, err);
   if (!db) return 1;
   auto snapshot = db::CatalogSnapshot::Open(*db);
-  if (!snapshot.ok()) return Fail(snapshot.error(), err);
+  if (!snapshot.ok()) return ReportError(snapshot.error(), err);
   auto writer = api::ExportWriter::Start(std::move(snapshot).value(),
                                          format == "csv" ? api::ExportFormat::kCsv
                                                          : api::ExportFormat::kJson,
                                          db::UtcNow());
-  if (!writer.ok()) return Fail(writer.error(), err);
+  if (!writer.ok()) return ReportError(writer.error(), err);
   try {
     std::string piece;
     while ((*writer)->Next(piece)) {
@@ -234,7 +233,7 @@ int RunExport(const std::string& path, const std::string& format, std::ostream& 
       piece.clear();
     }
   } catch (const std::exception&) {
-    return Fail(Error::Unavailable("the catalog could not be read"), err);
+    return ReportError(Error::Unavailable("the catalog could not be read"), err);
   }
   if (format != "csv") out << "\n";
   return 0;

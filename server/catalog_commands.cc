@@ -16,8 +16,6 @@ namespace gpuplan::server {
 
 namespace {
 
-int Fail(const Error& e, std::ostream& err) { return ReportError(e, err); }
-
 std::string Price(const std::optional<double>& v) {
   if (!v) return "-";
   char text[32];
@@ -40,10 +38,10 @@ void AddCatalogListOptions(CLI::App& app, CatalogListOptions& o, bool instances)
 
 int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& err) {
   auto db = OpenCatalog(o.db);
-  if (!db.ok()) return Fail(db.error(), err);
+  if (!db.ok()) return ReportError(db.error(), err);
   db::CachedCatalog catalog(**db);
   auto gpus = catalog.ListGpus();
-  if (!gpus.ok()) return Fail(gpus.error(), err);
+  if (!gpus.ok()) return ReportError(gpus.error(), err);
   char line[256];
   if (!o.json) {
     std::snprintf(line, sizeof(line), "%-18s %-8s %8s %10s %10s %10s %6s\n", "id", "vendor",
@@ -65,7 +63,7 @@ int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& er
 
 int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostream& err) {
   auto db = OpenCatalog(o.db);
-  if (!db.ok()) return Fail(db.error(), err);
+  if (!db.ok()) return ReportError(db.error(), err);
   db::CachedCatalog catalog(**db);
   db::OfferFilter filter;
   filter.cloud = o.cloud;
@@ -73,7 +71,7 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
   filter.gpu = o.gpu;
   if (o.min_gpu_count > 0) filter.min_gpu_count = o.min_gpu_count;
   auto offers = catalog.ListOffers(filter);
-  if (!offers.ok()) return Fail(offers.error(), err);
+  if (!offers.ok()) return ReportError(offers.error(), err);
   char line[320];
   if (!o.json) {
     std::snprintf(line, sizeof(line), "%-8s %-16s %-28s %-16s %4s %12s %12s %s\n", "cloud",

@@ -42,7 +42,6 @@ Result<std::unique_ptr<SQLite::Database>> OpenCatalog(const std::string& path) {
 
 namespace {
 
-int Fail(const Error& e, std::ostream& err) { return ReportError(e, err); }
 
 
 // The request body: the --request file (the API's JSON) when given, else built from flags.
@@ -293,23 +292,23 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
             std::string (*render)(const Answer&), void (*print)(const Answer&, std::ostream&),
             std::ostream& out, std::ostream& err, Exporter<Request> exporter = nullptr,
             const Result<api::ExportQuery>& query = api::ExportQuery{}) {
-  if (!query.ok()) return Fail(query.error(), err);
+  if (!query.ok()) return ReportError(query.error(), err);
   auto body = RequestBody(o, std::move(flags));
-  if (!body.ok()) return Fail(body.error(), err);
+  if (!body.ok()) return ReportError(body.error(), err);
   auto request = decode(*body);
-  if (!request.ok()) return Fail(request.error(), err);
+  if (!request.ok()) return ReportError(request.error(), err);
   auto db = OpenCatalog(o.db);
-  if (!db.ok()) return Fail(db.error(), err);
+  if (!db.ok()) return ReportError(db.error(), err);
   db::CachedCatalog catalog(**db);
   if (exporter && query->format != api::ExportFormat::kJson) {
     auto yaml = exporter(catalog, *request, *query);
-    if (!yaml.ok()) return Fail(yaml.error(), err);
+    if (!yaml.ok()) return ReportError(yaml.error(), err);
     out << *yaml;
     return 0;
   }
   plan::Planner planner(catalog);
   auto answer = (planner.*ask)(*request);
-  if (!answer.ok()) return Fail(answer.error(), err);
+  if (!answer.ok()) return ReportError(answer.error(), err);
   if (o.json) {
     // The API's text, indented for a terminal; the keys keep the API's order.
     out << nlohmann::ordered_json::parse(render(*answer)).dump(2) << "\n";
