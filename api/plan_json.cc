@@ -259,6 +259,14 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
     out.Field("gpus_per_replica", e.gpus_per_replica);
     out.Field("batch", e.chosen.batch);
     out.Field("cost_per_month", RoundMoney(c.cost_per_month));
+    if (!e.engine.name.empty()) {
+      out.Object("latency_p95", [&] {
+        out.Field("ttft_s", e.planned.ttft_s.p95);
+        out.Field("tpot_s", e.planned.tpot_s.p95);
+        out.Field("e2e_s", e.planned.e2e_s.p95);
+      });
+      out.Field("saturated_requests_per_s", e.saturation.requests_per_s);
+    }
   }
   if (!c.price_flags.empty()) out.Field("price_flags", c.price_flags);
   if (!c.warnings.empty()) out.Field("warnings", c.warnings);
@@ -345,6 +353,79 @@ void WriteTrainingPlan(JsonWriter& out, const plan::TrainingPlan& plan) {
   out.EndObject();
 }
 
+namespace {
+
+void WritePercentiles(JsonWriter& out, const char* key, const model::Percentiles& p) {
+  out.Object(key, [&] {
+    out.Field("mean", p.mean);
+    out.Field("p50", p.p50);
+    out.Field("p95", p.p95);
+  });
+}
+
+void WriteOperatingPoint(JsonWriter& out, const char* key, const model::OperatingPoint& p) {
+  out.Object(key, [&] {
+    out.Field("batch", p.batch);
+    out.Field("requests_per_s", p.requests_per_s);
+    out.Field("tokens_per_s", p.tokens_per_s);
+    out.Field("iteration_s", p.iteration.total_s);
+  });
+}
+
+// The serving model v3 figures of a decoder plan: the engine as resolved, what caps the batch,
+// saturation, latency percentiles at the planned load and one iteration's terms.
+void WriteDecoderServing(JsonWriter& out, const model::ServingEstimate& e, bool fits) {
+  const model::EngineSettings& g = e.engine;
+  out.Object("engine", [&] {
+    out.Field("name", g.name);
+    out.Field("version", g.version);
+    out.Field("max_num_seqs", g.max_num_seqs);
+    out.Field("max_num_batched_tokens", g.max_num_batched_tokens);
+    out.Field("gpu_memory_utilization", g.gpu_memory_utilization);
+    out.Field("cuda_graphs", g.cuda_graphs);
+    out.Field("graph_capture_max_batch", g.graph_capture_max_batch);
+    out.Field("chunked_prefill", g.chunked_prefill);
+    out.Field("prefix_caching", g.prefix_caching);
+    out.Field("max_model_len", g.max_model_len);
+    out.Field("num_scheduler_steps", g.num_scheduler_steps);
+  });
+  out.Object("batch_cap", [&] {
+    out.Field("effective", e.batch_cap.effective);
+    out.Field("binding", std::string(e.batch_cap.binding));
+    out.Field("max_num_seqs", e.batch_cap.max_num_seqs);
+    out.Field("kv_capacity", e.batch_cap.kv_capacity);
+    out.Field("token_budget", e.batch_cap.token_budget);
+    out.Field("client_concurrency",
+              e.batch_cap.client_concurrency > 0 ? std::optional(e.batch_cap.client_concurrency)
+                                                 : std::nullopt);
+  });
+  if (!fits) return;
+  WriteOperatingPoint(out, "saturation", e.saturation);
+  WriteOperatingPoint(out, "kv_limit", e.kv_limit);
+  out.Field("planned_requests_per_s_per_replica", e.planned_requests_per_s_per_replica);
+  out.Field("replica_rule", e.replica_rule);
+  out.Object("latency", [&] {
+    WritePercentiles(out, "ttft_s", e.planned.ttft_s);
+    WritePercentiles(out, "tpot_s", e.planned.tpot_s);
+    WritePercentiles(out, "e2e_s", e.planned.e2e_s);
+  });
+  const model::IterationTime& t = e.planned.iteration;
+  out.Object("iteration", [&] {
+    out.Field("batch", e.planned.batch);
+    out.Field("weights_s", t.weights_s);
+    out.Field("kv_read_s", t.kv_read_s);
+    out.Field("compute_s", t.compute_s);
+    out.Field("sampling_s", t.sampling_s);
+    out.Field("kernel_floors_s", t.floors_s);
+    out.Field("allreduce_s", t.allreduce_s);
+    out.Field("cpu_s", t.cpu_s);
+    out.Field("cuda_graphs", t.graphs);
+    out.Field("total_s", t.total_s);
+  });
+}
+
+}  // namespace
+
 void WriteInferencePlan(JsonWriter& out, const plan::InferencePlan& plan) {
   const model::ServingEstimate& e = plan.estimate;
   const model::ServingPoint& p = e.chosen;
@@ -381,6 +462,7 @@ void WriteInferencePlan(JsonWriter& out, const plan::InferencePlan& plan) {
     out.Null();
   }
   out.Field("capacity_requests_per_s", optional(fits, plan.capacity_requests_per_s));
+  if (decoder && !e.engine.name.empty()) WriteDecoderServing(out, e, fits);
   if (!fits) out.Field("does_not_fit_reason", e.warnings.empty() ? "does not fit" : e.warnings.back());
   out.Object("memory", [&] {
     out.Field("weights_gb", e.weights_gb);

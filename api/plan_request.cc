@@ -312,6 +312,38 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   return t;
 }
 
+// The decoder serving options: engine, quantisation, client concurrency, shared prefix.
+void ReadServingEngine(JsonReader& r, model::ServingRequest& q) {
+  if (auto e = r.Object("engine")) {
+    if (auto v = e->Choice("name", {"vllm"})) q.engine.name = *v;
+    if (auto v = e->Choice("version", {"v0", "v1"})) q.engine.version = *v;
+    if (auto v = e->Integer("max_num_seqs", 1, 1 << 16)) q.engine.max_num_seqs = int(*v);
+    if (auto v = e->Integer("max_num_batched_tokens", 16, 1 << 22)) {
+      q.engine.max_num_batched_tokens = int(*v);
+    }
+    if (auto v = e->Number("gpu_memory_utilization", 0.05, 1)) q.engine.gpu_memory_utilization = *v;
+    if (auto v = e->Bool("cuda_graphs")) q.engine.cuda_graphs = *v;
+    if (auto v = e->Bool("chunked_prefill")) q.engine.chunked_prefill = *v;
+    if (auto v = e->Bool("prefix_caching")) q.engine.prefix_caching = *v;
+    if (auto v = e->Integer("max_model_len", 16, 1 << 23)) q.engine.max_model_len = int(*v);
+    if (auto v = e->Integer("num_scheduler_steps", 1, 64)) q.engine.num_scheduler_steps = int(*v);
+    e->Finish();
+  }
+  if (auto v = r.Choice("weight_quantization", {"none", "fp8", "int8", "int4_awq", "int4_gptq", "mxfp4"})) {
+    for (size_t i = 0; i < model::kWeightQuantizationNames.size(); ++i) {
+      if (model::kWeightQuantizationNames[i] == *v) q.quantization = model::WeightQuantization(i);
+    }
+  }
+  if (auto v = r.Choice("kv_cache_dtype", {"auto", "fp8"})) {
+    q.kv_cache = *v == "fp8" ? model::KvCacheDtype::kFp8 : model::KvCacheDtype::kAuto;
+  }
+  if (auto v = r.Integer("max_concurrency", 1, 1 << 20)) q.max_concurrency = int(*v);
+  if (auto v = r.Integer("shared_prefix_tokens", 0, 1 << 22)) q.shared_prefix_tokens = int(*v);
+  if (q.shared_prefix_tokens > 0 && q.input_tokens > 0 && q.shared_prefix_tokens >= q.input_tokens) {
+    r.Fail("shared_prefix_tokens", "shared_prefix_tokens must be fewer than input_tokens");
+  }
+}
+
 std::optional<InferenceRequest> ReadInferenceRequest(JsonReader& r, bool read_hardware) {
   size_t errors_before = r.error_count();
   InferenceRequest q;
@@ -336,7 +368,10 @@ std::optional<InferenceRequest> ReadInferenceRequest(JsonReader& r, bool read_ha
            "give one of target_requests_per_s, target_tokens_per_s, target_samples_per_s");
   }
   if (auto v = r.Number("latency_slo_ms", 0, 1e8)) q.serving.latency_slo_s = *v / 1000;
+  if (auto v = r.Number("ttft_slo_ms", 0, 1e8)) q.serving.ttft_slo_s = *v / 1000;
+  if (auto v = r.Number("tpot_slo_ms", 0, 1e8)) q.serving.tpot_slo_s = *v / 1000;
   if (auto v = r.Integer("tensor_parallel", 1, 64)) q.serving.tensor_parallel = int(*v);
+  ReadServingEngine(r, q.serving);
   if (read_hardware) ReadHardware(r, q.hardware);
   ReadPricing(r, q.pricing);
   if (q.pricing.fallback) {

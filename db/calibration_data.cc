@@ -154,7 +154,7 @@ Result<CalibrationData> LoadCalibrationData(const CsvTable& table, const GpuReso
   return data;
 }
 
-Result<CalibrationData> LoadEmbeddedCalibrationData() {
+Result<GpuResolver> EmbeddedGpuResolver() {
   std::string_view gpus_text;
   for (const SeedFile& f : SeedFiles()) {
     if (f.name == "gpus.csv") gpus_text = f.content;
@@ -177,6 +177,13 @@ Result<CalibrationData> LoadEmbeddedCalibrationData() {
       resolver.AddSynonym({field("cloud"), field("accelerator_name"), field("gpu_id"), ""});
     }
   }
+  return resolver;
+}
+
+Result<CalibrationData> LoadEmbeddedCalibrationData() {
+  auto embedded = EmbeddedGpuResolver();
+  if (!embedded.ok()) return embedded.error();
+  const GpuResolver& resolver = *embedded;
   CalibrationData all;
   for (const char* name : {"calibration.csv", "calibration_more.csv"}) {
     std::string_view text;

@@ -22,6 +22,9 @@ struct CalibrationData {
 // ("V100-32GB-SXM3", the DGX-2 part, has the SXM2 part's peak rates and is mapped to it).
 Result<CalibrationData> LoadCalibrationData(const CsvTable& table, const GpuResolver& resolver);
 
+// The GPUs of the embedded gpus.csv with the seed's synonyms (gpu_synonyms.csv).
+Result<GpuResolver> EmbeddedGpuResolver();
+
 // The embedded calibration.csv and gpus.csv, parsed.
 Result<CalibrationData> LoadEmbeddedCalibrationData();
 

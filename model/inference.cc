@@ -16,46 +16,8 @@ namespace gpuplan::model {
 
 namespace {
 
-double WeightBytesPerParam(Precision p) {
-  switch (p) {
-    case Precision::kFp32:
-    case Precision::kTf32: return 4;
-    case Precision::kFp8:
-    case Precision::kInt8: return 1;
-    default: return 2;
-  }
-}
-
 double UsableGb(const GpuSpec& gpu, const ModelConstants& c) {
   return gpu.memory_gb * c.usable_memory_fraction - c.memory_reserve_gb;
-}
-
-// Per-GPU time of one decode step for `batch` sequences with mean context `context`.
-double DecodeStep(const Workload& w, const NodeSpec& node, Precision p, int tp, int batch,
-                  double context, const ModelConstants& c, const ServingConstants& s) {
-  const GpuSpec& g = node.gpu;
-  double weights = ParamsTotal(w) * WeightBytesPerParam(p) / tp;
-  if (w.family == Family::kMoe) {  // only the active experts' weights are read per token
-    weights *= std::min(1.0, MatmulParamsPerToken(w) * batch / ParamsTotal(w));
-  }
-  double kv = batch * context * KvCacheBytesPerToken(w, p) / tp;
-  double t_mem = (weights + kv) / DramBandwidth(g, c);
-  double t_cmp = 2 * MatmulParamsPerToken(w) * batch / tp /
-                 (PeakTflops(g, p) * 1e12 * s.eta_decode_compute);
-  double t_floor = w.layers * s.decode_kernels_per_layer * c.kernel_floor_s;
-  double t = std::max({t_mem, t_cmp, t_floor}) + s.decode_overhead_s;
-  if (tp > 1) {
-    double bytes = static_cast<double>(batch) * w.hidden * 2;
-    t += 2.0 * w.layers * AllReduceSeconds(bytes, tp, 1, node, c);
-  }
-  return t;
-}
-
-double PrefillTime(const Workload& w, const NodeSpec& node, Precision p, int tp, int tokens,
-                   const ServingConstants& s) {
-  double flops = 2 * MatmulParamsPerToken(w) * tokens +
-                 2.0 * w.layers * w.hidden * static_cast<double>(tokens) * tokens;  // causal
-  return s.prefill_overhead_s + flops / tp / (PeakTflops(node.gpu, p) * 1e12 * s.eta_prefill);
 }
 
 Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingRequest& r) {
@@ -67,7 +29,7 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
     return Error::Invalid("precision", std::string(PrecisionName(r.precision)) +
                                             " is not supported by " + node.gpu.id);
   }
-  bool decoder = w.family == Family::kDecoder || w.family == Family::kMoe;
+  bool decoder = IsDecoderOnly(w.family);
   if (decoder && r.input_tokens < 1) {
     return Error::Invalid("input_tokens", "input_tokens must be at least 1");
   }
@@ -92,9 +54,9 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
 // Replicas that serve `target` requests/s with each replica loaded to `utilization` of
 // its `per_replica` requests/s: at least one. In floating point, as the count may be far
 // beyond any int (even infinite); callers check it against kMaxTotalGpus.
-double ReplicasNeeded(double target, double per_replica, const ServingConstants& s) {
+double ReplicasNeeded(double target, double per_replica, double utilization) {
   if (!(target > 0) || !(per_replica > 0)) return 1;
-  return std::max(1.0, std::ceil(target / (s.utilization * per_replica)));
+  return std::max(1.0, std::ceil(target / (utilization * per_replica) - 1e-9));
 }
 
 // Picks the chosen point: the largest-throughput point meeting the SLO, else batch 1, and
@@ -111,7 +73,7 @@ double Choose(ServingEstimate& e, const ServingRequest& r, const ServingConstant
     e.chosen = e.curve.front();
     e.warnings.push_back("no batch meets the latency SLO on this GPU; batch 1 shown");
   }
-  const double replicas = ReplicasNeeded(r.target_requests_per_s, e.chosen.requests_per_s, s);
+  const double replicas = ReplicasNeeded(r.target_requests_per_s, e.chosen.requests_per_s, s.utilization);
   const double gpus = replicas * e.gpus_per_replica;
   e.replicas = 0;
   e.total_gpus = 0;
@@ -152,42 +114,137 @@ std::vector<int> Batches(int max_batch) {
   return out;
 }
 
-// `gpus_needed` receives what Choose returns (0 when the model does not fit).
+std::string Seconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof(b), s < 1 ? "%.0f ms" : "%.2f s", s < 1 ? s * 1e3 : s);
+  return b;
+}
+
+// Whether `p` meets every latency target of `r` at p95; `why` says which one it misses.
+bool MeetsSlo(const OperatingPoint& p, const ServingRequest& r, std::string* why) {
+  auto miss = [&](const char* what, double value, double target) {
+    if (why) *why = std::string(what) + " p95 " + Seconds(value) + " > target " + Seconds(target);
+    return false;
+  };
+  if (!p.stable) {
+    if (why) *why = "over the replica's capacity";
+    return false;
+  }
+  if (r.latency_slo_s > 0 && p.e2e_s.p95 > r.latency_slo_s) {
+    return miss("end-to-end latency", p.e2e_s.p95, r.latency_slo_s);
+  }
+  if (r.ttft_slo_s > 0 && p.ttft_s.p95 > r.ttft_slo_s) return miss("time to first token", p.ttft_s.p95, r.ttft_slo_s);
+  if (r.tpot_slo_s > 0 && p.tpot_s.p95 > r.tpot_slo_s) return miss("time per output token", p.tpot_s.p95, r.tpot_slo_s);
+  return true;
+}
+
+bool HasSlo(const ServingRequest& r) { return r.latency_slo_s > 0 || r.ttft_slo_s > 0 || r.tpot_slo_s > 0; }
+
+ServingPoint PointOf(const OperatingPoint& p) {
+  ServingPoint out;
+  out.batch = std::max(1, static_cast<int>(std::lround(p.batch)));
+  out.ttft_s = p.ttft_s.p50;
+  out.tpot_s = p.tpot_s.p50;
+  out.latency_s = p.e2e_s.p95;
+  out.requests_per_s = p.requests_per_s;
+  out.tokens_per_s = p.tokens_per_s;
+  return out;
+}
+
+// Compute precision and weight storage the request resolves to on `gpu`: FP8 weights run
+// FP8 GEMMs where the GPU has them, else weight-only (dequantised to 16 bits) kernels.
+Precision ComputePrecision(const ServingRequest& r, const GpuSpec& gpu) {
+  if (r.quantization == WeightQuantization::kFp8 && gpu.fp8_tflops > 0 &&
+      r.precision != Precision::kFp32) {
+    return Precision::kFp8;
+  }
+  return r.precision;
+}
+
+// One decoder replica of `tp` GPUs: the engine's batch cap, the closed-loop curve up to it,
+// saturation, and the fewest replicas whose p95 meets the latency targets at the load.
+// `gpus_needed` receives replicas x tp in floating point (0 when the model does not fit).
 ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const ServingRequest& r,
-                               int tp, const ModelConstants& c, const ServingConstants& s,
-                               double& gpus_needed) {
+                               int tp, const EngineSettings& engine, const ModelConstants& c,
+                               const ServingConstants& s, double& gpus_needed) {
   gpus_needed = 0;
   ServingEstimate e;
+  e.engine = engine;
   e.gpus_per_replica = tp;
   e.memory_capacity_gb = node.gpu.memory_gb;
-  e.kv_cache_bytes_per_token = KvCacheBytesPerToken(w, r.precision);
-  e.weights_gb = ParamsTotal(w) * WeightBytesPerParam(r.precision) / tp / 1e9;
-  double free_gb = UsableGb(node.gpu, c) - e.weights_gb * (1 + s.weight_overhead);
-  double per_seq_gb = e.kv_cache_bytes_per_token * (r.input_tokens + r.output_tokens) / tp / 1e9;
-  e.max_batch = BatchesThatFit(free_gb, per_seq_gb, r.max_batch);
-  if (e.max_batch < 1) {
+  const Precision compute = ComputePrecision(r, node.gpu);
+  const ReplicaShape shape = MakeReplicaShape(w, node, tp, compute, r.quantization, r.kv_cache, c);
+  const EngineConstants& k = FindEngineProfile(engine.name, engine.version)->shipped;
+  e.kv_cache_bytes_per_token = shape.kv_bytes_per_token;
+  e.weights_gb = (shape.dense_weight_bytes + shape.expert_weight_bytes) / tp / 1e9;
+  RequestShape q;
+  q.cached_tokens = engine.prefix_caching
+                        ? std::min(r.shared_prefix_tokens, std::max(0, r.input_tokens - 1))
+                        : 0;
+  q.input_tokens = r.input_tokens - q.cached_tokens;
+  q.output_tokens = r.output_tokens;
+  const double kv_tokens = KvCapacityTokens(shape, node.gpu, engine, k);
+  const double per_seq_gb = shape.kv_bytes_per_token * (r.input_tokens + r.output_tokens) / tp / 1e9;
+  e.batch_cap = BatchLimit(shape, engine, kv_tokens, q, r.max_concurrency);
+  e.max_batch = e.batch_cap.kv_capacity;
+  if (e.batch_cap.effective < 1) {
     e.verdict = FitVerdict::kDoesNotFit;
-    e.memory_total_gb = e.weights_gb * (1 + s.weight_overhead) + per_seq_gb;
+    e.memory_total_gb = e.weights_gb + per_seq_gb;
     return e;
   }
-  double context = r.input_tokens + r.output_tokens / 2.0;
-  double prefill = PrefillTime(w, node, r.precision, tp, r.input_tokens, s);
-  for (int b : Batches(e.max_batch)) {
-    ServingPoint p;
-    p.batch = b;
-    p.tpot_s = DecodeStep(w, node, r.precision, tp, b, context, c, s);
-    double cycle = r.output_tokens * p.tpot_s + b * prefill;  // b requests in flight
-    p.ttft_s = prefill;
-    p.latency_s = prefill + cycle;
-    p.requests_per_s = b / cycle;
-    p.tokens_per_s = p.requests_per_s * r.output_tokens;
-    e.curve.push_back(p);
+  const int cap = e.batch_cap.effective;
+  for (int b : Batches(cap)) e.curve.push_back(PointOf(ClosedLoop(shape, engine, k, q, b)));
+  e.saturation = ClosedLoop(shape, engine, k, q, cap);
+  e.kv_limit = ClosedLoop(shape, engine, k, q, std::max(1, e.batch_cap.kv_capacity));
+  const double ceiling = s.utilization * e.saturation.requests_per_s;
+  // The largest rate per replica whose p95 meets the targets (and at most `ceiling`).
+  double best_rate = 0;
+  std::string why;
+  if (MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, ceiling), r, nullptr)) {
+    best_rate = ceiling;
+  } else {
+    double lo = 0, hi = ceiling;
+    for (int i = 0; i < 40 && hi - lo > 1e-4 * ceiling; ++i) {
+      double mid = (lo + hi) / 2;
+      (MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, mid), r, nullptr) ? lo : hi) = mid;
+    }
+    best_rate = lo;
   }
-  gpus_needed = Choose(e, r, s);
-  e.kv_cache_gb = per_seq_gb * e.chosen.batch;
-  e.memory_total_gb = e.weights_gb * (1 + s.weight_overhead) + e.kv_cache_gb;
-  e.verdict = e.memory_total_gb <= c.tight_fraction * UsableGb(node.gpu, c) ? FitVerdict::kFits
-                                                                          : FitVerdict::kTight;
+  e.slo_met = best_rate > 0;
+  double rate = best_rate;
+  if (!e.slo_met) {
+    // Even a trickle of requests misses a target: say so, and size the fleet by throughput
+    // alone so its figures show what the load would get.
+    MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, std::min(ceiling, 1e-3)), r, &why);
+    e.slo_detail = "even one request at a time: " + why;
+    rate = ceiling;
+  }
+  const double replicas = ReplicasNeeded(r.target_requests_per_s, rate, 1.0);
+  e.planned_requests_per_s_per_replica =
+      r.target_requests_per_s > 0 ? r.target_requests_per_s / replicas : rate;
+  e.planned = AtRate(shape, engine, k, q, e.batch_cap, e.planned_requests_per_s_per_replica);
+  e.chosen = PointOf(e.planned);
+  char rule[400];
+  std::snprintf(rule, sizeof(rule),
+                "replicas = ceil(target %.4g req/s / %.4g req/s per replica): the most a replica "
+                "takes %s and at most %.0f %% of its saturated %.4g req/s",
+                r.target_requests_per_s, rate,
+                HasSlo(r) ? "with p95 latency within the targets" : "(no latency target given)",
+                s.utilization * 100, e.saturation.requests_per_s);
+  e.replica_rule = rule;
+  const double gpus = replicas * tp;
+  e.replicas = 0;
+  e.total_gpus = 0;
+  if (gpus <= kMaxTotalGpus) {
+    e.replicas = static_cast<int>(replicas);
+    e.total_gpus = e.replicas * tp;
+  }
+  gpus_needed = gpus;
+  e.kv_cache_gb = per_seq_gb * std::ceil(e.planned.batch);
+  e.memory_total_gb = node.gpu.memory_gb * engine.gpu_memory_utilization;
+  e.verdict = e.weights_gb + e.kv_cache_gb <= c.tight_fraction * e.memory_total_gb
+                  ? FitVerdict::kFits
+                  : FitVerdict::kTight;
   return e;
 }
 
@@ -197,7 +254,7 @@ ServingEstimate BatchServing(const Workload& w, const NodeSpec& node, const Serv
   gpus_needed = 0;
   ServingEstimate e;
   e.memory_capacity_gb = node.gpu.memory_gb;
-  e.weights_gb = ParamsTotal(w) * WeightBytesPerParam(r.precision) / 1e9;
+  e.weights_gb = ParamsTotal(w) * WeightBytesPerParam(WeightQuantization::kNone, r.precision) / 1e9;
   double beta = ActivationBytes(r.precision) > 2 ? 4.0 : 2.0;
   double act_elements = w.family == Family::kCnn
                             ? w.activation_elements_per_sample
@@ -243,14 +300,19 @@ double KvCacheBytesPerToken(const Workload& w, Precision precision) {
   return 2.0 * w.layers * KvHeads(w) * head_dim * bytes;
 }
 
-std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s) {
-  return {"replicas sized so each runs at " +
-              std::to_string(static_cast<int>(s.utilization * 100 + 0.5)) +
-              " % of its throughput (headroom for p95 latency under bursts; a default, not "
+std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s, bool decoder) {
+  const std::string share = std::to_string(static_cast<int>(s.utilization * 100 + 0.5)) + " %";
+  if (decoder) {
+    return {"replicas sized so each is planned at the most load whose p95 latency meets the "
+            "targets, and at most " + share + " of its saturated throughput (headroom: near "
+            "saturation queues grow without bound; a default, not measured)"};
+  }
+  return {"replicas sized so each runs at " + share +
+              " of its throughput (headroom for p95 latency under bursts; a default, not "
               "measured)",
           "weights take " + std::to_string(static_cast<int>(s.weight_overhead * 100 + 0.5)) +
               " % more for workspace and fragmentation; the rest of the usable memory holds the "
-              "KV cache or activations"};
+              "activations"};
 }
 
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
@@ -269,12 +331,32 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
   if (valid.ok()) valid = ValidateRequest(w, node, r);
   if (!valid.ok()) return valid.error();
   ServingEstimate best;
-  if (w.family == Family::kDecoder || w.family == Family::kMoe) {
+  if (IsDecoderOnly(w.family)) {
+    std::vector<std::string> engine_assumptions;
+    const int request_tokens = r.input_tokens + r.output_tokens;
+    if (w.max_context > 0 && request_tokens > w.max_context) {
+      return Error::Invalid("input_tokens",
+                            "input_tokens + output_tokens (" + std::to_string(request_tokens) +
+                                ") exceed " + w.name + "'s context of " +
+                                std::to_string(w.max_context) + " tokens");
+    }
+    auto engine = ResolveEngine(r.engine, node.gpu, w.max_context, request_tokens, &engine_assumptions);
+    if (!engine.ok()) return engine.error();
+    // vLLM shards attention heads (and KV heads, or replicates them) over the GPUs.
+    auto divides = [&](int tp) { return w.heads % tp == 0; };
     std::vector<int> tps;
     if (r.tensor_parallel > 0) {
+      if (!divides(r.tensor_parallel)) {
+        return Error::Invalid("tensor_parallel",
+                              "tensor_parallel " + std::to_string(r.tensor_parallel) +
+                                  " does not divide the model's " + std::to_string(w.heads) +
+                                  " attention heads");
+      }
       tps.push_back(r.tensor_parallel);
     } else {
-      for (long long tp = 1; tp <= node.gpus_per_node; tp *= 2) tps.push_back(static_cast<int>(tp));
+      for (long long tp = 1; tp <= node.gpus_per_node; tp *= 2) {
+        if (divides(static_cast<int>(tp))) tps.push_back(static_cast<int>(tp));
+      }
     }
     bool found = false;
     // The smallest fleet over kMaxTotalGpus (GPUs, GPUs per replica), refused if no other
@@ -282,7 +364,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     std::optional<std::pair<double, int>> fewest_over;
     for (int tp : tps) {
       double gpus_needed = 0;
-      ServingEstimate e = DecoderServing(w, node, r, tp, c, s, gpus_needed);
+      ServingEstimate e = DecoderServing(w, node, r, tp, *engine, c, s, gpus_needed);
       if (e.verdict == FitVerdict::kDoesNotFit) {
         if (!found) best = e;
         continue;
@@ -291,7 +373,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
         if (!fewest_over || gpus_needed < fewest_over->first) fewest_over = {gpus_needed, tp};
         continue;
       }
-      // Fewest GPUs for the load; then the lowest latency.
+      // Meeting the targets first; then the fewest GPUs for the load; then the lowest p95.
       bool better = !found || (e.slo_met && !best.slo_met) ||
                     (e.slo_met == best.slo_met &&
                      (e.total_gpus < best.total_gpus ||
@@ -301,17 +383,54 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
       found = true;
     }
     if (!found && fewest_over) return OverMaxGpus(fewest_over->first, fewest_over->second);
-    best.assumptions.push_back("continuous batching; decode reads weights and KV cache at " +
-                               BandwidthBasis(node.gpu, c) + ", never faster than " +
-                               std::to_string(static_cast<int>(s.decode_kernels_per_layer)) +
-                               " kernel floors per layer");
+    if (best.engine.name.empty()) best.engine = *engine;
+    for (std::string& a : engine_assumptions) best.assumptions.push_back(std::move(a));
+    best.assumptions.push_back(
+        "continuous batching, timed per scheduler iteration: weights and KV cache stream at " +
+        BandwidthBasis(node.gpu, c) + " (x the engine's fitted share), prompt chunks and large "
+        "batches at the fitted share of the dense peak, kernel floors per layer (CUDA graphs "
+        "up to " + std::to_string(best.engine.graph_capture_max_batch) + " tokens), host time "
+        "per iteration and per sequence, two tensor-parallel all-reduces per layer");
+    best.assumptions.push_back(
+        "latency percentiles at the planned load: Poisson arrivals; decode batch per Little's "
+        "law with p95 = mean + 1.645 sqrt(mean); waits for a sequence slot (Erlang C), for the "
+        "token budget and the API frontend (M/D/1)");
+    if (!best.replica_rule.empty()) best.assumptions.push_back(best.replica_rule);
+    best.assumptions.push_back(
+        std::string("weights ") +
+        std::string(kWeightQuantizationNames[static_cast<int>(r.quantization)]) +
+        " (compute " + std::string(PrecisionName(ComputePrecision(r, node.gpu))) +
+        "), KV cache " + std::string(kKvCacheDtypeNames[static_cast<int>(r.kv_cache)]) +
+        (r.kv_cache == KvCacheDtype::kAuto ? " (the compute precision's size)" : ""));
+    if (r.shared_prefix_tokens > 0) {
+      best.assumptions.push_back(
+          best.engine.prefix_caching
+              ? std::to_string(r.shared_prefix_tokens) + " shared prompt tokens are found in the "
+                "prefix cache (not recomputed)"
+              : "prefix caching is off: the shared prompt tokens are recomputed");
+    }
+    if (best.verdict != FitVerdict::kDoesNotFit && !HasSlo(r)) {
+      const OperatingPoint& p = best.planned;
+      if (p.ttft_s.p95 > s.high_ttft_s || p.tpot_s.p95 > s.high_tpot_s) {
+        best.warnings.push_back("no latency target given: at the planned load p95 time to first "
+                                "token is " + Seconds(p.ttft_s.p95) + " and p95 time per output "
+                                "token " + Seconds(p.tpot_s.p95) + " (end-to-end " +
+                                Seconds(p.e2e_s.p95) + "); give latency_slo_ms (or ttft_slo_ms, "
+                                "tpot_slo_ms) to size replicas for latency");
+      }
+    }
+    if (!best.slo_met && best.verdict != FitVerdict::kDoesNotFit) {
+      best.warnings.push_back("the latency target is not met: " + best.slo_detail);
+    }
   } else {
     double gpus_needed = 0;
     best = BatchServing(w, node, r, c, s, gpus_needed);
     if (gpus_needed > kMaxTotalGpus) return OverMaxGpus(gpus_needed, 1);
     best.assumptions.push_back("dynamic batching; latency = batch fill + batch time");
   }
-  for (std::string& a : ServingDefaultsAssumptions(s)) best.assumptions.push_back(std::move(a));
+  for (std::string& a : ServingDefaultsAssumptions(s, IsDecoderOnly(w.family))) {
+    best.assumptions.push_back(std::move(a));
+  }
   for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   if (best.verdict == FitVerdict::kDoesNotFit) {
     // Nothing is served: no replicas, no latency, and no SLO met.

@@ -10,34 +10,44 @@
 #include "model/constants.h"
 #include "model/hardware.h"
 #include "model/memory.h"
+#include "model/serving_engine.h"
+#include "model/serving_iteration.h"
+#include "model/serving_load.h"
 #include "model/workload.h"
 
 namespace gpuplan::model {
 
+// Decoders are served by an engine (serving_engine.h) whose iterations serving_iteration.h
+// times; these constants cover what is not the engine's: CNN/encoder batch serving and the
+// headroom rule every plan keeps.
 struct ServingConstants {
-  double eta_prefill = 0.7;        // of dense peak (TRT-LLM/vLLM; MODEL.md 2.7) [assumption]
-  double eta_decode_compute = 0.5;  // of dense peak when decode is compute-bound [assumption]
-  // Decode reads weights and KV cache at the training model's achieved bandwidth share
-  // (ModelConstants::eta_bw) and never beats its kernels' floors: this many kernels per
-  // layer (QKV, rotary, attention, output, two norms, gate-up, activation, down, residual)
-  // at ModelConstants::kernel_floor_s each, even under CUDA graphs.
-  double decode_kernels_per_layer = 10;
-  double prefill_overhead_s = 0.008;  // fixed per prefill (LLM-Viewer #4 fit)
-  double decode_overhead_s = 0.0005;  // fixed per decode step with CUDA graphs [assumption]
   double batch_overhead_s = 0.002;    // fixed per CNN/encoder batch, compiled runtime
-  double utilization = 0.7;  // target load per replica, headroom for p95 [assumption]
-  double weight_overhead = 0.2;  // workspace and fragmentation on top of weights (EleutherAI)
+  // A replica is planned at most at this share of its saturated throughput, however loose the
+  // latency target: near saturation queues (and p95) grow without bound [assumption].
+  double utilization = 0.8;
+  double weight_overhead = 0.2;  // CNN/encoder: workspace and fragmentation on top of weights
+  // Without a latency target, a plan whose p95 exceeds these is warned about.
+  double high_ttft_s = 2.0, high_tpot_s = 0.1;
 };
 
 struct ServingRequest {
-  Precision precision = Precision::kBf16;  // weights and compute; int8/fp8 = quantized
+  Precision precision = Precision::kBf16;  // compute (and weights unless `quantization`)
   bool precision_auto = false;  // run AutoPrecision(gpu) instead of `precision` (assumption)
   int input_tokens = 0;   // decoders: prompt tokens per request
   int output_tokens = 0;  // decoders: generated tokens per request
   double target_requests_per_s = 0;  // load to serve (decoders and others)
-  double latency_slo_s = 0;          // end-to-end per request (p95 target); 0 = none
+  double latency_slo_s = 0;          // end-to-end per request, p95; 0 = none
+  double ttft_slo_s = 0;             // decoders: time to first token, p95; 0 = none
+  double tpot_slo_s = 0;             // decoders: time per output token, p95; 0 = none
   int tensor_parallel = 0;           // GPUs per replica for decoders; 0 = choose
-  int max_batch = 1024;
+  int max_batch = 1024;              // CNN/encoder batches
+  // Decoders: the engine, quantisation, the client's concurrency cap (0 = none) and the
+  // prompt tokens every request shares (a system prompt: cached when prefix caching is on).
+  EngineConfig engine;
+  WeightQuantization quantization = WeightQuantization::kNone;
+  KvCacheDtype kv_cache = KvCacheDtype::kAuto;
+  int max_concurrency = 0;
+  int shared_prefix_tokens = 0;
 };
 
 struct ServingPoint {
@@ -49,8 +59,22 @@ struct ServingPoint {
   double tokens_per_s = 0;     // output tokens per replica (decoders)
 };
 
+// Latency percentiles at the planned load per replica.
+struct ServingLatency {
+  Percentiles ttft_s, tpot_s, e2e_s;
+};
+
 struct ServingEstimate {
   Precision precision = Precision::kBf16;  // what was estimated (auto resolved)
+  // Decoders only (engine.name empty otherwise):
+  EngineSettings engine;
+  BatchCap batch_cap;              // what bounds the decode batch
+  OperatingPoint saturation;       // closed loop at the batch cap, per replica
+  OperatingPoint kv_limit;         // the same at the KV-capacity batch, engine caps ignored
+  OperatingPoint planned;          // at the planned rate per replica
+  double planned_requests_per_s_per_replica = 0;
+  std::string replica_rule;        // how replicas were sized, in words
+  std::string slo_detail;          // why the SLO is not met (empty when met)
   int gpus_per_replica = 1;
   double weights_gb = 0;            // per GPU
   double kv_cache_bytes_per_token = 0;  // whole model, all layers
@@ -72,7 +96,8 @@ double KvCacheBytesPerToken(const Workload& w, Precision precision);
 
 // The serving defaults every plan rests on (utilisation target, weight overhead), with their
 // values, as assumptions say them.
-std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s = ServingConstants());
+std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s = ServingConstants(),
+                                                    bool decoder = false);
 
 // Errors name the field ("input_tokens", ...; "target_requests_per_s": over kMaxTotalGpus GPUs).
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,

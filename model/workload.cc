@@ -50,6 +50,8 @@ std::optional<Family> ParseFamily(std::string_view text) { return ParseEnum(kFam
 
 std::string_view FamilyName(Family family) { return EnumName(kFamilies, family); }
 
+bool IsDecoderOnly(Family f) { return f == Family::kDecoder || f == Family::kMoe; }
+
 bool IsTransformer(Family f) {
   return f == Family::kEncoder || f == Family::kVit || f == Family::kDecoder ||
          f == Family::kMoe || f == Family::kEncoderDecoder;

@@ -88,6 +88,7 @@ std::vector<std::string> ShapeDefaults(const Workload& w);
 inline constexpr int kDefaultConvLayers = 50;
 
 bool IsTransformer(Family family);  // encoder, vit, decoder, moe, encoder_decoder
+bool IsDecoderOnly(Family family);  // decoder, moe: served token by token with a KV cache
 bool IsImage(Family family);
 
 // Derived quantities (the workload must be valid).

@@ -77,12 +77,15 @@ Feasibility ServingFeasibility(const model::ServingEstimate& e, const model::Nod
     return f;
   }
   if (!e.slo_met) {
-    f.Add(Infeasible::kSloNotMet,
-          "no batch meets the latency target: the fastest, batch " +
-              std::to_string(e.curve.empty() ? 1 : e.curve.front().batch) + ", takes " +
-              db::FormatNumber("%.3g s", e.curve.empty() ? 0 : e.curve.front().latency_s),
+    std::string detail =
+        !e.slo_detail.empty()
+            ? "no load meets the latency target: " + e.slo_detail
+            : "no batch meets the latency target: the fastest, batch " +
+                  std::to_string(e.curve.empty() ? 1 : e.curve.front().batch) + ", takes " +
+                  db::FormatNumber("%.3g s", e.curve.empty() ? 0 : e.curve.front().latency_s);
+    f.Add(Infeasible::kSloNotMet, std::move(detail),
           "a faster GPU, more GPUs per replica (tensor parallel), fewer output tokens, or a "
-          "looser latency_slo_ms");
+          "looser latency target");
   }
   return f;
 }

@@ -504,7 +504,10 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
   std::vector<Candidate> feasible;
   // The model's defaults (utilisation, weight overhead) hold for every option.
-  for (std::string& a : model::ServingDefaultsAssumptions()) out.assumptions.push_back(std::move(a));
+  for (std::string& a : model::ServingDefaultsAssumptions(
+           model::ServingConstants(), model::IsDecoderOnly(request.workload.family))) {
+    out.assumptions.push_back(std::move(a));
+  }
   for (size_t next = 0; next < offers->size(); ++next) {
     if (StopEarly(*offers, next, out)) break;
     const db::Offer& offer = (*offers)[next];

@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   calibrate->add_flag("--cross-validate", calibrate_options.cross_validate,
                       "also report leave-one-model-out errors");
   calibrate->add_flag("--rows", calibrate_options.rows, "print every row's prediction");
+  calibrate->add_flag("--serving", calibrate_options.serving,
+                      "the serving engines' constants, on serving_calibration.csv");
 
   gpuplan::server::EstimateOptions estimate_options;
   CLI::App* estimate =
@@ -211,6 +213,9 @@ int main(int argc, char** argv) {
 
   if (calibrate->parsed()) {
     calibrate_options.fit = !no_fit;
+    if (calibrate_options.serving) {
+      return gpuplan::server::RunServingCalibrate(calibrate_options, std::cout);
+    }
     return gpuplan::server::RunCalibrate(calibrate_options, std::cout);
   }
 

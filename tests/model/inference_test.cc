@@ -40,7 +40,7 @@ TEST(InferenceTest, NodesOutsideTheModelsRangeAreErrorsNotEndlessLoops) {
 // than an int holds; the cast to int made them -2147483648 (and a negative cost).
 TEST(InferenceTest, ALoadBeyondTheGpuMaximumIsAnErrorNotAnOverflowedCount) {
   ServingRequest r = Chat(1e9, 0);
-  r.input_tokens = r.output_tokens = 4000;
+  r.input_tokens = r.output_tokens = 2000;
   auto e = EstimateServing(*FindPreset("llama-2-70b"), Node(A100_80(), 8).node, r);
   ASSERT_FALSE(e.ok()) << "replicas " << e->replicas << ", total_gpus " << e->total_gpus;
   EXPECT_EQ(e.error().fields.at(0).field, "target_requests_per_s");
@@ -53,7 +53,7 @@ TEST(InferenceTest, ReplicasTimesGpusPerReplicaIsTheTotalUpToTheMaximum) {
   for (const char* id : {"llama-2-70b", "llama-2-7b", "resnet-50"}) {
     for (double rps : {0.0, 5e-324, 1.0, 1e3, 1e5, 1e7, 1e9, 1e300}) {
       ServingRequest r = Chat(rps, 0);
-      r.input_tokens = r.output_tokens = 4000;
+      r.input_tokens = r.output_tokens = 2000;
       auto e = EstimateServing(*FindPreset(id), Node(A100_80(), 8).node, r);
       if (!e.ok()) {
         EXPECT_EQ(e.error().fields.at(0).field, "target_requests_per_s") << id << " " << rps;

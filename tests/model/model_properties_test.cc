@@ -165,9 +165,10 @@ TEST(ModelPropertiesTest, PublishedAchievableBandwidthIsWhatTheModelUses) {
   EXPECT_LT(samples_per_s(slow), samples_per_s(A100_80()));
 }
 
-TEST(ModelPropertiesTest, SmallModelsDecodeAtTheirKernelFloors) {
-  // GPT-2 (124 M) reads 0.25 GB per token: 0.1 ms at A100 bandwidth, less than its 12 layers'
-  // kernels take. More bandwidth then does not make it faster; Llama-3-8B it does.
+TEST(ModelPropertiesTest, SmallModelsDecodeAtTheirFloors) {
+  // GPT-2 (124 M) reads 0.25 GB per token: 0.1 ms at A100 bandwidth, far less than the
+  // engine's host time per iteration and its 12 layers' kernel floors. More bandwidth then
+  // barely helps it; Llama-3-8B it does.
   ServingRequest r;
   r.precision = Precision::kBf16;
   r.input_tokens = 128;
@@ -176,14 +177,15 @@ TEST(ModelPropertiesTest, SmallModelsDecodeAtTheirKernelFloors) {
   auto tpot = [&](const char* id, double bandwidth_factor) {
     GpuSpec g = A100_80();
     g.memory_bw_gbps *= bandwidth_factor;
+    g.achievable_bw_gbps *= bandwidth_factor;
     auto e = EstimateServing(*FindPreset(id), Node(g, 1).node, r);
     EXPECT_TRUE(e.ok() && !e->curve.empty());  // an empty curve would make 0 compare as fast
     return e.ok() && !e->curve.empty() ? e->curve.front().tpot_s : 0.0;
   };
-  const ModelConstants& c = DefaultConstants();
-  EXPECT_GE(tpot("gpt2", 1), 12 * ServingConstants().decode_kernels_per_layer * c.kernel_floor_s);
-  EXPECT_DOUBLE_EQ(tpot("gpt2", 2), tpot("gpt2", 1));
-  EXPECT_LT(tpot("llama-3-8b", 2), 0.6 * tpot("llama-3-8b", 1));
+  const EngineConstants& k = FindEngineProfile("vllm", "v1")->shipped;
+  EXPECT_GE(tpot("gpt2", 1), 12 * k.layer_floor_graph_s + k.cpu_iteration_s);
+  EXPECT_GT(tpot("gpt2", 2), 0.9 * tpot("gpt2", 1));
+  EXPECT_LT(tpot("llama-3-8b", 2), 0.8 * tpot("llama-3-8b", 1));
 }
 
 TEST(ModelPropertiesTest, RangeWidensOutsideTheCalibratedRegion) {

@@ -1,0 +1,217 @@
+#include "model/serving_load.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuplan::model {
+
+namespace {
+
+constexpr double kZ95 = 1.645;  // one-sided 95 % of a normal
+
+IterationTime Scaled(IterationTime t, double f) {
+  t.weights_s *= f;
+  t.kv_read_s *= f;
+  t.compute_s *= f;
+  t.sampling_s *= f;
+  t.floors_s *= f;
+  t.allreduce_s *= f;
+  t.cpu_s *= f;
+  t.total_s *= f;
+  return t;
+}
+
+IterationTime Plus(IterationTime a, const IterationTime& b) {
+  a.weights_s += b.weights_s;
+  a.kv_read_s += b.kv_read_s;
+  a.compute_s += b.compute_s;
+  a.sampling_s += b.sampling_s;
+  a.floors_s += b.floors_s;
+  a.allreduce_s += b.allreduce_s;
+  a.cpu_s += b.cpu_s;
+  a.total_s += b.total_s;
+  return a;
+}
+
+// A prefill-only iteration of `tokens` prompt tokens from `seqs` requests.
+IterationTime PrefillIteration(const ReplicaShape& r, const EngineSettings& e,
+                               const EngineConstants& k, const RequestShape& q, double tokens) {
+  IterationLoad load;
+  load.prefill_tokens = tokens;
+  load.prefill_seqs = tokens / std::max(1.0, q.input_tokens);
+  load.prefill_pairs = tokens * (q.cached_tokens + q.input_tokens / 2);
+  return TimeIteration(r, load, e, k);
+}
+
+// The mean time per decode iteration with `b` decoding sequences, the prompt work of the
+// requests that replace the finishing ones included (b / output_tokens per iteration):
+// within the iteration (chunked prefill) or as prefill-only iterations between them.
+IterationTime Cycle(const ReplicaShape& r, const EngineSettings& e, const EngineConstants& k,
+                    const RequestShape& q, double b) {
+  const double starts = b / std::max(1.0, q.output_tokens);
+  IterationLoad load;
+  load.decode_seqs = b;
+  load.decode_context = b * (q.input_tokens + q.cached_tokens + q.output_tokens / 2);
+  load.steps = e.num_scheduler_steps;
+  if (e.chunked_prefill) {
+    load.prefill_tokens = starts * q.input_tokens;
+    load.prefill_seqs = starts;
+    load.prefill_pairs = load.prefill_tokens * (q.cached_tokens + q.input_tokens / 2);
+    return TimeIteration(r, load, e, k);
+  }
+  IterationTime decode = TimeIteration(r, load, e, k);
+  // Prompts arriving together share a prefill iteration (up to the token budget).
+  const double per_prefill =
+      std::min<double>(e.max_num_batched_tokens, q.input_tokens * std::max(1.0, starts));
+  const double prefills = starts * q.input_tokens / std::max(1.0, per_prefill);
+  return Plus(decode, Scaled(PrefillIteration(r, e, k, q, per_prefill), prefills));
+}
+
+// Prefill service of one request once scheduled: its chunks (chunked) or its prefill
+// iteration, with `b` sequences decoding beside it.
+double PrefillService(const ReplicaShape& r, const EngineSettings& e, const EngineConstants& k,
+                      const RequestShape& q, double b, double iteration_s) {
+  if (e.chunked_prefill) {
+    double room = std::max(1.0, e.max_num_batched_tokens - b);
+    return std::ceil(q.input_tokens / room) * iteration_s;
+  }
+  return PrefillIteration(r, e, k, q, q.input_tokens).total_s;
+}
+
+// Erlang C: the probability an arrival waits, c servers at offered load a (< c).
+double ErlangC(int c, double a) {
+  if (c <= 0 || a <= 0) return 0;
+  if (a >= c) return 1;
+  double b = 1;
+  for (int i = 1; i <= c; ++i) b = a * b / (i + a * b);
+  return b / (1 - a / c * (1 - b));
+}
+
+}  // namespace
+
+double KvCapacityTokens(const ReplicaShape& r, const GpuSpec& gpu, const EngineSettings& engine,
+                        const EngineConstants& k) {
+  const double per_gpu = gpu.memory_gb * 1e9 * engine.gpu_memory_utilization -
+                         (r.dense_weight_bytes + r.expert_weight_bytes) / r.tp -
+                         engine.max_num_batched_tokens * static_cast<double>(r.hidden) *
+                             k.activation_reserve_bytes_per_token / r.tp -
+                         k.non_torch_bytes;
+  if (!(per_gpu > 0) || !(r.kv_bytes_per_token > 0)) return 0;
+  return per_gpu * r.tp / r.kv_bytes_per_token;
+}
+
+BatchCap BatchLimit(const ReplicaShape& r, const EngineSettings& engine, double kv_tokens,
+                    const RequestShape& q, int client_concurrency) {
+  BatchCap cap;
+  cap.max_num_seqs = engine.max_num_seqs;
+  const double context = q.input_tokens + q.cached_tokens + q.output_tokens;
+  cap.kv_capacity = static_cast<int>(std::min(1e9, std::floor(kv_tokens / std::max(1.0, context))));
+  // Each iteration carries one token per decode and, per finishing request, a new prompt:
+  // b (1 + input / output) <= budget (chunked). Prefill-only iterations do not share it.
+  cap.token_budget = engine.chunked_prefill
+                         ? static_cast<int>(std::min(
+                               1e9, std::floor(engine.max_num_batched_tokens /
+                                               (1 + q.input_tokens / std::max(1.0, q.output_tokens)))))
+                         : cap.max_num_seqs;
+  cap.client_concurrency = client_concurrency;
+  cap.effective = cap.max_num_seqs;
+  cap.binding = "max_num_seqs";
+  auto lower = [&](int v, const char* why) {
+    if (v > 0 && v < cap.effective) {
+      cap.effective = v;
+      cap.binding = why;
+    }
+  };
+  lower(std::max(1, cap.token_budget), "token_budget");
+  lower(client_concurrency, "client_concurrency");
+  if (cap.kv_capacity < cap.effective) {
+    cap.effective = cap.kv_capacity;
+    cap.binding = "kv_capacity";
+  }
+  (void)r;
+  return cap;
+}
+
+OperatingPoint ClosedLoop(const ReplicaShape& r, const EngineSettings& engine,
+                          const EngineConstants& k, const RequestShape& q, int concurrency) {
+  OperatingPoint p;
+  const double b = std::max(1, concurrency);
+  p.batch = b;
+  p.iteration = Cycle(r, engine, k, q, b);
+  const double t = p.iteration.total_s;
+  const double prefill = PrefillService(r, engine, k, q, b, t);
+  const double ttft = k.api_overhead_s + prefill;
+  const double e2e = ttft + std::max(0.0, q.output_tokens - 1) * t;
+  p.ttft_s = {ttft, ttft, ttft};
+  p.tpot_s = {t, t, t};
+  p.e2e_s = {e2e, e2e, e2e};
+  // The engine holds a sequence from its prompt's first chunk to its last token; the API
+  // frontend passes one request per api_overhead_s at most.
+  p.requests_per_s = std::min(b / std::max(1e-12, e2e - k.api_overhead_s),
+                              1 / std::max(1e-12, k.api_overhead_s));
+  p.tokens_per_s = p.requests_per_s * q.output_tokens;
+  return p;
+}
+
+OperatingPoint AtRate(const ReplicaShape& r, const EngineSettings& engine, const EngineConstants& k,
+                      const RequestShape& q, const BatchCap& cap, double rate) {
+  OperatingPoint p;
+  p.requests_per_s = rate;
+  p.tokens_per_s = rate * q.output_tokens;
+  const double c = std::max(1, cap.effective);
+  auto excess = [&](double b) {
+    return rate * q.output_tokens * Cycle(r, engine, k, q, b).total_s - b;
+  };
+  if (excess(c) > 0) {
+    p.stable = false;
+    p.batch = c;
+    p.iteration = Cycle(r, engine, k, q, c);
+    return p;
+  }
+  double lo = 0, hi = c;
+  for (int i = 0; i < 40 && hi - lo > 1e-3; ++i) {
+    double mid = (lo + hi) / 2;
+    (excess(mid) > 0 ? lo : hi) = mid;
+  }
+  const double b = hi;
+  p.batch = b;
+  p.iteration = Cycle(r, engine, k, q, b);
+  const double t = p.iteration.total_s;
+  const double b95 = std::min(c, b + kZ95 * std::sqrt(b));
+  const double t95 = Cycle(r, engine, k, q, std::max(b, b95)).total_s;
+  // Waiting for a sequence slot (M/M/c, service = a request's time in the engine).
+  const double service = std::max(1e-9, q.output_tokens * t);
+  const double wait_p = ErlangC(static_cast<int>(c), b);
+  auto slot_wait = [&](double tail) {
+    if (wait_p <= tail) return 0.0;
+    return service / (c - b) * std::log(wait_p / tail);
+  };
+  // Waiting for the token budget (M/D/1 on the prompt work).
+  const double prefill = PrefillService(r, engine, k, q, b, t);
+  double rho = engine.chunked_prefill
+                   ? rate * q.input_tokens * t / std::max(1.0, engine.max_num_batched_tokens - b)
+                   : rate * prefill;
+  if (rho >= 1) {
+    p.stable = false;
+    rho = 0.999;
+  }
+  double queue = rho * prefill / (2 * (1 - rho));
+  // The API frontend is one server too (M/D/1): over 1 / api_overhead_s it cannot keep up.
+  double rho_front = rate * k.api_overhead_s;
+  if (rho_front >= 1) {
+    p.stable = false;
+    rho_front = 0.999;
+  }
+  queue += rho_front * k.api_overhead_s / (2 * (1 - rho_front));
+  p.ttft_s.mean = k.api_overhead_s + t / 2 + prefill + queue + slot_wait(0.5) * 1.2;
+  p.ttft_s.p50 = k.api_overhead_s + t / 2 + prefill + 0.7 * queue + slot_wait(0.5);
+  p.ttft_s.p95 = k.api_overhead_s + t + prefill + 3 * queue + slot_wait(0.05);
+  p.tpot_s = {t, t, t95};
+  const double decodes = std::max(0.0, q.output_tokens - 1);
+  p.e2e_s.mean = p.ttft_s.mean + decodes * t;
+  p.e2e_s.p50 = p.ttft_s.p50 + decodes * t;
+  p.e2e_s.p95 = p.ttft_s.p95 + decodes * t95;
+  return p;
+}
+
+}  // namespace gpuplan::model
