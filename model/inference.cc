@@ -53,8 +53,9 @@ double DecodeStep(const Workload& w, const NodeSpec& node, Precision p, int tp, 
 
 double PrefillTime(const Workload& w, const NodeSpec& node, Precision p, int tp, int tokens,
                    const ServingConstants& s) {
+  double attention_width = static_cast<double>(w.heads) * HeadDim(w);
   double flops = 2 * MatmulParamsPerToken(w) * tokens +
-                 2.0 * w.layers * w.hidden * static_cast<double>(tokens) * tokens;  // causal
+                 2.0 * w.layers * attention_width * tokens * tokens;  // causal
   return s.prefill_overhead_s + flops / tp / (PeakTflops(node.gpu, p) * 1e12 * s.eta_prefill);
 }
 
@@ -238,7 +239,7 @@ int ServingInstances(const ServingEstimate& e, int gpus_per_node) {
 
 double KvCacheBytesPerToken(const Workload& w, Precision precision) {
   if (!IsTransformer(w.family) || w.heads <= 0) return 0;
-  double head_dim = static_cast<double>(w.hidden) / w.heads;
+  double head_dim = HeadDim(w);
   double bytes = precision == Precision::kFp8 || precision == Precision::kInt8 ? 1 : 2;
   return 2.0 * w.layers * KvHeads(w) * head_dim * bytes;
 }
