@@ -43,6 +43,7 @@ void WriteWorkload(JsonWriter& out, const model::Workload& w) {
     if (model::IsTransformer(w.family)) {
       out.Field("heads", w.heads);
       out.Field("kv_heads", model::KvHeads(w));
+      out.Field("head_dim", model::HeadDim(w));
       out.Field("ffn", model::FfnSize(w));
       out.Field("gated_mlp", w.gated_mlp);
     }

@@ -21,6 +21,7 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   integer("hidden", w.hidden, 1 << 20);
   integer("heads", w.heads, 1 << 14);
   integer("kv_heads", w.kv_heads, 1 << 14);
+  integer("head_dim", w.head_dim, 1 << 14);
   integer("ffn", w.ffn, 1 << 22);
   integer("vocab", w.vocab, 1 << 24);
   integer("seq_len", w.seq_len, model::kMaxTokensPerSample);
@@ -65,14 +66,14 @@ std::vector<const char*> FieldsNotFor(model::Family family) {
   auto add = [&](const std::vector<const char*>& keys) { out.insert(out.end(), keys.begin(), keys.end()); };
   switch (family) {
     case F::kCnn:
-      add({"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq_len",
+      add({"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "seq_len",
            "attention_context", "patch_size", "gated_mlp", "tied_embeddings", "max_context",
            "variable_length"});
       add(moe);
       add(seq2seq);
       break;
     case F::kRnn:
-      add({"heads", "kv_heads", "ffn", "attention_context", "image_size", "patch_size",
+      add({"heads", "kv_heads", "head_dim", "ffn", "attention_context", "image_size", "patch_size",
            "gated_mlp"});
       add(image_counts);
       add(moe);

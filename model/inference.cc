@@ -293,12 +293,6 @@ int ServingInstances(const ServingEstimate& e, int gpus_per_node) {
   return CeilDiv(e.replicas, per_instance);
 }
 
-double KvCacheBytesPerToken(const Workload& w, Precision precision) {
-  if (!IsTransformer(w.family) || w.heads <= 0) return 0;
-  double head_dim = static_cast<double>(w.hidden) / w.heads;
-  double bytes = precision == Precision::kFp8 || precision == Precision::kInt8 ? 1 : 2;
-  return 2.0 * w.layers * KvHeads(w) * head_dim * bytes;
-}
 
 std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s, bool decoder) {
   const std::string share = std::to_string(static_cast<int>(s.utilization * 100 + 0.5)) + " %";

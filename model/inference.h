@@ -91,8 +91,6 @@ struct ServingEstimate {
   std::vector<std::string> assumptions, warnings;
 };
 
-// KV-cache bytes per token of context: 2 * layers * kv_heads * head_dim * bytes.
-double KvCacheBytesPerToken(const Workload& w, Precision precision);
 
 // The serving defaults every plan rests on (utilisation target, weight overhead), with their
 // values, as assumptions say them.

@@ -31,6 +31,11 @@ double KvBytesPerElement(KvCacheDtype kv, Precision compute) {
   return compute == Precision::kFp32 || compute == Precision::kTf32 ? 4 : 2;
 }
 
+double KvCacheBytesPerToken(const Workload& w, double bytes_per_element) {
+  if (!IsTransformer(w.family) || w.heads <= 0) return 0;
+  return 2.0 * w.layers * KvHeads(w) * HeadDim(w) * bytes_per_element;
+}
+
 ReplicaShape MakeReplicaShape(const Workload& w, const NodeSpec& node, int tp, Precision compute,
                               WeightQuantization q, KvCacheDtype kv, const ModelConstants& c) {
   ReplicaShape r;
@@ -38,7 +43,7 @@ ReplicaShape MakeReplicaShape(const Workload& w, const NodeSpec& node, int tp, P
   r.hidden = w.hidden;
   r.vocab = w.vocab;
   r.tp = std::max(1, tp);
-  r.attention_width = w.hidden;  // heads x head dim
+  r.attention_width = static_cast<double>(w.heads) * HeadDim(w);
   const double bytes = WeightBytesPerParam(q, compute);
   const double total = ParamsTotal(w) * bytes;
   if (w.family == Family::kMoe && w.experts > 0) {
@@ -49,8 +54,7 @@ ReplicaShape MakeReplicaShape(const Workload& w, const NodeSpec& node, int tp, P
   }
   r.dense_weight_bytes = total - r.expert_weight_bytes;
   r.flops_per_token = 2 * MatmulParamsPerToken(w);
-  double head_dim = w.heads > 0 ? static_cast<double>(w.hidden) / w.heads : 0;
-  r.kv_bytes_per_token = 2.0 * w.layers * KvHeads(w) * head_dim * KvBytesPerElement(kv, compute);
+  r.kv_bytes_per_token = KvCacheBytesPerToken(w, KvBytesPerElement(kv, compute));
   r.peak_flops = PeakTflops(node.gpu, compute) * 1e12;
   r.dram_bytes_per_s = DramBandwidth(node.gpu, c);
   r.nvlink = (node.interconnect == Interconnect::kNvlink ||

@@ -29,6 +29,9 @@ inline constexpr std::array<std::string_view, 2> kKvCacheDtypeNames = {"auto", "
 double WeightBytesPerParam(WeightQuantization q, Precision compute);
 // Bytes per KV-cache element: 1 for fp8, else the compute precision's size (vLLM "auto").
 double KvBytesPerElement(KvCacheDtype kv, Precision compute);
+// KV-cache bytes per token of context, whole model: 2 x layers x kv_heads x head_dim x bytes
+// (0 for models without attention).
+double KvCacheBytesPerToken(const Workload& w, double bytes_per_element);
 
 // One model replica: a decoder on `tp` GPUs of a node. Figures per replica.
 struct ReplicaShape {

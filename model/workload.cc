@@ -125,6 +125,7 @@ Status ValidateWorkload(const Workload& w) {
                               {static_cast<double>(w.hidden), "hidden"},
                               {static_cast<double>(w.heads), "heads"},
                               {static_cast<double>(w.kv_heads), "kv_heads"},
+                              {static_cast<double>(w.head_dim), "head_dim"},
                               {static_cast<double>(w.ffn), "ffn"},
                               {static_cast<double>(w.vocab), "vocab"},
                               {static_cast<double>(w.seq_len), "seq_len"},
@@ -170,8 +171,9 @@ Status ValidateWorkload(const Workload& w) {
     Status s = Positive(value, field, what);
     if (!s.ok()) return s;
   }
-  if (w.hidden % w.heads != 0) {
-    return Error::Invalid("workload.heads", "hidden must be a multiple of heads");
+  if (w.head_dim == 0 && w.hidden % w.heads != 0) {
+    return Error::Invalid("workload.heads",
+                          "hidden must be a multiple of heads (or head_dim given)");
   }
   if (w.kv_heads > 0 && w.heads % w.kv_heads != 0) {
     return Error::Invalid("workload.kv_heads", "heads must be a multiple of kv_heads");
@@ -229,6 +231,7 @@ Status ValidateWorkload(const Workload& w) {
 }
 
 int KvHeads(const Workload& w) { return w.kv_heads > 0 ? w.kv_heads : w.heads; }
+int HeadDim(const Workload& w) { return w.head_dim > 0 ? w.head_dim : w.hidden / w.heads; }
 int FfnSize(const Workload& w) { return w.ffn > 0 ? w.ffn : 4 * w.hidden; }
 
 int TokensPerSample(const Workload& w) {
@@ -257,10 +260,14 @@ int AttentionContext(const Workload& w) {
 
 namespace {
 
+// Width of the queries (and of the attention output): heads x head_dim, hidden unless
+// head_dim is stated.
+double QueryWidth(const Workload& w) { return static_cast<double>(w.heads) * HeadDim(w); }
+
 // Attention projections and the MLP of one transformer layer, per token, as parameters.
 double AttentionParams(const Workload& w) {
-  double h = w.hidden, kv = static_cast<double>(KvHeads(w)) * (w.hidden / w.heads);
-  return 2 * h * h + 2 * h * kv;
+  double h = w.hidden, kv = static_cast<double>(KvHeads(w)) * HeadDim(w);
+  return 2 * h * QueryWidth(w) + 2 * h * kv;
 }
 
 double MlpParams(const Workload& w) {
@@ -334,13 +341,14 @@ double ForwardFlopsPerSample(const Workload& w) {
   double tokens = TokensPerSample(w);
   double flops = 2 * MatmulParamsPerToken(w) * tokens;
   if (w.family == Family::kEncoderDecoder) {
-    double h = w.hidden, s = w.seq_len, t = w.target_len;
+    double q = QueryWidth(w), s = w.seq_len, t = w.target_len;
     // Encoder self-attention, decoder self-attention and cross-attention.
-    return flops + 4.0 * h * (w.layers * s * s + w.decoder_layers * (t * t + t * s));
+    return flops + 4.0 * q * (w.layers * s * s + w.decoder_layers * (t * t + t * s));
   }
   if (IsTransformer(w.family)) {
-    // QK^T and attention x V: 2 matmuls of tokens x context x hidden, 2 FLOPs per MAC.
-    flops += 4.0 * w.layers * w.hidden * tokens * AttentionContext(w);
+    // QK^T and attention x V: 2 matmuls of tokens x context x heads x head_dim, 2 FLOPs
+    // per MAC.
+    flops += 4.0 * w.layers * QueryWidth(w) * tokens * AttentionContext(w);
   }
   return flops;
 }

@@ -28,6 +28,10 @@ struct Workload {
   int hidden = 0;
   int heads = 0;
   int kv_heads = 0;  // 0 = heads (multi-head attention)
+  // Width of one attention head; 0 = hidden / heads. Stated where a model's heads are not
+  // hidden / heads wide (Mistral-Nemo 5120 / 32 heads of 128, Gemma-2, gpt-oss): queries and
+  // keys/values are heads x head_dim and kv_heads x head_dim wide.
+  int head_dim = 0;
   int ffn = 0;       // MLP inner size; 0 = 4 * hidden
   int vocab = 0;
   int seq_len = 0;            // tokens per sample (training sequence length)
@@ -93,6 +97,7 @@ bool IsImage(Family family);
 
 // Derived quantities (the workload must be valid).
 int KvHeads(const Workload& w);
+int HeadDim(const Workload& w);  // head_dim, or hidden / heads
 int FfnSize(const Workload& w);
 int TokensPerSample(const Workload& w);     // sequence tokens, or ViT patches + 1; CNN: 0
 int AttentionContext(const Workload& w);    // keys per query

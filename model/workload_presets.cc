@@ -1,5 +1,6 @@
 #include "model/workload_presets.h"
 
+#include <cstdio>
 #include <initializer_list>
 #include <utility>
 
@@ -58,6 +59,33 @@ Workload Llama(const char* id, const char* name, double params, int layers, int 
   return w;
 }
 
+// A decoder LLM as its Hugging Face config.json gives it: a gated-MLP decoder (SwiGLU or
+// GeGLU) whose `context` is max_position_embeddings.
+Workload Llm(const char* id, const char* name, double params, int layers, int hidden, int heads,
+             int kv_heads, int ffn, int vocab, int seq_len, int context, const char* source) {
+  Workload w =
+      Llama(id, name, params, layers, hidden, heads, kv_heads, ffn, vocab, seq_len, source);
+  w.max_context = context;
+  return w;
+}
+
+Workload Tied(Workload w) {
+  w.tied_embeddings = true;
+  return w;
+}
+
+Workload WithHeadDim(Workload w, int head_dim) {
+  w.head_dim = head_dim;
+  return w;
+}
+
+Workload Moe(Workload w, int experts, int active_experts) {
+  w.family = Family::kMoe;
+  w.experts = experts;
+  w.active_experts = active_experts;
+  return w;
+}
+
 // d_model 1024, 16 heads, ffn 4096 (the "big"/"large" shape); `len` tokens per side.
 Workload EncoderDecoder(const char* id, const char* name, double params, int encoder_layers,
                         int decoder_layers, int vocab, int len, int context, const char* source) {
@@ -78,6 +106,125 @@ Workload NnUnet3d() {
                    "filters min(2^(5+i), 320), 6 levels, two 3^3 convs per level");
   w.spatial_dims = 3;
   return w;
+}
+
+// facebook/opt-125m: a GPT-2-like decoder (ReLU MLP, not gated) with learned positions.
+Workload OptDecoder() {
+  Workload w = Transformer(
+      "opt-125m", "OPT-125M", Family::kDecoder, 125e6, 12, 768, 12, 12, 3072, 50272, 2048,
+      "Zhang et al. 2022 (arXiv 2205.01068); HF facebook/opt-125m config: 12 layers, hidden "
+      "768, 12 heads, ffn_dim 3072 (ReLU, not gated), vocab 50272, 2048 positions, tied "
+      "embeddings (OPTConfig's default; word_embed_proj_dim 768); the 1.6 M learned position "
+      "embeddings are not in the shape");
+  w.tied_embeddings = true;
+  w.max_context = 2048;
+  return w;
+}
+
+// gpt-oss (OpenAI 2025): both sizes share hidden 2880, 64 query heads of 64 (4096 wide, not
+// 2880), 8 KV heads, SwiGLU experts of intermediate 2880 with top-4 routing, vocab 201088
+// and 131072 positions (YaRN over an initial 4096).
+Workload GptOss(const char* id, const char* name, double params, int layers, int experts,
+                double active_b, const char* source_head) {
+  char source[600];
+  std::snprintf(source, sizeof(source),
+                "%s, hidden 2880, 64 heads of head_dim 64, 8 KV heads, %d experts of "
+                "intermediate 2880, top-4 (%.1f B active), vocab 201088, 131072 positions "
+                "(YaRN over initial_context_length 4096); the alternating 128-token "
+                "sliding-window layers, attention sinks and biases are not modelled (every "
+                "layer counted as full attention)",
+                source_head, experts, active_b);
+  return WithHeadDim(
+      Moe(Llm(id, name, params, layers, 2880, 64, 8, 2880, 201088, 4096, 131072, source), experts,
+          4),
+      64);
+}
+
+// Decoder LLMs people serve (vLLM and the like), shapes from each model's Hugging Face
+// config.json; params are the published totals. seq_len is a training length: the model's
+// original one where its config states it (Llama 3.x 8192, gpt-oss 4096), its whole
+// context where that is short (Gemma-2, Phi-3-mini-4k, OPT), else 4096. Attention biases
+// (Qwen2, gpt-oss), sliding windows and logit soft-capping are left out of the shape.
+std::vector<Workload> ServedLlms() {
+  return {
+      Llm("llama-3.1-8b", "Llama-3.1-8B", 8.03e9, 32, 4096, 32, 8, 14336, 128256, 8192, 131072,
+          "HF meta-llama/Llama-3.1-8B config: 32 layers, hidden 4096, 32 heads, 8 KV heads, "
+          "intermediate 14336, vocab 128256, 131072 positions (llama3 RoPE scaling of 8192)"),
+      Llm("llama-3.1-70b", "Llama-3.1-70B", 70.6e9, 80, 8192, 64, 8, 28672, 128256, 8192, 131072,
+          "HF meta-llama/Llama-3.1-70B config: 80 layers, hidden 8192, 64 heads, 8 KV heads, "
+          "intermediate 28672, vocab 128256, 131072 positions"),
+      Llm("llama-3.1-405b", "Llama-3.1-405B", 405.9e9, 126, 16384, 128, 8, 53248, 128256, 8192,
+          131072,
+          "HF meta-llama/Llama-3.1-405B config: 126 layers, hidden 16384, 128 heads, 8 KV "
+          "heads, intermediate 53248, vocab 128256, 131072 positions"),
+      Tied(Llm("llama-3.2-1b", "Llama-3.2-1B", 1.24e9, 16, 2048, 32, 8, 8192, 128256, 8192, 131072,
+               "HF meta-llama/Llama-3.2-1B config: 16 layers, hidden 2048, 32 heads of 64, 8 KV "
+               "heads, intermediate 8192, vocab 128256, 131072 positions, tied embeddings")),
+      Tied(Llm("llama-3.2-3b", "Llama-3.2-3B", 3.21e9, 28, 3072, 24, 8, 8192, 128256, 8192, 131072,
+               "HF meta-llama/Llama-3.2-3B config: 28 layers, hidden 3072, 24 heads of 128, 8 "
+               "KV heads, intermediate 8192, vocab 128256, 131072 positions, tied embeddings")),
+      Llm("mistral-7b", "Mistral-7B-v0.3", 7.25e9, 32, 4096, 32, 8, 14336, 32768, 4096, 32768,
+          "HF mistralai/Mistral-7B-v0.3 config (as litgpt mirrors it): 32 layers, hidden 4096, "
+          "32 heads, 8 KV heads, intermediate 14336, vocab 32768 (v0.3's extended "
+          "vocabulary), 32768 positions"),
+      WithHeadDim(
+          Llm("mistral-nemo-12b", "Mistral-Nemo-12B (2407)", 12.2e9, 40, 5120, 32, 8, 14336, 131072,
+              4096, 1024000,
+              "HF mistralai/Mistral-Nemo-Instruct-2407 config: 40 layers, hidden 5120, 32 "
+              "heads of head_dim 128 (not 5120 / 32), 8 KV heads, intermediate 14336, vocab "
+              "131072, max_position_embeddings 1024000 (Base-2407: 128000; trained with a 128k "
+              "window)"),
+          128),
+      Moe(Llm("mixtral-8x22b", "Mixtral-8x22B", 140.6e9, 56, 6144, 48, 8, 16384, 32768, 4096, 65536,
+              "HF mistralai/Mixtral-8x22B-Instruct-v0.1 config (as litgpt mirrors it): 56 "
+              "layers, hidden 6144, 48 heads, 8 KV heads, 8 experts of intermediate 16384, "
+              "top-2 (39 B active), vocab 32768, 65536 positions"),
+          8, 2),
+      Llm("codellama-34b", "CodeLlama-34B", 33.7e9, 48, 8192, 64, 8, 22016, 32000, 4096, 16384,
+          "Roziere et al. 2023 (arXiv 2308.12950); HF codellama/CodeLlama-34b-hf config (as "
+          "litgpt mirrors it): 48 layers, hidden 8192, 64 heads, 8 KV heads, intermediate "
+          "22016, vocab 32000, 16384 positions, RoPE theta 1e6"),
+      Llm("mistral-large-2407", "Mistral-Large-2407 (123B)", 122.6e9, 88, 12288, 96, 8, 28672,
+          32768, 4096, 131072,
+          "HF mistralai/Mistral-Large-Instruct-2407 config (as litgpt and NVIDIA NeMo mirror "
+          "it): 88 layers, hidden 12288, 96 heads, 8 KV heads, intermediate 28672, vocab "
+          "32768, max_position_embeddings 131072"),
+      Tied(Llm("qwen2.5-0.5b", "Qwen2.5-0.5B", 0.49e9, 24, 896, 14, 2, 4864, 151936, 4096, 32768,
+               "HF Qwen/Qwen2.5-0.5B-Instruct config: 24 layers, hidden 896, 14 heads, 2 KV "
+               "heads, intermediate 4864, vocab 151936, 32768 positions, tied embeddings; QKV "
+               "biases not counted")),
+      Tied(Llm("qwen2.5-1.5b", "Qwen2.5-1.5B", 1.54e9, 28, 1536, 12, 2, 8960, 151936, 4096, 32768,
+               "HF Qwen/Qwen2.5-1.5B-Instruct config: 28 layers, hidden 1536, 12 heads, 2 KV "
+               "heads, intermediate 8960, vocab 151936, 32768 positions, tied embeddings; QKV "
+               "biases not counted")),
+      Tied(Llm("qwen2.5-3b", "Qwen2.5-3B", 3.09e9, 36, 2048, 16, 2, 11008, 151936, 4096, 32768,
+               "HF Qwen/Qwen2.5-3B config: 36 layers, hidden 2048, 16 heads, 2 KV heads, "
+               "intermediate 11008, vocab 151936, 32768 positions, tied embeddings; QKV biases "
+               "not counted")),
+      Llm("qwen2.5-7b", "Qwen2.5-7B", 7.61e9, 28, 3584, 28, 4, 18944, 152064, 4096, 131072,
+          "HF Qwen/Qwen2.5-7B config: 28 layers, hidden 3584, 28 heads, 4 KV heads, "
+          "intermediate 18944, vocab 152064, 131072 positions (the -Instruct config states "
+          "32768); QKV biases not counted"),
+      Llm("qwen2.5-14b", "Qwen2.5-14B", 14.7e9, 48, 5120, 40, 8, 13824, 152064, 4096, 131072,
+          "HF Qwen/Qwen2.5-14B config: 48 layers, hidden 5120, 40 heads, 8 KV heads, "
+          "intermediate 13824, vocab 152064, 131072 positions; QKV biases not counted"),
+      Tied(WithHeadDim(
+          Llm("gemma-2-9b", "Gemma-2-9B", 9.24e9, 42, 3584, 16, 8, 14336, 256000, 8192, 8192,
+              "HF google/gemma-2-9b-it config: 42 layers, hidden 3584, 16 heads of head_dim "
+              "256 (not 3584 / 16), 8 KV heads, GeGLU intermediate 14336, vocab 256000, 8192 "
+              "positions, tied embeddings (Gemma2Config's default); every other layer's "
+              "4096-token sliding window and the logit soft-capping are not modelled"),
+          256)),
+      Llm("phi-3-mini", "Phi-3-mini (3.8B, 4k)", 3.82e9, 32, 3072, 32, 32, 8192, 32064, 4096, 4096,
+          "Abdin et al. 2024 (arXiv 2404.14219); HF microsoft/Phi-3-mini-4k-instruct config (as "
+          "litgpt mirrors it): 32 layers, hidden 3072, 32 heads (no GQA), gated intermediate "
+          "8192 (fused gate_up), vocab 32064, 4096 positions"),
+      OptDecoder(),
+      GptOss("gpt-oss-20b", "gpt-oss-20b", 20.9e9, 24, 32, 3.6,
+             "HF openai/gpt-oss-20b config: 24 layers"),
+      GptOss("gpt-oss-120b", "gpt-oss-120b", 116.8e9, 36, 128, 5.1,
+             "HF openai/gpt-oss-120b config: 36 layers"),
+  };
 }
 
 std::vector<Workload> BuildPresets() {
@@ -179,6 +326,7 @@ std::vector<Workload> BuildPresets() {
       "Wu et al. 2016 (arXiv 1609.08144); NVIDIA DeepLearningExamples GNMT v2: 4+4 LSTM "
       "layers of 1024, vocabulary 32320, sequences up to 50 tokens";
   p.push_back(gnmt);
+  for (Workload& w : ServedLlms()) p.push_back(std::move(w));
   return p;
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "tests/testing/test_server.h"
 
@@ -307,6 +309,19 @@ TEST_F(EstimateApiTest, InlineWorkloadShapesAreAccepted) {
   auto p = Post("/api/v1/estimates/training", preset);
   ASSERT_EQ(p.status, 200) << p.body.dump();
   EXPECT_EQ(p.body["workload"]["seq_len"], 2048);
+  // Heads narrower than hidden / heads (Mistral-Nemo: 32 x 128 = 4096 of hidden 5120), and a
+  // hidden size no multiple of the heads once their width is stated.
+  json nemo = Training({{"workload", {{"family", "decoder"}, {"layers", 40}, {"hidden", 5120},
+                                      {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
+                                      {"ffn", 14336}, {"vocab", 131072}, {"seq_len", 4096},
+                                      {"gated_mlp", true}}},
+                        {"dataset", {{"tokens", 1e9}}}});
+  auto n = Post("/api/v1/estimates/training", nemo);
+  ASSERT_EQ(n.status, 200) << n.body.dump();
+  EXPECT_EQ(n.body["workload"]["head_dim"], 128);
+  EXPECT_NEAR(n.body["workload"]["params"].get<double>(), 12.25e9, 0.01e9);
+  nemo["workload"]["hidden"] = 5100;
+  EXPECT_EQ(Post("/api/v1/estimates/training", nemo).status, 200);
 }
 
 TEST_F(EstimateApiTest, EveryDefaultAnInlineShapeReliesOnIsAWarning) {
@@ -716,7 +731,18 @@ TEST_F(EstimateApiTest, WorkloadPresetsAreListed) {
   auto one = server_->Get("/api/v1/workloads/llama-2-70b");
   ASSERT_EQ(one.status, 200);
   EXPECT_EQ(one.body["kv_heads"], 8);
+  EXPECT_EQ(one.body["head_dim"], 128);  // hidden / heads
   EXPECT_FALSE(one.body["source"].get<std::string>().empty());
+  auto gemma = server_->Get("/api/v1/workloads/gemma-2-9b");
+  ASSERT_EQ(gemma.status, 200);
+  EXPECT_EQ(gemma.body["head_dim"], 256);  // stated: not 3584 / 16
+  EXPECT_EQ(gemma.body["max_context"], 8192);
+  auto moe = server_->Get("/api/v1/workloads?family=moe");
+  ASSERT_EQ(moe.status, 200);
+  std::vector<std::string> ids;
+  for (const auto& w : moe.body["items"]) ids.push_back(w["id"]);
+  EXPECT_EQ(ids, (std::vector<std::string>{"mixtral-8x7b", "mixtral-8x22b", "gpt-oss-20b",
+                                           "gpt-oss-120b"}));
   EXPECT_EQ(server_->Get("/api/v1/workloads/nope").status, 404);
   EXPECT_EQ(server_->Get("/api/v1/workloads?family=bogus").status, 422);
 }
@@ -776,6 +802,13 @@ TEST_F(EstimateApiTest, EveryValidationPath) {
        "/workload/spatial_dims"},
       {Training({{"workload", {{"preset", "nnunet-3d"}, {"spatial_dims", 4}}}}),
        "/workload/spatial_dims"},
+      {Training({{"workload", {{"preset", "resnet-50"}, {"head_dim", 64}}}}), "/workload/head_dim"},
+      {Training({{"workload", {{"preset", "gnmt-v2"}, {"head_dim", 64}}}}), "/workload/head_dim"},
+      {Training({{"workload", {{"preset", "llama-2-7b"}, {"head_dim", 0}}}}), "/workload/head_dim"},
+      // hidden 4100 is no multiple of 32 heads: a head width must be stated.
+      {Training({{"workload", {{"family", "decoder"}, {"layers", 32}, {"hidden", 4100},
+                               {"heads", 32}, {"vocab", 32000}, {"seq_len", 2048}}}}),
+       "/workload/heads"},
       // Sequence length beyond the model's context is an error, not an extrapolation.
       {Training({{"workload", {{"preset", "llama-2-7b"}, {"seq_len", 8192}}}}),
        "/workload/seq_len"},

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "model/inference.h"
 #include "model/workload_presets.h"
 
@@ -19,6 +21,81 @@ TEST(WorkloadPresetsTest, EveryRequiredPresetExistsAndIsValid) {
     EXPECT_FALSE(w->source.empty()) << id;
     EXPECT_GT(TrainFlopsPerSample(*w), 0) << id;
   }
+}
+
+// Decoder LLMs people serve, shapes from their Hugging Face configs.
+constexpr const char* kServedLlms[] = {
+    "llama-3.1-8b",  "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b",       "llama-3.2-3b",
+    "mistral-7b",    "mistral-nemo-12b", "mixtral-8x22b", "codellama-34b",   "mistral-large-2407",
+    "qwen2.5-0.5b",  "qwen2.5-1.5b",  "qwen2.5-3b",     "qwen2.5-7b",         "qwen2.5-14b",
+    "gemma-2-9b",    "phi-3-mini",    "opt-125m",       "gpt-oss-20b",        "gpt-oss-120b"};
+
+TEST(WorkloadPresetsTest, ServedLlmsAreValidDecodersWithTheirContext) {
+  for (const char* id : kServedLlms) {
+    auto w = FindPreset(id);
+    ASSERT_TRUE(w.has_value()) << id;
+    EXPECT_TRUE(ValidateWorkload(*w).ok()) << id;
+    EXPECT_TRUE(w->family == Family::kDecoder || w->family == Family::kMoe) << id;
+    EXPECT_NE(w->source.find("HF "), std::string::npos) << id << ": " << w->source;
+    EXPECT_GT(w->max_context, 0) << id;
+    EXPECT_LE(w->seq_len, w->max_context) << id;
+  }
+  EXPECT_EQ(FindPreset("llama-3.1-8b")->max_context, 131072);
+  EXPECT_EQ(FindPreset("opt-125m")->max_context, 2048);
+  EXPECT_FALSE(FindPreset("opt-125m")->gated_mlp);
+  for (const char* id : {"llama-3.2-1b", "llama-3.2-3b", "qwen2.5-0.5b", "qwen2.5-1.5b",
+                         "qwen2.5-3b", "gemma-2-9b", "opt-125m"}) {
+    EXPECT_TRUE(FindPreset(id)->tied_embeddings) << id;
+  }
+  for (const char* id : {"llama-3.1-8b", "qwen2.5-7b", "mistral-7b", "gpt-oss-20b"}) {
+    EXPECT_FALSE(FindPreset(id)->tied_embeddings) << id;
+  }
+}
+
+TEST(WorkloadTest, ServedLlmParamsAgreeWithTheirShape) {
+  // The published totals; the shape leaves out biases, norms and learned positions (OPT's
+  // 1.6 M), so it lands within 2 % of them.
+  for (const char* id : kServedLlms) {
+    Workload w = *FindPreset(id);
+    double published = w.params;
+    w.params = 0;
+    EXPECT_NEAR(ParamsTotal(w) / published, 1.0, 0.02) << id;
+  }
+  struct Case {
+    const char* id;
+    double active;  // published active parameters per token
+  } moe[] = {{"mixtral-8x22b", 39e9}, {"gpt-oss-20b", 3.6e9}, {"gpt-oss-120b", 5.1e9}};
+  for (const Case& c : moe) {
+    Workload w = *FindPreset(c.id);
+    EXPECT_NEAR(MatmulParamsPerToken(w) / c.active, 1.0, 0.03) << c.id;
+  }
+}
+
+TEST(WorkloadTest, HeadDimSetsTheAttentionWidth) {
+  // Mistral-Nemo: 32 heads of 128 (4096 wide) and 8 KV heads of 128 on hidden 5120.
+  Workload nemo = *FindPreset("mistral-nemo-12b");
+  EXPECT_EQ(HeadDim(nemo), 128);
+  nemo.params = 0;
+  double stated = ParamsTotal(nemo);
+  Workload even = nemo;
+  even.head_dim = 0;  // 5120 / 32 = 160
+  EXPECT_EQ(HeadDim(even), 160);
+  EXPECT_DOUBLE_EQ(stated - ParamsTotal(even),
+                   40.0 * (2 * 5120.0 * (4096 - 5120) + 2 * 5120.0 * 8 * (128 - 160)));
+  EXPECT_NEAR(stated, 12.25e9, 0.01e9);
+  // The attention matmuls (QK^T, AV) are heads x head_dim wide: Gemma-2-9B 16 x 256 = 4096.
+  Workload gemma = *FindPreset("gemma-2-9b");
+  double tokens = gemma.seq_len;
+  EXPECT_NEAR(ForwardFlopsPerSample(gemma) - 2 * MatmulParamsPerToken(gemma) * tokens,
+              4.0 * 42 * 4096 * tokens * tokens, 1e6);
+  // A hidden size no multiple of the heads is a shape once the head width is stated.
+  Workload odd = *FindPreset("gpt-oss-20b");
+  odd.hidden = 2881;
+  EXPECT_TRUE(ValidateWorkload(odd).ok());
+  odd.head_dim = 0;
+  EXPECT_EQ(ValidateWorkload(odd).error().fields.at(0).field, "workload.heads");
+  odd.head_dim = -64;
+  EXPECT_EQ(ValidateWorkload(odd).error().fields.at(0).field, "workload.head_dim");
 }
 
 TEST(WorkloadTest, ParameterCountsFollowFromTheShape) {
@@ -79,12 +156,31 @@ TEST(WorkloadTest, MoeCountsActiveExpertsPerToken) {
 }
 
 TEST(WorkloadTest, KvCacheOfLlama2_70bIs320KiBPerTokenInBf16) {
-  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-2-70b"), Precision::kBf16),
+  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-2-70b"), 2),
                    320.0 * 1024);
-  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-2-7b"), Precision::kBf16),
+  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-2-7b"), 2),
                    512.0 * 1024);
-  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-3-8b"), Precision::kBf16),
+  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("llama-3-8b"), 2),
                    128.0 * 1024);
+}
+
+TEST(WorkloadTest, KvCacheUsesTheStatedHeadDim) {
+  // 2 (K and V) x layers x KV heads x head_dim x 2 bytes: hidden / heads would give 200 KiB
+  // for Mistral-Nemo, 294 KiB for Gemma-2-9B and 34 KiB for gpt-oss-20b.
+  struct Case {
+    const char* id;
+    double kib;
+  } cases[] = {{"mistral-nemo-12b", 2 * 40 * 8 * 128 * 2 / 1024.0},
+               {"gemma-2-9b", 2 * 42 * 8 * 256 * 2 / 1024.0},
+               {"gpt-oss-20b", 2 * 24 * 8 * 64 * 2 / 1024.0},
+               {"gpt-oss-120b", 2 * 36 * 8 * 64 * 2 / 1024.0},
+               {"llama-3.1-405b", 2 * 126 * 8 * 128 * 2 / 1024.0}};
+  for (const Case& c : cases) {
+    EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset(c.id), 2), c.kib * 1024)
+        << c.id;
+  }
+  EXPECT_DOUBLE_EQ(KvCacheBytesPerToken(*FindPreset("mistral-nemo-12b"), 1),
+                   80.0 * 1024);
 }
 
 TEST(WorkloadTest, InvalidShapesNameTheField) {
