@@ -388,6 +388,7 @@ void WriteDecoderServing(JsonWriter& out, const model::ServingEstimate& e, bool 
     out.Field("prefix_caching", g.prefix_caching);
     out.Field("max_model_len", g.max_model_len);
     out.Field("num_scheduler_steps", g.num_scheduler_steps);
+    out.Field("frontend_multiprocessing", g.frontend_multiprocessing);
   });
   out.Object("batch_cap", [&] {
     out.Field("effective", e.batch_cap.effective);

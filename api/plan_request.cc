@@ -328,6 +328,7 @@ void ReadServingEngine(JsonReader& r, model::ServingRequest& q) {
     if (auto v = e->Bool("prefix_caching")) q.engine.prefix_caching = *v;
     if (auto v = e->Integer("max_model_len", 16, 1 << 23)) q.engine.max_model_len = int(*v);
     if (auto v = e->Integer("num_scheduler_steps", 1, 64)) q.engine.num_scheduler_steps = int(*v);
+    if (auto v = e->Bool("frontend_multiprocessing")) q.engine.frontend_multiprocessing = *v;
     e->Finish();
   }
   if (auto v = r.Choice("weight_quantization", {"none", "fp8", "int8", "int4_awq", "int4_gptq", "mxfp4"})) {

@@ -45,6 +45,7 @@ Result<ServingCalibrationData> LoadServingCalibrationData(const CsvTable& table,
     if (!preset) { skip("no workload preset for " + f("model_source")); continue; }
     run.workload = *preset;
     run.model_group = f("model");
+    if (f("gpu").empty()) { skip(f("not_fitted_reason")); continue; }
     auto resolved = resolver.Resolve("*", f("gpu"));
     if (resolved.outcome != GpuResolver::Outcome::kResolved) { skip("unknown GPU " + f("gpu")); continue; }
     run.node.gpu = *resolved.gpu;
@@ -68,6 +69,7 @@ Result<ServingCalibrationData> LoadServingCalibrationData(const CsvTable& table,
     run.engine.max_num_seqs = opt_int("max_num_seqs");
     run.engine.max_num_batched_tokens = opt_int("max_num_batched_tokens");
     run.engine.max_model_len = opt_int("max_model_len");
+    if (auto v = opt_int("frontend_multiprocessing")) run.engine.frontend_multiprocessing = *v != 0;
     auto in = ParseDouble(f("mean_input_tokens"));
     auto out = ParseDouble(f("mean_output_tokens"));
     auto prompts = ParseInteger(f("num_prompts"));
@@ -76,6 +78,7 @@ Result<ServingCalibrationData> LoadServingCalibrationData(const CsvTable& table,
     run.load.mean_input = *in;
     run.load.mean_output = *out;
     run.load.cached_prompt_tokens = ParseDouble(f("cached_prompt_tokens")).value_or(0);
+    run.load.max_output = ParseDouble(f("max_output_tokens")).value_or(0);
     run.load.rate = rate.value_or(0);
     run.load.max_concurrency = opt_int("max_concurrency").value_or(0);
     // Runs without a prompt count (constant concurrency tables) are long streams.

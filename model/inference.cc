@@ -195,7 +195,12 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
   const int cap = e.batch_cap.effective;
   for (int b : Batches(cap)) e.curve.push_back(PointOf(ClosedLoop(shape, engine, k, q, b)));
   e.saturation = ClosedLoop(shape, engine, k, q, cap);
-  e.kv_limit = ClosedLoop(shape, engine, k, q, std::max(1, e.batch_cap.kv_capacity));
+  // The curve the KV cache alone would allow (engine caps ignored): its best point.
+  e.kv_limit = e.saturation;
+  for (int b : Batches(std::max(1, e.batch_cap.kv_capacity))) {
+    OperatingPoint p = ClosedLoop(shape, engine, k, q, b);
+    if (p.tokens_per_s > e.kv_limit.tokens_per_s) e.kv_limit = p;
+  }
   const double ceiling = s.utilization * e.saturation.requests_per_s;
   // The largest rate per replica whose p95 meets the targets (and at most `ceiling`).
   double best_rate = 0;
@@ -387,8 +392,8 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
         "per iteration and per sequence, two tensor-parallel all-reduces per layer");
     best.assumptions.push_back(
         "latency percentiles at the planned load: Poisson arrivals; decode batch per Little's "
-        "law with p95 = mean + 1.645 sqrt(mean); waits for a sequence slot (Erlang C), for the "
-        "token budget and the API frontend (M/D/1)");
+        "law with p95 = mean + 1.645 sqrt(mean); waits for a sequence slot (Erlang C) and for the "
+        "token budget (M/D/1); the API frontend's fixed time per request");
     if (!best.replica_rule.empty()) best.assumptions.push_back(best.replica_rule);
     best.assumptions.push_back(
         std::string("weights ") +

@@ -70,7 +70,7 @@ struct ServingEstimate {
   EngineSettings engine;
   BatchCap batch_cap;              // what bounds the decode batch
   OperatingPoint saturation;       // closed loop at the batch cap, per replica
-  OperatingPoint kv_limit;         // the same at the KV-capacity batch, engine caps ignored
+  OperatingPoint kv_limit;         // the best point of the curve to the KV-capacity batch, engine caps ignored
   OperatingPoint planned;          // at the planned rate per replica
   double planned_requests_per_s_per_replica = 0;
   std::string replica_rule;        // how replicas were sized, in words

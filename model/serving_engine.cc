@@ -178,6 +178,7 @@ Result<EngineSettings> ResolveEngine(const EngineConfig& config, const GpuSpec& 
   take(s.cuda_graphs, config.cuda_graphs, "CUDA graphs", flag);
   take(s.prefix_caching, config.prefix_caching, "prefix caching", flag);
   take(s.num_scheduler_steps, config.num_scheduler_steps, "num_scheduler_steps", num);
+  take(s.frontend_multiprocessing, config.frontend_multiprocessing, "frontend multiprocessing", flag);
   if (!config.max_model_len) defaulted.push_back("max_model_len " + std::to_string(max_len));
   if (s.max_num_seqs < 1) return Error::Invalid("engine.max_num_seqs", "must be at least 1");
   if (!s.chunked_prefill && s.max_num_batched_tokens < max_len) {

@@ -33,6 +33,9 @@ struct EngineConfig {
   std::optional<bool> prefix_caching;
   std::optional<int> max_model_len;       // longest prompt + output the engine admits
   std::optional<int> num_scheduler_steps;  // v0.6 multi-step scheduling: decode steps per schedule
+  // The API server in its own process (vLLM 0.6+); false: it shares the engine's loop (0.5.x),
+  // so every request's HTTP and tokenisation work stalls the iterations.
+  std::optional<bool> frontend_multiprocessing;
 };
 
 // The settings a plan runs with, every default resolved.
@@ -47,6 +50,7 @@ struct EngineSettings {
   bool prefix_caching = true;
   int max_model_len = 0;
   int num_scheduler_steps = 1;
+  bool frontend_multiprocessing = true;
   PrefillPolicy policy() const {
     return chunked_prefill ? PrefillPolicy::kChunked : PrefillPolicy::kSeparate;
   }

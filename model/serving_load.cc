@@ -53,18 +53,39 @@ IterationTime Cycle(const ReplicaShape& r, const EngineSettings& e, const Engine
   load.decode_seqs = b;
   load.decode_context = b * (q.input_tokens + q.cached_tokens + q.output_tokens / 2);
   load.steps = e.num_scheduler_steps;
+  // Without a separate API process the engine's loop also does each request's frontend work.
+  const double frontend = e.frontend_multiprocessing ? 0 : starts * k.api_overhead_s;
   if (e.chunked_prefill) {
-    load.prefill_tokens = starts * q.input_tokens;
-    load.prefill_seqs = starts;
-    load.prefill_pairs = load.prefill_tokens * (q.cached_tokens + q.input_tokens / 2);
-    return TimeIteration(r, load, e, k);
+    // An iteration carries k new prompts with k Poisson of mean `starts` (the mean of the
+    // iteration times, not the time of the mean iteration: a prompt chunk can make an
+    // otherwise bandwidth-bound step compute-bound).
+    const double room = std::max(0.0, e.max_num_batched_tokens - b);
+    IterationTime t;
+    double p = std::exp(-starts), mass = 0;
+    for (int n = 0; n <= 64 && mass < 1 - 1e-6; ++n) {
+      if (n > 0) p *= starts / n;
+      mass += p;
+      IterationLoad with = load;
+      with.prefill_tokens = std::min(room, n * q.input_tokens);
+      with.prefill_seqs = q.input_tokens > 0 ? with.prefill_tokens / q.input_tokens : 0;
+      with.prefill_pairs = with.prefill_tokens * (q.cached_tokens + q.input_tokens / 2);
+      t = Plus(t, Scaled(TimeIteration(r, with, e, k), p));
+    }
+    t = Scaled(t, 1 / std::max(1e-12, mass));
+    t.graphs = TimeIteration(r, load, e, k).graphs;
+    t.cpu_s += frontend;
+    t.total_s += frontend;
+    return t;
   }
   IterationTime decode = TimeIteration(r, load, e, k);
   // Prompts arriving together share a prefill iteration (up to the token budget).
   const double per_prefill =
       std::min<double>(e.max_num_batched_tokens, q.input_tokens * std::max(1.0, starts));
   const double prefills = starts * q.input_tokens / std::max(1.0, per_prefill);
-  return Plus(decode, Scaled(PrefillIteration(r, e, k, q, per_prefill), prefills));
+  IterationTime t = Plus(decode, Scaled(PrefillIteration(r, e, k, q, per_prefill), prefills));
+  t.cpu_s += frontend;
+  t.total_s += frontend;
+  return t;
 }
 
 // Prefill service of one request once scheduled: its chunks (chunked) or its prefill
@@ -147,8 +168,7 @@ OperatingPoint ClosedLoop(const ReplicaShape& r, const EngineSettings& engine,
   p.e2e_s = {e2e, e2e, e2e};
   // The engine holds a sequence from its prompt's first chunk to its last token; the API
   // frontend passes one request per api_overhead_s at most.
-  p.requests_per_s = std::min(b / std::max(1e-12, e2e - k.api_overhead_s),
-                              1 / std::max(1e-12, k.api_overhead_s));
+  p.requests_per_s = b / std::max(1e-12, e2e - k.api_overhead_s);
   p.tokens_per_s = p.requests_per_s * q.output_tokens;
   return p;
 }
@@ -177,7 +197,11 @@ OperatingPoint AtRate(const ReplicaShape& r, const EngineSettings& engine, const
   p.batch = b;
   p.iteration = Cycle(r, engine, k, q, b);
   const double t = p.iteration.total_s;
-  const double b95 = std::min(c, b + kZ95 * std::sqrt(b));
+  // The batch fluctuates as a Poisson count, amplified by its own feedback: a larger batch
+  // slows every iteration, which keeps requests longer (elasticity e of the iteration time).
+  const double elasticity =
+      std::clamp((Cycle(r, engine, k, q, b * 1.05 + 0.05).total_s / t - 1) / 0.05, 0.0, 0.8);
+  const double b95 = std::min(c, b + kZ95 * std::sqrt(b) / (1 - elasticity));
   const double t95 = Cycle(r, engine, k, q, std::max(b, b95)).total_s;
   // Waiting for a sequence slot (M/M/c, service = a request's time in the engine).
   const double service = std::max(1e-9, q.output_tokens * t);
@@ -195,17 +219,11 @@ OperatingPoint AtRate(const ReplicaShape& r, const EngineSettings& engine, const
     p.stable = false;
     rho = 0.999;
   }
-  double queue = rho * prefill / (2 * (1 - rho));
-  // The API frontend is one server too (M/D/1): over 1 / api_overhead_s it cannot keep up.
-  double rho_front = rate * k.api_overhead_s;
-  if (rho_front >= 1) {
-    p.stable = false;
-    rho_front = 0.999;
-  }
-  queue += rho_front * k.api_overhead_s / (2 * (1 - rho_front));
+  const double queue = rho * prefill / (2 * (1 - rho));
   p.ttft_s.mean = k.api_overhead_s + t / 2 + prefill + queue + slot_wait(0.5) * 1.2;
   p.ttft_s.p50 = k.api_overhead_s + t / 2 + prefill + 0.7 * queue + slot_wait(0.5);
-  p.ttft_s.p95 = k.api_overhead_s + t + prefill + 3 * queue + slot_wait(0.05);
+  const double prefill95 = PrefillService(r, engine, k, q, b95, t95);
+  p.ttft_s.p95 = k.api_overhead_s + t95 + prefill95 + 3 * queue + slot_wait(0.05);
   p.tpot_s = {t, t, t95};
   const double decodes = std::max(0.0, q.output_tokens - 1);
   p.e2e_s.mean = p.ttft_s.mean + decodes * t;

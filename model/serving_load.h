@@ -4,7 +4,8 @@
 // request's prompt and output tokens passing through iterations, and p50/p95 of TTFT, TPOT
 // and end-to-end latency at a Poisson request rate:
 //   - the decoding batch b solves b = rate x output_tokens x iteration(b) (Little's law);
-//     its p95 is b + 1.645 sqrt(b) (Poisson number in an M/G/inf system), capped;
+//     its p95 is b + 1.645 sqrt(b) / (1 - e) (a Poisson count in an M/G/inf system, amplified
+//     by the feedback of the batch on the iteration time, elasticity e), capped;
 //   - a request waits for a sequence slot as in M/M/c (Erlang C) with c = the batch cap;
 //   - its prompt waits for the token budget as in M/D/1, then runs in chunks of the budget.
 // Tested against the discrete-event simulation (serving_simulation.h). Pure; thread-safe.

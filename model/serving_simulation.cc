@@ -74,6 +74,14 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
   std::mt19937 gen(load.seed);
   std::vector<int> inputs = Lengths(n, load.mean_input, load.length_cv, 1, gen);
   std::vector<int> outputs = Lengths(n, load.mean_output, load.length_cv, 1, gen);
+  if (load.max_output > load.mean_output) {
+    const double lo = std::max(1.0, 2 * load.mean_output - load.max_output);
+    for (int i = 0; i < n; ++i) {
+      // Evenly spread over [lo, max], in a seeded order.
+      double u = n > 1 ? static_cast<double>((i * 7919L) % n) / (n - 1) : 1.0;
+      outputs[i] = static_cast<int>(std::lround(lo + u * (load.max_output - lo)));
+    }
+  }
   std::vector<Sequence> seqs(n);
   const int warmup = static_cast<int>(load.warmup_share * n);
   double t_arrival = 0;
@@ -95,11 +103,15 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
     const double scale = n / load.rate / t_arrival;
     for (Sequence& s : seqs) s.arrival *= scale;
   }
-  // The API frontend (HTTP, tokenisation, hand-off) serves requests one at a time.
-  double frontend_free = 0;
+  // The API frontend (HTTP, tokenisation, hand-off to the engine).
   auto through_frontend = [&](Sequence& s) {
-    frontend_free = std::max(frontend_free, s.arrival) + k.api_overhead_s;
-    s.ready = frontend_free;
+    if (!engine.frontend_multiprocessing) {  // done by the engine's own loop, below
+      s.ready = s.arrival;
+      return;
+    }
+    // A separate frontend process: its work on a request is latency, not a queue (it is
+    // asynchronous and far from saturated at the rates one replica serves).
+    s.ready = s.arrival + k.api_overhead_s;
   };
   // Requests released so far; with clients, the first max_concurrency at time 0.
   int released = closed ? std::min(n, load.max_concurrency) : n;
@@ -135,6 +147,8 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
     }
     while (next_arrival < released && seqs[next_arrival].ready <= now) {
       waiting.push_back(next_arrival++);
+      // One process serves HTTP and the engine: the request's frontend work stalls it.
+      if (!engine.frontend_multiprocessing) now += k.api_overhead_s;
     }
     if (running.empty() && waiting.empty()) {
       if (next_arrival >= released) break;  // nothing left to arrive
@@ -150,7 +164,8 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
         Sequence& s = seqs[waiting.front()];
         int need = s.prompt - s.prompt_done;
         if (whole_prompt && need > tokens_left) break;
-        if (kv_used + s.prompt + 1 > cap) break;  // blocks for the whole prompt
+        // Blocks for the whole prompt, above a 1 % watermark (vLLM's block manager).
+        if (kv_used + s.prompt + 1 > 0.99 * cap) break;
         int chunk = std::min(need, tokens_left);
         running.push_back(waiting.front());
         waiting.pop_front();
@@ -173,6 +188,7 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
         if (s.prompt_done >= s.prompt) decoding.push_back(id);
       }
       // No room for one more token each: preempt the newest (recomputed later).
+      bool preempted_now = false;
       while (!decoding.empty() && kv_used + decoding.size() > cap) {
         int victim = running.back();
         running.pop_back();
@@ -185,6 +201,7 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
         waiting.push_front(victim);
         decoding.erase(std::remove(decoding.begin(), decoding.end(), victim), decoding.end());
         ++out.preemptions;
+        preempted_now = true;
       }
       if (chunked) {
         int left = budget - static_cast<int>(decoding.size());
@@ -196,7 +213,8 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
             left -= c;
           }
         }
-        if (multi_step_left == 0) admit(left, false);
+        // After a preemption the scheduler admits nothing new this iteration.
+        if (multi_step_left == 0 && !preempted_now) admit(left, false);
       }
       if (multi_step_left == 0 && engine.num_scheduler_steps > 1 && chunks.empty()) {
         multi_step_left = engine.num_scheduler_steps;

@@ -25,6 +25,9 @@ struct SimulatedLoad {
   double mean_input = 0;       // prompt tokens
   double mean_output = 0;      // generated tokens
   double length_cv = 0;        // spread of lengths (log-normal); 0 = every request the same
+  // Outputs that stop at EOS below this maximum (0 = none): uniform between 2 x mean - max and
+  // max, so the longest (which decides a burst's duration) reaches the maximum.
+  double max_output = 0;
   double cached_prompt_tokens = 0;  // of each prompt, found in the prefix cache
   double warmup_share = 0;     // of requests left out of the latency statistics
   uint32_t seed = 1;

@@ -85,7 +85,7 @@ Feasibility ServingFeasibility(const model::ServingEstimate& e, const model::Nod
                   db::FormatNumber("%.3g s", e.curve.empty() ? 0 : e.curve.front().latency_s);
     f.Add(Infeasible::kSloNotMet, std::move(detail),
           "a faster GPU, more GPUs per replica (tensor parallel), fewer output tokens, or a "
-          "looser latency target");
+          "looser latency_slo_ms (ttft_slo_ms, tpot_slo_ms)");
   }
   return f;
 }

@@ -254,13 +254,14 @@ TEST_F(AnswersNeverMisleadTest, Finding5TheAnswerAgreesWithItselfAndNamesItsDefa
                   {"target_requests_per_s", 5}, {"hardware", {{"gpu", "L4"}}}};
   auto plan = Post("/api/v1/estimates/inference", serving);
   ASSERT_EQ(plan.status, 200) << plan.body.dump();
-  EXPECT_TRUE(Says(plan.body["assumptions"], "70 % of its throughput")) << plan.body.dump();
+  EXPECT_TRUE(Says(plan.body["assumptions"], "at most 80 % of its saturated throughput"))
+      << plan.body.dump();
+  EXPECT_TRUE(Says(plan.body["assumptions"], "engine vllm v1 defaults for L4"));
   serving.erase("hardware");
   serving["task"] = "inference";
   auto ranked = Post("/api/v1/recommendations", serving);
   ASSERT_EQ(ranked.status, 200) << ranked.body.dump();
-  EXPECT_TRUE(Says(ranked.body["assumptions"], "70 % of its throughput"));
-  EXPECT_TRUE(Says(ranked.body["assumptions"], "workspace and fragmentation"));
+  EXPECT_TRUE(Says(ranked.body["assumptions"], "at most 80 % of its saturated throughput"));
 
   body["pricing"]["interruption_rate_per_hour"] = 0.05;
   auto given = Post("/api/v1/estimates/training", body);

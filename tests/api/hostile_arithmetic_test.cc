@@ -222,8 +222,8 @@ class HostileArithmeticSweep : public ::testing::Test {
   }
   static json Serving() {
     return {{"workload", "llama-2-70b"},
-            {"input_tokens", 4000},
-            {"output_tokens", 4000},
+            {"input_tokens", 2000},
+            {"output_tokens", 2000},
             {"target_requests_per_s", 10},
             {"hardware",
              {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"}, {"region", "us-east-1"}}},
