@@ -133,6 +133,41 @@ void BM_RecommendTraining(benchmark::State& state) {
 BENCHMARK_TEMPLATE(BM_RecommendTraining, db::CachedCatalog)->Name("BM_RecommendTrainingWholeCatalog")->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_RecommendTraining, TenfoldCatalog)->Name("BM_RecommendTrainingTenfoldCatalog")->Unit(benchmark::kMillisecond);
 
+// POST /api/v1/estimates/inference without HTTP: Llama-3-8B at 50 req/s within a p95 of 2 s
+// on p4d.24xlarge (the serving model: engine defaults, batch cap, curve, saturation, the
+// largest rate per replica whose p95 meets the target, for each tensor-parallel degree).
+void BM_InferenceEstimateRequest(benchmark::State& state) {
+  SeededDb seeded;
+  const std::string text =
+      R"({"workload":"llama-3-8b","input_tokens":200,"output_tokens":300,"target_requests_per_s":50,)"
+      R"("latency_slo_ms":2000,"hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"}})";
+  auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
+  for (auto _ : state) {
+    auto lease = pool->Acquire();
+    db::CachedCatalog store(lease);
+    auto body = nlohmann::json::parse(text);
+    auto request = api::DecodeInferenceRequest(body);
+    auto answer = api::PlanAnswer(store, *request);
+    benchmark::DoNotOptimize(answer);
+  }
+}
+BENCHMARK(BM_InferenceEstimateRequest)->Unit(benchmark::kMicrosecond);
+
+// The same load as a recommendation over every offer of the seeded catalog.
+void BM_RecommendInferenceWholeCatalog(benchmark::State& state) {
+  SeededDb seeded;
+  nlohmann::json body = {{"task", "inference"}, {"workload", "llama-3-8b"}, {"input_tokens", 200},
+                         {"output_tokens", 300}, {"target_requests_per_s", 50},
+                         {"latency_slo_ms", 2000}};
+  for (auto _ : state) {
+    db::CachedCatalog store(*seeded.db);
+    auto request = api::DecodeRecommendRequest(body);
+    auto answer = api::PlanAnswer(store, *request);
+    benchmark::DoNotOptimize(answer);
+  }
+}
+BENCHMARK(BM_RecommendInferenceWholeCatalog)->Unit(benchmark::kMillisecond);
+
 std::string SyntheticSkypilot(int rows) {
   std::string csv =
       "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"

@@ -422,6 +422,27 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
       best.warnings.push_back("the latency target is not met: " + best.slo_detail);
     }
   } else {
+    // The engine, quantisation, concurrency, prefix and TTFT/TPOT options are a decoder's.
+    const EngineConfig defaults;
+    const char* decoder_only =
+        r.ttft_slo_s > 0 ? "ttft_slo_ms"
+        : r.tpot_slo_s > 0 ? "tpot_slo_ms"
+        : r.quantization != WeightQuantization::kNone ? "weight_quantization"
+        : r.kv_cache != KvCacheDtype::kAuto ? "kv_cache_dtype"
+        : r.max_concurrency > 0 ? "max_concurrency"
+        : r.shared_prefix_tokens > 0 ? "shared_prefix_tokens"
+        : (r.engine.version != defaults.version || r.engine.max_num_seqs ||
+           r.engine.max_num_batched_tokens || r.engine.gpu_memory_utilization ||
+           r.engine.cuda_graphs || r.engine.chunked_prefill || r.engine.prefix_caching ||
+           r.engine.max_model_len || r.engine.num_scheduler_steps ||
+           r.engine.frontend_multiprocessing)
+            ? "engine"
+            : nullptr;
+    if (decoder_only) {
+      return Error::Invalid(decoder_only, std::string(decoder_only) +
+                                              " applies to decoder models served token by "
+                                              "token; " + w.name + " is served in batches");
+    }
     double gpus_needed = 0;
     best = BatchServing(w, node, r, c, s, gpus_needed);
     if (gpus_needed > kMaxTotalGpus) return OverMaxGpus(gpus_needed, 1);

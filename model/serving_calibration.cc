@@ -1,7 +1,10 @@
 #include "model/serving_calibration.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <optional>
+#include <thread>
 #include <map>
 #include <set>
 
@@ -12,8 +15,8 @@ namespace gpuplan::model {
 namespace {
 
 // The published runs are benchmark streams of up to 12 000 requests; their rates and
-// latencies settle within the first few hundred, so at most this many are simulated.
-constexpr int kCalibrationRequests = 1200;
+// latencies settle within the first hundred or two, so at most this many are simulated.
+constexpr int kCalibrationRequests = 400;
 
 double Median(std::vector<double> v) {
   if (v.empty()) return -1;
@@ -49,10 +52,11 @@ void Summarize(ServingCalibrationReport& report) {
   report.overall = Group("overall", all);
 }
 
+// The runs with a fitted figure, of `version` ("" = every version).
 std::vector<const ServingRun*> RunsOf(const std::vector<ServingRun>& runs, const std::string& version) {
   std::vector<const ServingRun*> out;
   for (const ServingRun& r : runs) {
-    if (r.engine.version != version) continue;
+    if (!version.empty() && r.engine.version != version) continue;
     bool any = false;
     for (const auto& m : r.measurements) any = any || m.fitted;
     if (any) out.push_back(&r);
@@ -79,34 +83,73 @@ double Loss(const std::vector<const ServingRun*>& runs, const EngineConstants& k
   return loss / std::max<size_t>(1, by_class.size());
 }
 
-double Penalty(const EngineConstants& k, const EngineConstantSpec* specs) {
-  double p = 0;
-  for (int i = 0; i < kFittedEngineConstants; ++i) {
-    double d = std::log(k.*(specs[i].field) / specs[i].prior);
-    p += 0.005 * d * d;  // a weak prior: a factor e costs 0.5 % of mean log error
+// One fitted parameter: a constant of one family, or a shared one written to every family.
+struct Parameter {
+  const EngineConstantSpec* spec;
+  std::vector<std::string> versions;  // the families it is written to
+};
+
+using Constants = std::map<std::string, EngineConstants>;
+
+std::vector<Parameter> Parameters() {
+  std::vector<Parameter> out;
+  std::vector<std::string> all;
+  for (const EngineProfile& p : EngineProfiles()) all.push_back(std::string(p.version));
+  bool first = true;
+  for (const EngineProfile& p : EngineProfiles()) {
+    for (int i = 0; i < kFittedEngineConstants; ++i) {
+      const EngineConstantSpec& s = p.constants[i];
+      if (s.shared && !first) continue;  // one parameter for every family
+      out.push_back({&s, s.shared ? all : std::vector<std::string>{std::string(p.version)}});
+    }
+    first = false;
   }
-  return p;
+  return out;
 }
 
-EngineConstants Fit(const std::vector<const ServingRun*>& runs, const EngineProfile& profile) {
-  EngineConstants k = profile.shipped;
-  for (int i = 0; i < kFittedEngineConstants; ++i) {
-    k.*(profile.constants[i].field) = profile.constants[i].prior;
+double Get(const Constants& k, const Parameter& p) { return k.at(p.versions[0]).*(p.spec->field); }
+void Set(Constants& k, const Parameter& p, double v) {
+  for (const std::string& version : p.versions) k[version].*(p.spec->field) = v;
+}
+
+// The families' losses averaged, plus a weak log-space prior on every parameter.
+double Objective(const std::map<std::string, std::vector<const ServingRun*>>& runs,
+                 const Constants& k, const std::vector<Parameter>& params) {
+  double loss = 0;
+  int families = 0;
+  for (const auto& [version, list] : runs) {
+    if (list.empty()) continue;
+    loss += Loss(list, k.at(version));
+    ++families;
   }
-  double best = Loss(runs, k) + Penalty(k, profile.constants);
+  loss /= std::max(1, families);
+  for (const Parameter& p : params) {
+    double d = std::log(Get(k, p) / p.spec->prior);
+    loss += 0.005 * d * d;  // a factor e from the prior costs 0.5 % of mean log error
+  }
+  return loss;
+}
+
+// Coordinate descent in log space from the priors, within the bounds.
+Constants Fit(const std::map<std::string, std::vector<const ServingRun*>>& runs) {
+  const std::vector<Parameter> params = Parameters();
+  Constants k;
+  for (const EngineProfile& p : EngineProfiles()) k[std::string(p.version)] = p.shipped;
+  for (const Parameter& p : params) Set(k, p, p.spec->prior);
+  double best = Objective(runs, k, params);
   for (double step : {2.0, 1.4, 1.15, 1.05}) {
     for (int round = 0; round < 3; ++round) {
       bool improved = false;
-      for (int i = 0; i < kFittedEngineConstants; ++i) {
-        const EngineConstantSpec& s = profile.constants[i];
+      for (const Parameter& p : params) {
         for (double f : {step, 1 / step}) {
-          EngineConstants t = k;
-          t.*(s.field) = std::clamp(k.*(s.field) * f, s.lo, s.hi);
-          if (t.*(s.field) == k.*(s.field)) continue;
-          double loss = Loss(runs, t) + Penalty(t, profile.constants);
+          Constants t = k;
+          double v = std::clamp(Get(k, p) * f, p.spec->lo, p.spec->hi);
+          if (v == Get(k, p)) continue;
+          Set(t, p, v);
+          double loss = Objective(runs, t, params);
           if (loss < best - 1e-9) {
             best = loss;
-            k = t;
+            k = std::move(t);
             improved = true;
             break;
           }
@@ -116,6 +159,15 @@ EngineConstants Fit(const std::vector<const ServingRun*>& runs, const EngineProf
     }
   }
   return k;
+}
+
+std::map<std::string, std::vector<const ServingRun*>> ByVersion(const std::vector<const ServingRun*>& runs) {
+  std::map<std::string, std::vector<const ServingRun*>> out;
+  for (const EngineProfile& p : EngineProfiles()) out[std::string(p.version)];
+  for (const ServingRun* r : runs) {
+    if (out.count(r->engine.version)) out[r->engine.version].push_back(r);
+  }
+  return out;
 }
 
 void AddRows(ServingCalibrationReport& report, const ServingRun& run, const EngineConstants& k) {
@@ -200,44 +252,64 @@ ServingCalibrationReport EvaluateServing(const std::vector<ServingRun>& runs,
   return report;
 }
 
-ServingCalibrationReport FitServing(const std::vector<ServingRun>& runs, const std::string& version) {
-  const EngineProfile* profile = FindEngineProfile("vllm", version);
-  if (!profile) return {};
-  return EvaluateServing(runs, version, Fit(RunsOf(runs, version), *profile));
+std::vector<ServingCalibrationReport> FitServing(const std::vector<ServingRun>& runs) {
+  Constants k = Fit(ByVersion(RunsOf(runs, "")));
+  std::vector<ServingCalibrationReport> out;
+  for (const EngineProfile& p : EngineProfiles()) {
+    const std::string version(p.version);
+    out.push_back(EvaluateServing(runs, version, k.at(version)));
+  }
+  return out;
 }
 
-ServingCalibrationReport CrossValidateServing(const std::vector<ServingRun>& runs,
-                                              const std::string& version) {
-  ServingCalibrationReport report;
-  report.version = version;
-  const EngineProfile* profile = FindEngineProfile("vllm", version);
-  if (!profile) return report;
-  std::vector<const ServingRun*> mine = RunsOf(runs, version);
+std::vector<ServingCalibrationReport> CrossValidateServing(const std::vector<ServingRun>& runs) {
+  const std::vector<const ServingRun*> all = RunsOf(runs, "");
+  // Held-out predictions of every group by `key`, per family.
   auto held_out = [&](auto key) {
-    std::set<std::string> groups;
-    for (const ServingRun* r : mine) groups.insert(key(*r));
-    ServingCalibrationReport part;
-    for (const std::string& g : groups) {
-      std::vector<const ServingRun*> train;
-      for (const ServingRun* r : mine) {
-        if (key(*r) != g) train.push_back(r);
+    std::map<std::string, ServingCalibrationReport> parts;
+    std::set<std::string> group_set;
+    for (const ServingRun* r : all) group_set.insert(key(*r));
+    const std::vector<std::string> groups(group_set.begin(), group_set.end());
+    // The folds' fits are independent: run them on every core, then collect in order.
+    std::vector<std::optional<Constants>> fits(groups.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i = next++; i < groups.size(); i = next++) {
+        std::vector<const ServingRun*> train;
+        for (const ServingRun* r : all) {
+          if (key(*r) != groups[i]) train.push_back(r);
+        }
+        if (!train.empty()) fits[i] = Fit(ByVersion(train));  // else not predicted
       }
-      if (train.empty()) continue;  // nothing to fit on: not predicted
-      EngineConstants k = Fit(train, *profile);
-      for (const ServingRun* r : mine) {
-        if (key(*r) == g) AddRows(part, *r, k);
+    };
+    std::vector<std::thread> threads;
+    const unsigned n = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 8));
+    for (unsigned t = 0; t < n; ++t) threads.emplace_back(work);
+    for (std::thread& t : threads) t.join();
+    for (size_t i = 0; i < groups.size(); ++i) {
+      if (!fits[i]) continue;
+      for (const ServingRun* r : all) {
+        if (key(*r) == groups[i]) AddRows(parts[r->engine.version], *r, fits[i]->at(r->engine.version));
       }
     }
-    Summarize(part);
-    return part;
+    for (auto& [version, part] : parts) Summarize(part);
+    return parts;
   };
-  ServingCalibrationReport by_model = held_out([](const ServingRun& r) { return r.model_group; });
-  ServingCalibrationReport by_gpu = held_out([](const ServingRun& r) { return r.gpu_group; });
-  report.rows = by_model.rows;
-  report.by_model = by_model.by_model;
-  report.by_gpu = by_gpu.by_gpu;
-  report.overall = by_model.overall;
-  return report;
+  auto by_model = held_out([](const ServingRun& r) { return r.model_group; });
+  auto by_gpu = held_out([](const ServingRun& r) { return r.gpu_group; });
+  std::vector<ServingCalibrationReport> out;
+  for (const EngineProfile& p : EngineProfiles()) {
+    const std::string version(p.version);
+    ServingCalibrationReport report;
+    report.version = version;
+    report.rows = by_model[version].rows;
+    report.by_model = by_model[version].by_model;
+    report.by_gpu = by_gpu[version].by_gpu;
+    report.overall = by_model[version].overall;
+    report.overall_gpu_out = by_gpu[version].overall;
+    out.push_back(std::move(report));
+  }
+  return out;
 }
 
 }  // namespace gpuplan::model

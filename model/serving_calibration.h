@@ -1,8 +1,8 @@
 // Calibrating an engine's iteration constants on published serving benchmark runs: each run
 // (model, GPU, tensor parallel, engine settings, request stream) is simulated
 // (serving_simulation.h) and its published figures (TTFT, TPOT, throughput) compared.
-// Fit: coordinate descent on the median-free mean absolute log error plus a log-space prior
-// penalty, within each constant's bounds. Deterministic; thread-safe.
+// Fit: coordinate descent on the mean absolute log error (each metric class weighted equally)
+// plus a weak log-space prior penalty, within each constant's bounds. Deterministic; thread-safe.
 #pragma once
 
 #include <string>
@@ -68,7 +68,8 @@ struct ServingCalibrationReport {
   std::string version;  // engine version family ("v0", "v1")
   EngineConstants constants;
   std::vector<ServingErrorGroup> by_model, by_gpu;
-  ServingErrorGroup overall;
+  ServingErrorGroup overall;          // every row (cross-validation: held out by model)
+  ServingErrorGroup overall_gpu_out;  // cross-validation: every row held out by GPU
   struct Row {
     const ServingRun* run;
     ServingMeasurement measured;
@@ -82,12 +83,13 @@ struct ServingCalibrationReport {
 ServingCalibrationReport EvaluateServing(const std::vector<ServingRun>& runs,
                                          const std::string& version, const EngineConstants& k);
 
-// Fits the eight constants of `version`'s profile from its priors.
-ServingCalibrationReport FitServing(const std::vector<ServingRun>& runs, const std::string& version);
+// Fits every family's eight constants from their priors, together: the GPU-side constants
+// marked shared on every run, each family's host and API constants on its own runs. One
+// report per engine profile, in EngineProfiles() order.
+std::vector<ServingCalibrationReport> FitServing(const std::vector<ServingRun>& runs);
 
-// Leave-one-model-out (by_model) and leave-one-GPU-out (by_gpu) errors: each group
-// predicted by a fit without it. `overall` pools the held-out predictions of models.
-ServingCalibrationReport CrossValidateServing(const std::vector<ServingRun>& runs,
-                                              const std::string& version);
+// Leave-one-model-out (by_model, overall) and leave-one-GPU-out (by_gpu, overall_gpu_out)
+// errors: each group predicted by a joint fit without it. One report per engine profile.
+std::vector<ServingCalibrationReport> CrossValidateServing(const std::vector<ServingRun>& runs);
 
 }  // namespace gpuplan::model

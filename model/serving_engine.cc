@@ -64,43 +64,40 @@ EngineSettings VllmV1(const GpuSpec& gpu, int max_model_len) {
 // Llama-3-8B the GPU ran only 38 % of the time in v0.5.3; API server and scheduling took the
 // rest), kernel floors from CUDA-graph replay of a decoder layer (~8-10 kernels of 1-3 us),
 // all-reduce from the custom one-shot kernel (~10 us on NVLink).
+// The GPU-side constants every family shares (fitted once, on every run).
+#define GPUPLAN_SHARED_ENGINE_CONSTANTS                                                      \
+  {"eta_bandwidth", &EngineConstants::eta_bandwidth, 0.85, 0.5, 1.0,                        \
+   "share of the achievable DRAM bandwidth decode reaches (weights and KV)", true},          \
+  {"eta_compute", &EngineConstants::eta_compute, 0.6, 0.3, 0.8,                             \
+   "share of the dense tensor peak prefill and large batches reach (bound: the lent H200's "  \
+   "BF16 GEMMs at 7 B shapes reach 0.53-0.77 of peak)", true},                               \
+  {"layer_floor_graph_s", &EngineConstants::layer_floor_graph_s, 10e-6, 3e-6, 60e-6,        \
+   "GPU time per layer of a tiny decode step replayed as a CUDA graph", true},               \
+  {"layer_floor_eager_s", &EngineConstants::layer_floor_eager_s, 50e-6, 15e-6, 200e-6,      \
+   "the same launched eagerly (beyond the captured sizes, v0 prefill)", true},               \
+  {"allreduce_nvlink_s", &EngineConstants::allreduce_nvlink_s, 10e-6, 3e-6, 60e-6,          \
+   "latency of one tensor-parallel all-reduce over NVLink (custom all-reduce)", true}
+
 constexpr EngineConstantSpec kVllmV0Constants[kFittedEngineConstants] = {
     {"cpu_iteration_s", &EngineConstants::cpu_iteration_s, 4e-3, 0.5e-3, 20e-3,
-     "host time per scheduler iteration (v0: Python scheduler, input preparation)"},
+     "host time per scheduler iteration (v0: Python scheduler, input preparation)", false},
     {"cpu_per_sequence_s", &EngineConstants::cpu_per_sequence_s, 30e-6, 2e-6, 200e-6,
-     "host time per running sequence per iteration (sampling, detokenisation, output)"},
-    {"eta_bandwidth", &EngineConstants::eta_bandwidth, 0.85, 0.5, 1.0,
-     "share of the achievable DRAM bandwidth decode reaches (weights and KV)"},
-    {"eta_compute", &EngineConstants::eta_compute, 0.6, 0.3, 0.9,
-     "share of the dense tensor peak prefill and large batches reach"},
-    {"layer_floor_graph_s", &EngineConstants::layer_floor_graph_s, 15e-6, 4e-6, 60e-6,
-     "GPU time per layer of a tiny decode step replayed as a CUDA graph"},
-    {"layer_floor_eager_s", &EngineConstants::layer_floor_eager_s, 60e-6, 20e-6, 200e-6,
-     "the same launched eagerly (prefill and batches above the captured sizes)"},
-    {"allreduce_nvlink_s", &EngineConstants::allreduce_nvlink_s, 12e-6, 4e-6, 60e-6,
-     "latency of one tensor-parallel all-reduce over NVLink (custom all-reduce)"},
+     "host time per running sequence per iteration (sampling, detokenisation, output)", false},
     {"api_overhead_s", &EngineConstants::api_overhead_s, 15e-3, 1e-3, 100e-3,
-     "per request: HTTP, tokenisation, queue hand-off and the first token's return"},
+     "per request: HTTP, tokenisation, queue hand-off and the first token's return", false},
+    GPUPLAN_SHARED_ENGINE_CONSTANTS,
 };
 
 constexpr EngineConstantSpec kVllmV1Constants[kFittedEngineConstants] = {
     {"cpu_iteration_s", &EngineConstants::cpu_iteration_s, 1.5e-3, 0.2e-3, 10e-3,
-     "host time per scheduler iteration (V1: overlapped, C++ input preparation)"},
+     "host time per scheduler iteration (V1: overlapped, C++ input preparation)", false},
     {"cpu_per_sequence_s", &EngineConstants::cpu_per_sequence_s, 10e-6, 1e-6, 100e-6,
-     "host time per running sequence per iteration (sampling, detokenisation, output)"},
-    {"eta_bandwidth", &EngineConstants::eta_bandwidth, 0.85, 0.5, 1.0,
-     "share of the achievable DRAM bandwidth decode reaches (weights and KV)"},
-    {"eta_compute", &EngineConstants::eta_compute, 0.6, 0.3, 0.9,
-     "share of the dense tensor peak prefill and large batches reach"},
-    {"layer_floor_graph_s", &EngineConstants::layer_floor_graph_s, 10e-6, 3e-6, 50e-6,
-     "GPU time per layer of a tiny decode step replayed as a CUDA graph"},
-    {"layer_floor_eager_s", &EngineConstants::layer_floor_eager_s, 50e-6, 15e-6, 200e-6,
-     "the same launched eagerly (batches above the captured sizes)"},
-    {"allreduce_nvlink_s", &EngineConstants::allreduce_nvlink_s, 10e-6, 3e-6, 50e-6,
-     "latency of one tensor-parallel all-reduce over NVLink (custom all-reduce)"},
+     "host time per running sequence per iteration (sampling, detokenisation, output)", false},
     {"api_overhead_s", &EngineConstants::api_overhead_s, 10e-3, 1e-3, 100e-3,
-     "per request: HTTP, tokenisation, queue hand-off and the first token's return"},
+     "per request: HTTP, tokenisation, queue hand-off and the first token's return", false},
+    GPUPLAN_SHARED_ENGINE_CONSTANTS,
 };
+#undef GPUPLAN_SHARED_ENGINE_CONSTANTS
 
 EngineConstants Priors(const EngineConstantSpec* specs) {
   EngineConstants c;
@@ -198,6 +195,7 @@ Result<EngineSettings> ResolveEngine(const EngineConfig& config, const GpuSpec& 
   if (s.num_scheduler_steps < 1) {
     return Error::Invalid("engine.num_scheduler_steps", "must be at least 1");
   }
+  if (s.version == "v1") s.graph_capture_max_batch = std::min(512, 2 * s.max_num_seqs);
   if (!s.cuda_graphs) s.graph_capture_max_batch = 0;
   if (assumptions && !defaulted.empty()) {
     std::string line = "engine " + s.name + " " + s.version + " defaults for " + gpu.id + ": ";

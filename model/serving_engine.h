@@ -82,6 +82,9 @@ struct EngineConstantSpec {
   double EngineConstants::*field;
   double prior, lo, hi;
   const char* why;  // what it stands for and where the prior comes from
+  // A property of the GPU and its kernels, not of the engine version: one value fitted for
+  // every family (each family's table repeats it with the same prior and bounds).
+  bool shared;
 };
 inline constexpr int kFittedEngineConstants = 8;
 

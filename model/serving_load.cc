@@ -55,6 +55,16 @@ IterationTime Cycle(const ReplicaShape& r, const EngineSettings& e, const Engine
   load.steps = e.num_scheduler_steps;
   // Without a separate API process the engine's loop also does each request's frontend work.
   const double frontend = e.frontend_multiprocessing ? 0 : starts * k.api_overhead_s;
+  if (e.chunked_prefill && starts > 30) {
+    // Many prompts per iteration: their count varies little; the mean iteration is exact enough.
+    load.prefill_tokens = std::min(std::max(0.0, e.max_num_batched_tokens - b), starts * q.input_tokens);
+    load.prefill_seqs = q.input_tokens > 0 ? load.prefill_tokens / q.input_tokens : 0;
+    load.prefill_pairs = load.prefill_tokens * (q.cached_tokens + q.input_tokens / 2);
+    IterationTime t = TimeIteration(r, load, e, k);
+    t.cpu_s += frontend;
+    t.total_s += frontend;
+    return t;
+  }
   if (e.chunked_prefill) {
     // An iteration carries k new prompts with k Poisson of mean `starts` (the mean of the
     // iteration times, not the time of the mean iteration: a prompt chunk can make an

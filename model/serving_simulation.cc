@@ -294,18 +294,21 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
     out.requests_per_s = finished / out.duration_s;
     out.output_tokens_per_s = out.output_tokens / out.duration_s;
   }
+  out.ttft_s = Summarize(std::move(ttft));
+  out.tpot_s = Summarize(std::move(tpot));
+  out.e2e_s = Summarize(std::move(e2e));
+  out.itl_median_s = Summarize(std::move(gaps)).p50;
   if (warmup > 0 && warmup < n && now > seqs[warmup].arrival) {
-    // A stream's rate: the requests after the warm-up over the time from the first of them.
-    double span = now - seqs[warmup].arrival;
+    // A stream's rate: the requests after the warm-up over the time from the first of them to
+    // the last one's arrival (its completion less a mean request time: the drain of the
+    // last requests is not part of the stream).
+    const double span = std::max(0.5 * (now - seqs[warmup].arrival),
+                                 now - seqs[warmup].arrival - out.e2e_s.mean);
     double tokens = 0;
     for (int i = warmup; i < n; ++i) tokens += outputs[i];
     out.requests_per_s = (n - warmup) / span;
     out.output_tokens_per_s = tokens / span;
   }
-  out.ttft_s = Summarize(std::move(ttft));
-  out.tpot_s = Summarize(std::move(tpot));
-  out.e2e_s = Summarize(std::move(e2e));
-  out.itl_median_s = Summarize(std::move(gaps)).p50;
   out.mean_batch = decode_time > 0 ? batch_time / decode_time : 0;
   return out;
 }

@@ -93,38 +93,48 @@ int RunServingCalibrate(const CalibrateOptions& options, std::ostream& out) {
   for (const auto& s : data->skipped) ++skipped[s.reason];
   for (const auto& [why, n] : skipped) out << "  skipped (" << n << " rows): " << why << "\n";
   for (const auto& [why, n] : not_fitted) out << "  reported, not fitted (" << n << "): " << why << "\n";
-  for (const model::EngineProfile& profile : model::EngineProfiles()) {
-    const std::string version(profile.version);
-    out << "\n######## engine " << profile.name << " " << version << " ########\n";
-    model::ServingCalibrationReport report =
-        options.fit ? model::FitServing(data->runs, version)
-                    : model::EvaluateServing(data->runs, version, profile.shipped);
-    out << "== " << (options.fit ? "fitted" : "shipped") << " constants, error on the calibration runs ==\n";
+  const auto& profiles = model::EngineProfiles();
+  std::vector<model::ServingCalibrationReport> reports;
+  if (options.fit) {
+    reports = model::FitServing(data->runs);
+  } else {
+    for (const model::EngineProfile& p : profiles) {
+      reports.push_back(model::EvaluateServing(data->runs, std::string(p.version), p.shipped));
+    }
+  }
+  std::vector<model::ServingCalibrationReport> cv;
+  if (options.cross_validate) cv = model::CrossValidateServing(data->runs);
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    const model::EngineProfile& profile = profiles[i];
+    const model::ServingCalibrationReport& report = reports[i];
+    out << "\n######## engine " << profile.name << " " << profile.version << " ########\n";
+    out << "== " << (options.fit ? "fitted" : "shipped")
+        << " constants, error on the calibration runs ==\n";
     PrintGroups("model", report.by_model, report.overall, out);
     PrintGroups("gpu", report.by_gpu, report.overall, out);
     if (options.rows) PrintRows(report, out);
-    out << "constants (value; prior; bounds):\n";
+    out << "constants (value; prior; bounds; * = shared by every family):\n";
     int at_bound = 0;
-    for (int i = 0; i < model::kFittedEngineConstants; ++i) {
-      const model::EngineConstantSpec& s = profile.constants[i];
+    for (int c = 0; c < model::kFittedEngineConstants; ++c) {
+      const model::EngineConstantSpec& s = profile.constants[c];
       double v = report.constants.*(s.field);
       bool bound = v <= s.lo * 1.0001 || v >= s.hi * 0.9999;
       at_bound += bound;
       char line[200];
-      std::snprintf(line, sizeof(line), "  %-22s %-11.4g prior %-9.4g [%g, %g]%s\n", s.name, v,
-                    s.prior, s.lo, s.hi, bound ? "  AT BOUND" : "");
+      std::snprintf(line, sizeof(line), "  %-22s%s %-11.4g prior %-9.4g [%g, %g]%s\n", s.name,
+                    s.shared ? "*" : " ", v, s.prior, s.lo, s.hi, bound ? "  AT BOUND" : "");
       out << line;
     }
     out << "constants at a bound: " << at_bound << "\n";
     if (options.cross_validate) {
-      model::ServingCalibrationReport cv = model::CrossValidateServing(data->runs, version);
+      const model::ServingCalibrationReport& held = cv[i];
       out << "== leave-one-model-out: each model predicted by a fit without it ==\n";
-      PrintGroups("held-out model", cv.by_model, cv.overall, out);
+      PrintGroups("held-out model", held.by_model, held.overall, out);
       out << "== leave-one-GPU-out: each GPU predicted by a fit without it ==\n";
-      PrintGroups("held-out gpu", cv.by_gpu, cv.overall, out);
-      PrintMedianOfGroups("leave-one-model-out", cv.by_model, out);
-      PrintMedianOfGroups("leave-one-GPU-out", cv.by_gpu, out);
-      if (options.rows) PrintRows(cv, out);
+      PrintGroups("held-out gpu", held.by_gpu, held.overall_gpu_out, out);
+      PrintMedianOfGroups("leave-one-model-out", held.by_model, out);
+      PrintMedianOfGroups("leave-one-GPU-out", held.by_gpu, out);
+      if (options.rows) PrintRows(held, out);
     }
   }
   return 0;
