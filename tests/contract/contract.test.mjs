@@ -173,6 +173,32 @@ test('every answer matches the document', async () => {
     serve({ hardware: { gpu: 'A100-80GB-SXM4', gpus_per_node: 8 }, tensor_parallel: 2, pricing: { kind: 'spot' } }),
   ]) await check('POST', I, { body, expect: 200 });
   await check('POST', I, { body: serve({ hardware: { gpu: 'T4' }, latency_slo_ms: -1 }), expect: 422 });
+  // Serving model v3: the engine object, quantisation, the client's concurrency cap and a
+  // shared prefix; decoders answer engine and batch_cap, and when they fit saturation,
+  // kv_limit, latency percentiles and the iteration's terms.
+  const decoder = await check('POST', I, { body: serve({ workload: 'llama-3-8b', input_tokens: 200, output_tokens: 300,
+    target_requests_per_s: 50, latency_slo_ms: 2000, hardware: { gpu: 'A100-80GB-SXM4', gpus_per_node: 8 } }), expect: 200 });
+  for (const k of ['engine', 'batch_cap', 'saturation', 'kv_limit', 'latency', 'iteration', 'replica_rule']) assert.ok(k in decoder, `decoder answer has ${k}`);
+  assert.equal(decoder.batch_cap.client_concurrency, null, 'no client cap: null');
+  const engine = { name: 'vllm', version: 'v1', max_num_seqs: 64, max_num_batched_tokens: 4096, gpu_memory_utilization: 0.85,
+    cuda_graphs: true, chunked_prefill: true, prefix_caching: true, max_model_len: 4096, num_scheduler_steps: 1,
+    frontend_multiprocessing: false };
+  const tuned = await check('POST', I, { body: serve({ workload: 'llama-3-8b', hardware: { gpu: 'H100-80GB-SXM5' }, engine,
+    ttft_slo_ms: 500, tpot_slo_ms: 50, latency_slo_ms: 10000 }), expect: 200 });
+  assert.equal(tuned.engine.max_num_seqs, 64);
+  const capped = await check('POST', I, { body: serve({ workload: 'llama-3-8b', hardware: { gpu: 'L4' }, weight_quantization: 'int4_awq',
+    kv_cache_dtype: 'fp8', max_concurrency: 8, shared_prefix_tokens: 256 }), expect: 200 });
+  assert.equal(capped.batch_cap.binding, 'client_concurrency');
+  assert.equal(capped.batch_cap.client_concurrency, 8);
+  for (const body of [
+    serve({ hardware: { gpu: 'H100-80GB-SXM5', gpus_per_node: 8 }, engine: { version: 'v0', chunked_prefill: false, cuda_graphs: false, prefix_caching: false } }),
+    serve({ workload: 'mixtral-8x7b', hardware: { gpu: 'H100-80GB-SXM5', gpus_per_node: 8 }, weight_quantization: 'fp8', engine: { num_scheduler_steps: 8 } }),
+    serve({ hardware: { gpu: 'L4' }, weight_quantization: 'int8', kv_cache_dtype: 'auto', engine: { gpu_memory_utilization: 0.05 } }),  // does not fit
+    { workload: 'resnet-50', target_samples_per_s: 100, hardware: { gpu: 'T4' } },
+  ]) await check('POST', I, { body, expect: 200 });
+  const bad = await check('POST', I, { body: serve({ hardware: { gpu: 'L4' }, engine: { version: 'v2' } }), expect: 422 });
+  assert.deepEqual(bad.errors.map((e) => e.pointer), ['/engine/version']);
+  await check('POST', I, { body: serve({ hardware: { gpu: 'L4' }, shared_prefix_tokens: 512 }), expect: 422 });
   const O = '/api/v1/estimates/ownership';
   // Buy or rent: the same GPU only (none offered: found false), with the same work, in EUR.
   const owned = await check('POST', O, { body: { gpu: 'RTX-4090' }, expect: 200 });
@@ -187,9 +213,17 @@ test('every answer matches the document', async () => {
   const R = '/api/v1/recommendations';
   for (const body of [train({ limit: 3 }), train({ limit: 2, constraints: { deadline_hours: 0.01 } }),
     train({ limit: 2, objective: 'balanced', constraints: { clouds: ['gcp'], price_kinds: ['spot'] } }),
-    serve({ task: 'inference', limit: 2 }), serve({ task: 'inference', limit: 2, latency_slo_ms: 1000, constraints: { price_kinds: ['spot', 'ondemand'] } })]) {
+    serve({ task: 'inference', limit: 2 }), serve({ task: 'inference', limit: 2, latency_slo_ms: 1000, constraints: { price_kinds: ['spot', 'ondemand'] } }),
+    { task: 'inference', workload: 'resnet-50', target_samples_per_s: 100, limit: 2 }]) {
     await check('POST', R, { body, expect: 200 });
   }
+  // Decoder items carry their p95 latencies and saturated throughput.
+  const served = await check('POST', R, { body: serve({ task: 'inference', limit: 2, ttft_slo_ms: 300, tpot_slo_ms: 60,
+    engine: { version: 'v0' }, weight_quantization: 'int4_gptq', kv_cache_dtype: 'fp8', max_concurrency: 16,
+    shared_prefix_tokens: 128, constraints: { gpus: ['L4', 'A10G'] } }), expect: 200 });
+  assert.ok(served.items.length > 0 && served.items.every((it) => it.latency_p95 && it.saturated_requests_per_s > 0),
+    'decoder recommendation items with latency_p95 were checked');
+  await check('POST', R, { body: serve({ task: 'inference', engine: { version: 'v2' } }), expect: 422 });
   await check('POST', R, { body: train({ constraints: { gpus: ['H10O'] } }), expect: 422 });
   // Runnable plans: the same requests answered as YAML (application/yaml), and the GET form.
   await check('POST', `${T}?format=skypilot`, { body: train({ hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge' } }), expect: 200 });
