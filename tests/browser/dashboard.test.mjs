@@ -369,6 +369,168 @@ test('serving: replicas, latency against the target, the batch-latency curve, co
   await close();
 });
 
+// Issue 24: the serving view searches the catalog for the cheapest plan.
+const servingSearchHash = '#/serving?_workload=preset&workload=llama-3-8b&input_tokens=200&output_tokens=300' +
+  '&target_requests_per_s=5&latency_slo_ms=3000&precision=auto&_plan=cheapest&constraints.price_kinds=ondemand&limit=10&currency=USD';
+
+// The number in a money cell ("4,066 USD" -> 4066).
+const amount = (text) => Number(text.replace(/[^\d.]/g, ''));
+
+test('serving: the cheapest plans in the catalog, ranked; an option opens its full plan', async () => {
+  const { page, errors, close } = await open('#/serving');
+  await presetsLoaded(page, 'serving', 'llama-3-8b');
+  await page.selectOption('#serving-form select[name=workload]', 'llama-3-8b');
+  await page.fill('#s-in', '200');
+  await page.fill('#s-out', '300');
+  await page.fill('#s-rps', '5');
+  await page.fill('#s-slo', '3000');
+  await page.check('#serving-form input[name=_plan][value=cheapest]');
+  assert.equal(await page.locator('#serving-form input[name="hardware.instance_type"]').isVisible(), false,
+    'no hardware is asked in a search');
+  await page.click('#serving-form button[type=submit]');
+  await waitForStatus(page, /option\(s\) ranked/);
+  assert.match(page.url(), /_plan=cheapest/);
+  assert.equal(await visible(page, '.result > h3').textContent(), 'The cheapest plans for Llama-3-8B in the catalog');
+
+  // The table is the API's ranking: the same options, the cheapest a month first.
+  const r = await apiJson('/api/v1/recommendations', { task: 'inference', objective: 'cost', workload: 'llama-3-8b',
+    input_tokens: 200, output_tokens: 300, target_requests_per_s: 5, latency_slo_ms: 3000, precision: 'auto',
+    constraints: { price_kinds: ['ondemand'] }, limit: 10, currency: 'USD' });
+  assert.ok(r.items.length >= 1, 'the catalog has a plan for this load');
+  const rows = page.locator('#serving-options tbody tr');
+  assert.equal(await rows.count(), r.items.length);
+  const head = await page.locator('#serving-options thead th').allTextContents();
+  const col = (name) => head.indexOf(name) + 1;
+  const cells = (name) => page.locator(`#serving-options tbody tr td:nth-child(${col(name)})`).allTextContents();
+  const months = await cells('Per month');
+  assert.ok(months.every((m) => /\d.* USD$/.test(m)), `every option has a cost: ${months}`);
+  assert.ok(months.every((m) => amount(m) >= amount(months[0])), `the first is the cheapest a month: ${months}`);
+  const first = r.items[0];
+  assert.equal(months[0], await format(page, 'money', first.cost_per_month, 'USD'));
+  assert.equal((await cells('Instance type'))[0], first.instance_type);
+  assert.equal((await cells('Cloud'))[0], first.cloud);
+  assert.equal((await cells('Region'))[0], first.region);
+  assert.equal((await cells('GPU'))[0], first.gpu);
+  assert.equal((await cells('Replicas × GPUs each'))[0], `${first.replicas} × ${first.gpus_per_replica} GPU(s)`);
+  assert.equal((await cells('Latency'))[0], await format(page, 'seconds', first.latency_s));
+  assert.equal((await cells('Per hour'))[0], await format(page, 'money', first.cost_per_hour, 'USD'));
+  assert.ok((await cells('Feasibility')).every((f) => f === 'feasible'));
+  await shot(page, 'serving-search-laptop');
+
+  // The first option's full plan: its instance filled in, replicas as the search sized them,
+  // the curve, and the same cost a month.
+  await rows.first().locator('button').click();
+  await waitForStatus(page, /replica/);
+  assert.match(page.url(), /_plan=given/);
+  assert.match(page.url(), new RegExp(`hardware\\.instance_type=${first.instance_type.replace(/\./g, '\\.')}`));
+  assert.equal(await page.locator('#serving-form input[name=_plan][value=given]').isChecked(), true);
+  assert.equal(await page.locator('#serving-form input[name="hardware.instance_type"]').inputValue(), first.instance_type);
+  assert.equal(await page.locator('#serving-form select[name="hardware.cloud"]').inputValue(), first.cloud);
+  assert.equal(await page.locator('#serving-form select[name="hardware.region"]').inputValue(), first.region);
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes(`Instance${first.cloud} ${first.instance_type} in ${first.region}`), facts);
+  assert.ok(facts.includes(`Replicas${first.replicas} × ${first.gpus_per_replica} GPU(s)`), facts);
+  assert.match(facts, /target 3 s\) — met/);
+  const curve = await chartData(page, '#serving-curve');
+  assert.ok(curve.datasets.find((d) => d.label.startsWith('end-to-end')).data.length >= 2);
+  assert.ok(curve.datasets.some((d) => d.label === 'latency target'));
+  const ondemand = await page.locator('#serving-cost tbody tr', { hasText: 'on-demand' }).locator('td').allTextContents();
+  assert.equal(ondemand[2], await format(page, 'money', first.cost_per_month, 'USD'));
+
+  // Back: the search again, from its link.
+  await page.goBack();
+  await waitForStatus(page, /option\(s\) ranked/);
+  assert.equal(await page.locator('#serving-form input[name=_plan][value=cheapest]').isChecked(), true);
+  assert.equal(await rows.count(), r.items.length);
+
+  // Nothing feasible (a target no GPU meets): no table, the reasons instead.
+  await page.goto(`${base}/${servingSearchHash.replace('latency_slo_ms=3000', 'latency_slo_ms=10')}`);
+  await waitForStatus(page, /^Nothing feasible/);
+  assert.equal(await page.locator('#serving-options').count(), 0);
+  const reasons = await page.locator('#serving-rejected tbody tr').allTextContents();
+  assert.ok(reasons.some((t) => t.startsWith('does not meet the latency target')), reasons.join(' | '));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// What a newer server adds to a serving plan (the engine model), on today's answer.
+const engineAnswer = {
+  engine: { name: 'vllm', version: 'v0', max_num_seqs: 128, max_num_batched_tokens: 4096,
+    gpu_memory_utilization: 0.9, cuda_graphs: true, chunked_prefill: false, prefix_caching: true },
+  latency: { ttft_s: { p50: 0.12, p95: 0.34 }, tpot_s: { p50: 0.021, p95: 0.03 }, e2e_s: { p50: 2.5, p95: 4.25 } },
+  saturation: { batch: 64, requests_per_s: 10, tokens_per_s: 3000 },
+  planned_requests_per_s_per_replica: 7,
+  replica_rule: 'replicas run at 70 % of saturation',
+  batch_cap: { effective: 64, max_num_seqs: 128, kv_capacity: 64, client_concurrency: null, token_budget_batch: 512 },
+};
+const engineFields = ['engine', 'max_concurrency', 'weight_quantization', 'kv_cache_dtype', 'shared_prefix_tokens'];
+
+test('serving: engine options are sent nested and only when set; a plan shows the engine facts it has', async () => {
+  const { page, errors, close } = await open('#/serving', { expected: [422] });
+  await presetsLoaded(page, 'serving', 'llama-2-7b');
+  const body = () => page.evaluate(() => import('/js/forms.js').then((m) => m.formToBody(document.querySelector('#serving-form'))));
+  const unset = await body();
+  for (const f of engineFields) assert.ok(!(f in unset), `${f} is not sent unless set`);
+
+  await page.click('#s-engine-box summary');
+  await page.selectOption('#s-engine-version', 'v0');
+  await page.fill('#s-max-seqs', '128');
+  await page.fill('#s-max-tokens', '4096');
+  await page.fill('#s-concurrency', '32');
+  await page.selectOption('#s-wq', 'int4_awq');
+  await page.selectOption('#s-kv', 'fp8');
+  await page.fill('#s-prefix', '100');
+  const wanted = { engine: { version: 'v0', max_num_seqs: 128, max_num_batched_tokens: 4096 }, max_concurrency: 32,
+    weight_quantization: 'int4_awq', kv_cache_dtype: 'fp8', shared_prefix_tokens: 100 };
+  const set = await body();
+  for (const f of engineFields) assert.deepEqual(set[f], wanted[f], f);
+
+  // Today's server does not know these fields: the request reaches it without them, and the
+  // answer comes back with the newer server's members added.
+  let sent;
+  await page.route('**/api/v1/estimates/inference', async (route) => {
+    sent = route.request().postDataJSON();
+    const today = Object.fromEntries(Object.entries(sent).filter(([k]) => !engineFields.includes(k)));
+    const response = await route.fetch({ postData: JSON.stringify(today) });
+    await route.fulfill({ response, json: { ...(await response.json()), ...engineAnswer } });
+  });
+  await page.click('#serving-form button[type=submit]');
+  await waitForStatus(page, /replica/);
+  for (const f of engineFields) assert.deepEqual(sent[f], wanted[f], `${f} as sent`);
+  const facts = await visible(page, 'dl.facts').textContent();
+  for (const text of ['EnginevLLM v0, max_num_seqs 128, token budget 4,096, GPU memory 90 %, CUDA graphs on, chunked prefill off, prefix caching on',
+    'Saturation per replicabatch 64, 10 requests/s, 3,000 tokens/s',
+    'Planned load per replica7 requests/s (70 % of saturation)',
+    'Replica rulereplicas run at 70 % of saturation',
+    'Batch limit64, set by the KV cache capacity (max_num_seqs 128, KV cache capacity 64, token budget 512, no client limit)']) {
+    assert.ok(facts.includes(text), `${text} in ${facts}`);
+  }
+  const latency = await page.locator('#serving-latency tbody tr').evaluateAll(
+    (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  assert.deepEqual(latency, [['Time to first token', '120 ms', '340 ms'], ['Time per output token', '21 ms', '30 ms'],
+    ['End to end', '2.5 s', '4.25 s']]);
+
+  // A problem about a folded field unfolds it and shows the problem beside it; a pointer at
+  // the engine object marks its first field.
+  await page.unroute('**/api/v1/estimates/inference');
+  await page.route('**/api/v1/estimates/inference', (route) => route.fulfill({ status: 422,
+    contentType: 'application/problem+json', json: { type: 'urn:gpuplan:problem:validation', title: 'Unprocessable Content',
+      status: 422, detail: '2 invalid fields', errors: [{ pointer: '/engine/max_num_seqs', detail: 'max_num_seqs must be at most 1024' },
+        { pointer: '/engine', detail: "unknown field 'engine'" }] } }));
+  await page.fill('#s-max-seqs', '5000');
+  await page.evaluate(() => { document.querySelector('#s-engine-box').open = false; });
+  assert.match(await page.locator('#s-engine-box summary').textContent(), /7 set/, 'a folded box says what it holds');
+  await page.click('#serving-form button[type=submit]');
+  await waitForStatus(page, /not accepted/);
+  assert.equal(await page.locator('#s-engine-box').evaluate((d) => d.open), true);
+  assert.equal(await page.locator('#s-max-seqs').getAttribute('aria-invalid'), 'true');
+  assert.match(await page.locator(`#${await page.locator('#s-max-seqs').getAttribute('aria-describedby')}`).textContent(), /at most 1024/);
+  assert.equal(await page.locator('#s-engine-version').getAttribute('aria-invalid'), 'true');
+  await shot(page, 'serving-engine-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('spot history: a line per zone', async () => {
   const { page, errors, close } = await open('#/spot?cloud=aws&instance_type=p4d.24xlarge');
   await waitForStatus(page, /observations/);
@@ -620,6 +782,7 @@ const views = {
   recommend: '#/recommend?_workload=preset&workload=bert-large&_dataset=samples&dataset.samples=10000000&dataset.epochs=1&global_batch_size=256&constraints.gpus=A100%2C%20H100%2C%20L4&limit=10',
   compare: '#/compare?_workload=preset&workload=resnet-50&_dataset=samples&dataset.samples=1281167&dataset.epochs=90&global_batch_size=256&gpus=T4%2C%20L4%2C%20A10G%2C%20A100-80GB-SXM4&gpus_per_node=1',
   serving: '#/serving?_workload=preset&workload=llama-2-7b&input_tokens=512&output_tokens=256&target_requests_per_s=5&latency_slo_ms=10000&_hardware=instance&hardware.cloud=aws&hardware.instance_type=g5.xlarge&hardware.nodes=1&pricing.kind=both',
+  'serving-search': servingSearchHash,
   'spot-history': '#/spot?cloud=aws&instance_type=p4d.24xlarge',
 };
 

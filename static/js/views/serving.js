@@ -1,25 +1,126 @@
 // Serving: an inference load and latency target -> replicas, latency against the target,
-// the batch-latency curve, cost per month and per million tokens.
+// the batch-latency curve, cost per month and per million tokens. Either on given hardware
+// (POST /api/v1/estimates/inference) or as a search of the catalog for the cheapest plan
+// (POST /api/v1/recommendations with task "inference"), whose options each open the full
+// plan on their instance.
 import { api } from '../api.js';
-import { formToBody } from '../forms.js';
+import { formToBody, formToParams } from '../forms.js';
 import { xy } from '../charts.js';
-import { el, facts, int, money, notes, num, seconds, table } from '../format.js';
-import { verdictBox, verdictOf, verdictText } from '../feasibility.js';
+import { el, facts, int, money, notes, num, pct, seconds, table } from '../format.js';
+import { reasonName, verdictBox, verdictOf, verdictText } from '../feasibility.js';
+import { navigate } from '../app.js';
+import { itemNotes, priceKindName } from './recommend.js';
 import { chartBox, formView } from './common.js';
 
-// The answer and the latency target it was asked for (null when none was given).
-async function run(form, signal) {
-  const body = formToBody(form);
-  const answer = await api('/api/v1/estimates/inference', { method: 'POST', body, signal });
-  return { answer, slo: typeof body.latency_slo_ms === 'number' ? body.latency_slo_ms / 1000 : null };
+// Whether the form asks for the cheapest plan in the catalog rather than one on given hardware.
+const searching = (form) => form.querySelector('[name="_plan"]:checked')?.value === 'cheapest';
+
+// The workload as the preset list names it ("Llama-3-8B"), for a search's heading (its
+// answer does not name it); an own shape is "the workload".
+function workloadName(form, body) {
+  if (typeof body.workload !== 'string') return 'the workload';
+  const option = form.querySelector('select[name=workload]')?.selectedOptions[0];
+  return option ? option.text.replace(/ \([^)]*\)$/, '') : body.workload;
 }
 
-function render({ answer: a, slo }, result) {
+// The answer and the latency target it was asked for (null when none was given). A search
+// also keeps the form's state as it was sent, so that an option can be opened from it.
+async function run(form, signal) {
+  const body = formToBody(form);
+  const slo = typeof body.latency_slo_ms === 'number' ? body.latency_slo_ms / 1000 : null;
+  if (searching(form)) {
+    // The same workload, load and target, without hardware: every catalog offer, by cost.
+    const search = await api('/api/v1/recommendations',
+      { method: 'POST', body: { task: 'inference', objective: 'cost', ...body }, signal });
+    return { search, slo, params: formToParams(form), workload: workloadName(form, body) };
+  }
+  const answer = await api('/api/v1/estimates/inference', { method: 'POST', body, signal });
+  return { answer, slo };
+}
+
+function render(got, result) {
+  if (got.search) renderSearch(got, result);
+  else renderPlan(got, result);
+}
+
+// --- One plan on given hardware --------------------------------------------------------
+
+// "vLLM v1, max_num_seqs 256, token budget 8192, GPU memory 90 %, CUDA graphs on, ...": the
+// engine the plan assumes (the `engine` member of newer servers), each setting when given.
+const engineNames = { vllm: 'vLLM', sglang: 'SGLang', tgi: 'TGI', 'tensorrt-llm': 'TensorRT-LLM' };
+function engineText(e) {
+  const name = e.name ? engineNames[String(e.name).toLowerCase()] || String(e.name) : 'engine';
+  const version = e.version === undefined || e.version === null ? ''
+    : /^\d/.test(String(e.version)) ? ` v${e.version}` : ` ${e.version}`;
+  const parts = [`${name}${version}`];
+  if (Number.isFinite(e.max_num_seqs)) parts.push(`max_num_seqs ${int(e.max_num_seqs)}`);
+  if (Number.isFinite(e.max_num_batched_tokens)) parts.push(`token budget ${int(e.max_num_batched_tokens)}`);
+  if (Number.isFinite(e.gpu_memory_utilization)) parts.push(`GPU memory ${pct(e.gpu_memory_utilization)}`);
+  for (const [key, text] of [['cuda_graphs', 'CUDA graphs'], ['chunked_prefill', 'chunked prefill'], ['prefix_caching', 'prefix caching']]) {
+    if (typeof e[key] === 'boolean') parts.push(`${text} ${e[key] ? 'on' : 'off'}`);
+  }
+  return parts.join(', ');
+}
+
+// The batch limit and which of its limits binds: "64, set by the KV cache capacity
+// (max_num_seqs 256, KV cache capacity 64, token budget 512, no client limit)".
+const batchLimits = [['max_num_seqs', 'max_num_seqs'], ['kv_capacity', 'the KV cache capacity'],
+  ['token_budget_batch', 'the token budget'], ['client_concurrency', 'the client concurrency']];
+function batchCapText(cap) {
+  const given = batchLimits.filter(([key]) => Number.isFinite(cap[key]));
+  const binding = given.filter(([key]) => cap[key] === cap.effective).map(([, text]) => text);
+  const each = given.map(([key, text]) => `${text.replace(/^the /, '')} ${int(cap[key])}`);
+  if ('client_concurrency' in cap && !Number.isFinite(cap.client_concurrency)) each.push('no client limit');
+  const head = binding.length ? `${int(cap.effective)}, set by ${binding.join(' and ')}` : int(cap.effective);
+  return each.length ? `${head} (${each.join(', ')})` : head;
+}
+
+// The facts newer servers add about the serving engine, each only where the answer has it:
+// the engine, what one replica sustains at saturation, the load planned per replica and the
+// rule that sized the replicas, and the batch limit.
+function engineFacts(a) {
+  const pairs = [];
+  if (a.engine && typeof a.engine === 'object') pairs.push(['Engine', engineText(a.engine)]);
+  const sat = a.saturation && typeof a.saturation === 'object' ? a.saturation : null;
+  if (sat) {
+    pairs.push(['Saturation per replica', `batch ${int(sat.batch)}, ${num(sat.requests_per_s)} requests/s, ` +
+      `${num(sat.tokens_per_s)} tokens/s`]);
+  }
+  const planned = a.planned_requests_per_s_per_replica;
+  if (Number.isFinite(planned)) {
+    const share = sat && sat.requests_per_s > 0 ? ` (${pct(planned / sat.requests_per_s)} of saturation)` : '';
+    pairs.push(['Planned load per replica', `${num(planned)} requests/s${share}`]);
+  }
+  if (typeof a.replica_rule === 'string' && a.replica_rule) pairs.push(['Replica rule', a.replica_rule]);
+  if (a.batch_cap && typeof a.batch_cap === 'object') pairs.push(['Batch limit', batchCapText(a.batch_cap)]);
+  return pairs;
+}
+
+// The p50/p95 latencies at the planned load per replica (newer servers' `latency`), or null.
+function latencyTable(latency) {
+  if (!latency || typeof latency !== 'object') return null;
+  const rows = [['ttft_s', 'Time to first token'], ['tpot_s', 'Time per output token'], ['e2e_s', 'End to end']]
+    .filter(([key]) => latency[key] && typeof latency[key] === 'object')
+    .map(([key, text]) => [text, seconds(latency[key].p50), seconds(latency[key].p95)]);
+  if (!rows.length) return null;
+  const t = table(['', 'p50', 'p95'], rows, 'Latency per request at the planned load, one replica');
+  t.id = 'serving-latency';
+  return el('div', { class: 'scroll' }, t);
+}
+
+// Where the plan runs: "gcp a3-highgpu-1g in asia-east1" when it is a catalog instance.
+function instanceText(i) {
+  return i && i.instance_type ? `${i.cloud} ${i.instance_type}${i.region ? ` in ${i.region}` : ''}` : null;
+}
+
+function renderPlan({ answer: a, slo }, result) {
   const c = a.cost.currency;
   const v = verdictOf(a);
   result.append(el('h3', { text: `${a.workload.name} on ${a.hardware.gpu}` }));
   if (!v.feasible) result.append(verdictBox(v, 'serving-verdict'));
+  const where = instanceText(a.instance);
   result.append(facts([
+    ...(where ? [['Instance', where]] : []),
     ['Replicas', v.fits ? `${int(a.replicas)} × ${a.gpus_per_replica} GPU(s) (${int(a.instances)} instance(s))` : 'none: does not fit'],
     ['Latency at batch ' + int(a.batch), slo === null ? seconds(a.latency_s)
       : `${seconds(a.latency_s)} (target ${seconds(slo)}) — ${a.slo_met ? 'met' : 'not met'}`],
@@ -27,7 +128,10 @@ function render({ answer: a, slo }, result) {
     ['Time per output token', seconds(a.tpot_s)],
     ['Capacity', `${num(a.capacity_requests_per_s)} requests/s`],
     ['Memory per GPU', `${num(a.memory.total_gb)} of ${num(a.memory.capacity_gb)} GB`],
+    ...engineFacts(a),
   ]));
+  const latency = latencyTable(a.latency);
+  if (latency) result.append(latency);
   // The cost of a plan that does not fit or misses its target is not the plan's: not shown.
   if (v.feasible) {
     const rows = [];
@@ -54,8 +158,114 @@ function render({ answer: a, slo }, result) {
   ], { x: 'batch (concurrent requests)', y: 'seconds', logX: maxBatch > 16 });
 }
 
-// The status line: replicas of a plan that meets its target, or why there is none.
-function summary({ answer: a }) {
+// --- The cheapest plans in the catalog -------------------------------------------------
+
+// The form's state for the full plan of one option: the search's workload, load, target and
+// engine options, on the option's catalog instance (its replicas are sized again by the
+// estimate, as the search sized them). A link like any other: Back returns to the search.
+function optionParams(params, it) {
+  const next = new URLSearchParams(params);
+  for (const key of [...next.keys()]) {
+    if (key.startsWith('constraints.') || key === 'limit') next.delete(key);
+  }
+  next.set('_plan', 'given');
+  next.set('_hardware', 'instance');
+  next.set('hardware.cloud', it.cloud);
+  next.set('hardware.region', it.region);
+  next.set('hardware.instance_type', it.instance_type);
+  next.set('hardware.nodes', '1');
+  next.set('pricing.kind', 'both');  // the option's own price kind is among them
+  return next;
+}
+
+// The button that opens an option's full plan (early in its row: the notes can be long).
+function openButton(params, it) {
+  const button = el('button', { type: 'button', class: 'small',
+    'aria-label': `Full plan on ${it.cloud} ${it.instance_type} in ${it.region}`, text: 'Open' });
+  button.addEventListener('click', () => navigate('serving', optionParams(params, it)));
+  return button;
+}
+
+// A ranked option: where, how many replicas of how many GPUs, latency and cost; an
+// infeasible item (which a ranking should never hold) shows its verdict instead.
+function optionRow(it, c, params) {
+  const v = verdictOf(it);
+  const head = [String(it.rank), openButton(params, it), it.instance_type, it.cloud, it.region, it.gpu,
+    `${int(it.replicas)} × ${int(it.gpus_per_replica)} GPU(s)`, int(it.nodes), priceKindName(it.price_kind)];
+  const figures = v.feasible
+    ? [seconds(it.latency_s), money(it.cost_per_hour, c), money(it.cost_per_month, c), 'feasible']
+    : [{ text: verdictText(v), span: 4, class: 'verdict' }];
+  const out = [...head, ...figures, itemNotes(it)];
+  if (!v.feasible) out.rowClass = 'infeasible';
+  return out;
+}
+
+// Options not ranked, by reason ("slo_not_met: 335"), in words; only reasons that occurred.
+const rejectedNames = {
+  precision_unsupported: 'the GPU lacks the precision',
+  node_too_large: 'the instance has more GPUs than allowed',
+  tensor_parallel_too_large: 'the tensor-parallel degree is wider than the instance',
+  over_max_gpus: 'the load needs more GPUs than one plan may use',
+};
+function rejectedTable(rejected) {
+  const rows = Object.entries(rejected || {}).filter(([, n]) => n > 0)
+    .map(([code, n]) => [rejectedNames[code] || reasonName(code), int(n)]);
+  const t = table(['Reason', 'Options'], rows, 'Options not ranked, by reason');
+  t.id = 'serving-rejected';
+  return t;
+}
+
+function renderSearch({ search: r, params, workload }, result) {
+  const c = r.currency;
+  result.append(el('h3', { text: `The cheapest plans for ${workload} in the catalog` }));
+  if (r.stopped_early && typeof r.stopped_early === 'object') {
+    result.append(el('p', { class: 'warning', text: `The search stopped early: ${r.stopped_early.detail || ''}` }));
+  }
+  const rejected = rejectedTable(r.rejected);
+  if (r.items.length === 0) {
+    // Nothing to rank: why every option was left out is the answer.
+    result.append(el('p', { class: 'empty', text: 'Nothing feasible for this load and target: the reasons follow.' }),
+      rejected, notes(r));
+    return;
+  }
+  const options = table(['#', 'Full plan', 'Instance type', 'Cloud', 'Region', 'GPU', 'Replicas × GPUs each', 'Instances',
+    'Price kind', 'Latency', 'Per hour', 'Per month', 'Feasibility', 'Notes'],
+  r.items.map((it) => optionRow(it, c, params)),
+  `Ranked by cost (${r.feasible} feasible of ${r.considered} considered; ${c})`);
+  options.id = 'serving-options';
+  const more = el('details', { class: 'rejected' }, el('summary', { text: 'Options not ranked, by reason' }), rejected);
+  result.append(el('div', { class: 'scroll' }, options), notes(r), more);
+}
+
+// --- The form -----------------------------------------------------------------------------
+
+// The folded engine options say how many are set ("Engine and quantization (2 set)"), so a
+// link that sets some does not hide them.
+function setup(form) {
+  const box = form.querySelector('#s-engine-box');
+  const summary = box.querySelector('summary');
+  const plain = summary.textContent;
+  const count = () => {
+    const set = [...box.querySelectorAll('[name]')].filter((f) => f.value.trim() !== '').length;
+    summary.textContent = set ? `${plain.replace(/ \(optional\)$/, '')} (${set} set)` : plain;
+  };
+  for (const event of ['change', 'input']) form.addEventListener(event, count);
+  count();
+}
+
+// --- Status line ------------------------------------------------------------------------
+
+// Replicas of a plan that meets its target, or why there is none; for a search, the
+// cheapest option or that there is none.
+function summary(got) {
+  if (got.search) {
+    const r = got.search;
+    if (!r.items.length) return `Nothing feasible of ${r.considered} options: see the reasons.`;
+    const first = r.items[0];
+    return `${r.items.length} option(s) ranked, ${r.feasible} feasible of ${r.considered}; cheapest: ` +
+      `${first.instance_type} (${first.cloud} ${first.region}), ${money(first.cost_per_month, r.currency)} a month.`;
+  }
+  const a = got.answer;
   const v = verdictOf(a);
   if (!v.feasible) return verdictText(v);
   return `${a.replicas} replica(s); SLO ${a.slo_met ? 'met' : 'not met'}.`;
@@ -66,6 +276,7 @@ export const servingView = formView({
   form: '#serving-form',
   parts: { workload: { defaultPreset: 'llama-2-7b', family: ['decoder', 'moe', 'encoder', 'encoder_decoder'] },
     job: { batch: false }, pricing: { training: false } },
+  setup,
   run,
   render,
   summary,
