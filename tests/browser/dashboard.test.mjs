@@ -347,20 +347,33 @@ test('compare instances: one estimate each, on-demand, in one batch request', as
   await close();
 });
 
-test('serving: replicas, latency against the target, the batch-latency curve, costs', async () => {
+test('serving: replicas, p95 latency at the planned load against the target, the latency curve up to the cap, costs', async () => {
   const { page, errors, close } = await open('#/serving');
   await presetsLoaded(page, 'serving', 'llama-2-7b');
   await page.locator('#serving-form input[name="hardware.instance_type"]').fill('g5.xlarge');
+  const request = page.waitForRequest((r) => r.url().endsWith('/api/v1/estimates/inference') && r.method() === 'POST');
   await page.click('#serving-form button[type=submit]');
+  const sent = (await request).postDataJSON();
   await waitForStatus(page, /replica/);
+  const a = await apiJson('/api/v1/estimates/inference', sent);
   const facts = await visible(page, 'dl.facts').textContent();
   assert.match(facts, /Replicas\d+ × 1 GPU/);
-  assert.match(facts, /target 10 s/);
+  // latency_s is the p95 end to end at the planned load per replica (Poisson arrivals).
+  assert.equal(a.latency_s, a.latency.e2e_s.p95);
+  assert.ok(facts.includes(`Latency (p95, end to end, at the planned load)${await format(page, 'seconds', a.latency_s)} (target 10 s)`), facts);
+  assert.ok(facts.includes(`Time to first token (p50)${await format(page, 'seconds', a.latency.ttft_s.p50)}`), facts);
+  assert.doesNotMatch(facts, /Latency at batch/);
+  // The curve: one replica kept full with 1, 2, 4 ... requests in flight, up to the engine's cap.
+  const cap = a.batch_cap.effective;
+  assert.match(await page.locator('#serving-curve figcaption').textContent(),
+    new RegExp(`concurrent requests in flight \\(the batch\\), up to the engine's cap of ${cap}, set by ${a.batch_cap.binding}`));
   const curve = await chartData(page, '#serving-curve');
   const latency = curve.datasets.find((d) => d.label.startsWith('end-to-end'));
   assert.ok(latency.data.length >= 2);
+  assert.equal(latency.data.at(-1).x, cap, 'the curve ends at the cap');
   assert.ok(latency.data.every((p, i) => i === 0 || p.y >= latency.data[i - 1].y), 'latency grows with the batch');
   assert.ok(curve.datasets.some((d) => d.label === 'latency target'));
+  assert.deepEqual(curve.datasets.find((d) => d.label === 'planned load: p95 end to end').data, [{ x: a.batch, y: a.latency_s }]);
   const cost = await page.locator('#serving-cost').textContent();
   assert.match(cost, /on-demand/);
   assert.match(cost, /Per month/);
@@ -412,7 +425,11 @@ test('serving: the cheapest plans in the catalog, ranked; an option opens its fu
   assert.equal((await cells('Region'))[0], first.region);
   assert.equal((await cells('GPU'))[0], first.gpu);
   assert.equal((await cells('Replicas × GPUs each'))[0], `${first.replicas} × ${first.gpus_per_replica} GPU(s)`);
-  assert.equal((await cells('Latency'))[0], await format(page, 'seconds', first.latency_s));
+  assert.equal((await cells('Latency p95'))[0], await format(page, 'seconds', first.latency_p95.e2e_s));
+  assert.equal(first.latency_p95.e2e_s, first.latency_s);
+  assert.equal((await cells('First token p95'))[0], await format(page, 'seconds', first.latency_p95.ttft_s));
+  assert.equal((await cells('Per token p95'))[0], await format(page, 'seconds', first.latency_p95.tpot_s));
+  assert.equal((await cells('Saturation (req/s)'))[0], await format(page, 'num', first.saturated_requests_per_s));
   assert.equal((await cells('Per hour'))[0], await format(page, 'money', first.cost_per_hour, 'USD'));
   assert.ok((await cells('Feasibility')).every((f) => f === 'feasible'));
   await shot(page, 'serving-search-laptop');
@@ -453,80 +470,93 @@ test('serving: the cheapest plans in the catalog, ranked; an option opens its fu
   await close();
 });
 
-// What a newer server adds to a serving plan (the engine model), on today's answer.
-const engineAnswer = {
-  engine: { name: 'vllm', version: 'v0', max_num_seqs: 128, max_num_batched_tokens: 4096,
-    gpu_memory_utilization: 0.9, cuda_graphs: true, chunked_prefill: false, prefix_caching: true },
-  latency: { ttft_s: { p50: 0.12, p95: 0.34 }, tpot_s: { p50: 0.021, p95: 0.03 }, e2e_s: { p50: 2.5, p95: 4.25 } },
-  saturation: { batch: 64, requests_per_s: 10, tokens_per_s: 3000 },
-  planned_requests_per_s_per_replica: 7,
-  replica_rule: 'replicas run at 70 % of saturation',
-  batch_cap: { effective: 64, max_num_seqs: 128, kv_capacity: 64, client_concurrency: null, token_budget_batch: 512 },
-};
 const engineFields = ['engine', 'max_concurrency', 'weight_quantization', 'kv_cache_dtype', 'shared_prefix_tokens'];
 
-test('serving: engine options are sent nested and only when set; a plan shows the engine facts it has', async () => {
+test('serving: engine options are sent nested and only when set; the plan shows the engine, its batch limit and p50/p95', async () => {
   const { page, errors, close } = await open('#/serving', { expected: [422] });
-  await presetsLoaded(page, 'serving', 'llama-2-7b');
+  await presetsLoaded(page, 'serving', 'llama-3-8b');
   const body = () => page.evaluate(() => import('/js/forms.js').then((m) => m.formToBody(document.querySelector('#serving-form'))));
   const unset = await body();
   for (const f of engineFields) assert.ok(!(f in unset), `${f} is not sent unless set`);
 
+  // Llama-3-8B on the form's instance (aws p4d.24xlarge), with the engine options set.
+  await page.selectOption('#serving-form select[name=workload]', 'llama-3-8b');
+  await page.fill('#s-in', '200');
+  await page.fill('#s-out', '300');
+  await page.fill('#s-rps', '5');
+  await page.fill('#s-slo', '3000');
+  assert.equal(await page.locator('#serving-form input[name="hardware.instance_type"]').inputValue(), 'p4d.24xlarge');
   await page.click('#s-engine-box summary');
   await page.selectOption('#s-engine-version', 'v0');
-  await page.fill('#s-max-seqs', '128');
-  await page.fill('#s-max-tokens', '4096');
+  await page.fill('#s-max-seqs', '64');
   await page.fill('#s-concurrency', '32');
   await page.selectOption('#s-wq', 'int4_awq');
   await page.selectOption('#s-kv', 'fp8');
-  await page.fill('#s-prefix', '100');
-  const wanted = { engine: { version: 'v0', max_num_seqs: 128, max_num_batched_tokens: 4096 }, max_concurrency: 32,
-    weight_quantization: 'int4_awq', kv_cache_dtype: 'fp8', shared_prefix_tokens: 100 };
+  const wanted = { engine: { version: 'v0', max_num_seqs: 64 }, max_concurrency: 32,
+    weight_quantization: 'int4_awq', kv_cache_dtype: 'fp8', shared_prefix_tokens: undefined };
   const set = await body();
   for (const f of engineFields) assert.deepEqual(set[f], wanted[f], f);
 
-  // Today's server does not know these fields: the request reaches it without them, and the
-  // answer comes back with the newer server's members added.
-  let sent;
-  await page.route('**/api/v1/estimates/inference', async (route) => {
-    sent = route.request().postDataJSON();
-    const today = Object.fromEntries(Object.entries(sent).filter(([k]) => !engineFields.includes(k)));
-    const response = await route.fetch({ postData: JSON.stringify(today) });
-    await route.fulfill({ response, json: { ...(await response.json()), ...engineAnswer } });
-  });
+  // The server takes them: the page shows its answer to the request as sent.
+  const request = page.waitForRequest((r) => r.url().endsWith('/api/v1/estimates/inference') && r.method() === 'POST');
   await page.click('#serving-form button[type=submit]');
+  const sent = (await request).postDataJSON();
   await waitForStatus(page, /replica/);
   for (const f of engineFields) assert.deepEqual(sent[f], wanted[f], `${f} as sent`);
+  const a = await apiJson('/api/v1/estimates/inference', sent);
+  assert.equal(a.engine.version, 'v0');
+  assert.equal(a.engine.max_num_seqs, 64);
+  assert.equal(a.batch_cap.binding, 'client_concurrency');
+  assert.equal(a.batch_cap.effective, 32);
+  assert.ok(a.assumptions.some((t) => /int4_awq/.test(t) && /KV cache fp8/.test(t)), 'the quantization is the one asked');
   const facts = await visible(page, 'dl.facts').textContent();
-  for (const text of ['EnginevLLM v0, max_num_seqs 128, token budget 4,096, GPU memory 90 %, CUDA graphs on, chunked prefill off, prefix caching on',
-    'Saturation per replicabatch 64, 10 requests/s, 3,000 tokens/s',
-    'Planned load per replica7 requests/s (70 % of saturation)',
-    'Replica rulereplicas run at 70 % of saturation',
-    'Batch limit64, set by the KV cache capacity (max_num_seqs 128, KV cache capacity 64, token budget 512, no client limit)']) {
+  for (const text of ['EnginevLLM v0, max_num_seqs 64, ',
+    'Batch limit32, set by the client concurrency (client_concurrency 32); max_num_seqs 64, ',
+    `Latency (p95, end to end, at the planned load)${await format(page, 'seconds', a.latency_s)} (target 3 s) — met`,
+    `Requests in flight at the planned load (mean)${a.batch} of at most 32`,
+    `Replica rule${a.replica_rule}`]) {
     assert.ok(facts.includes(text), `${text} in ${facts}`);
   }
+  assert.match(a.replica_rule, /^replicas = ceil\(target 5 req\/s \/ [\d.]+ req\/s per replica\): .*p95 latency within the targets/);
+
+  // p50 and p95 of each latency at the planned load, as the API gives them; p95 >= p50.
   const latency = await page.locator('#serving-latency tbody tr').evaluateAll(
     (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
-  assert.deepEqual(latency, [['Time to first token', '120 ms', '340 ms'], ['Time per output token', '21 ms', '30 ms'],
-    ['End to end', '2.5 s', '4.25 s']]);
+  const names = [['ttft_s', 'Time to first token'], ['tpot_s', 'Time per output token'], ['e2e_s', 'End to end']];
+  assert.equal(latency.length, names.length);
+  for (const [i, [key, name]] of names.entries()) {
+    const p = a.latency[key];
+    assert.ok(p.p95 >= p.p50, `${key}: p95 ${p.p95} >= p50 ${p.p50}`);
+    assert.deepEqual(latency[i], [name, await format(page, 'seconds', p.mean), await format(page, 'seconds', p.p50),
+      await format(page, 'seconds', p.p95)]);
+  }
+  assert.equal(a.latency.e2e_s.p95, a.latency_s, 'latency_s is the p95 end to end at the planned load');
+  assert.equal(await page.locator('#serving-iteration tbody tr').count(), 8, 'the iteration terms and the total');
 
-  // A problem about a folded field unfolds it and shows the problem beside it; a pointer at
-  // the engine object marks its first field.
-  await page.unroute('**/api/v1/estimates/inference');
-  await page.route('**/api/v1/estimates/inference', (route) => route.fulfill({ status: 422,
-    contentType: 'application/problem+json', json: { type: 'urn:gpuplan:problem:validation', title: 'Unprocessable Content',
-      status: 422, detail: '2 invalid fields', errors: [{ pointer: '/engine/max_num_seqs', detail: 'max_num_seqs must be at most 1024' },
-        { pointer: '/engine', detail: "unknown field 'engine'" }] } }));
-  await page.fill('#s-max-seqs', '5000');
+  // The curve: concurrent requests up to the cap (32, client_concurrency), the planned load's p95 marked.
+  assert.match(await page.locator('#serving-curve figcaption').textContent(), /concurrent requests .* cap of 32, set by client_concurrency/);
+  const curve = await chartData(page, '#serving-curve');
+  const e2e = curve.datasets.find((d) => d.label === 'end-to-end latency, p95 (s)');
+  assert.deepEqual(e2e.data.map((p) => p.x), a.curve.map((p) => p.batch));
+  assert.equal(e2e.data.at(-1).x, 32);
+  assert.deepEqual(curve.datasets.find((d) => d.label === 'planned load: p95 end to end').data, [{ x: a.batch, y: a.latency_s }]);
+  assert.deepEqual(curve.datasets.find((d) => d.label === 'planned load: p50 end to end').data, [{ x: a.batch, y: a.latency.e2e_s.p50 }]);
+  await shot(page, 'serving-engine-laptop');
+
+  // A problem about a folded field (a real 422: with chunked prefill, v1's default, the token
+  // budget must hold max_num_seqs) unfolds it and shows the problem beside the field.
+  await page.selectOption('#s-engine-version', 'v1');
+  await page.fill('#s-max-tokens', '32');
   await page.evaluate(() => { document.querySelector('#s-engine-box').open = false; });
-  assert.match(await page.locator('#s-engine-box summary').textContent(), /7 set/, 'a folded box says what it holds');
+  assert.match(await page.locator('#s-engine-box summary').textContent(), /6 set/, 'a folded box says what it holds');
   await page.click('#serving-form button[type=submit]');
   await waitForStatus(page, /not accepted/);
   assert.equal(await page.locator('#s-engine-box').evaluate((d) => d.open), true);
-  assert.equal(await page.locator('#s-max-seqs').getAttribute('aria-invalid'), 'true');
-  assert.match(await page.locator(`#${await page.locator('#s-max-seqs').getAttribute('aria-describedby')}`).textContent(), /at most 1024/);
-  assert.equal(await page.locator('#s-engine-version').getAttribute('aria-invalid'), 'true');
-  await shot(page, 'serving-engine-laptop');
+  const tokens = page.locator('#s-max-tokens');
+  assert.equal(await tokens.getAttribute('aria-invalid'), 'true');
+  assert.match(await page.locator(`#${await tokens.getAttribute('aria-describedby')}`).textContent(),
+    /max_num_batched_tokens must be at least max_num_seqs \(64\)/);
+  await shot(page, 'serving-engine-error-laptop');
   assert.deepEqual(errors, []);
   await close();
 });
@@ -745,7 +775,9 @@ test('serving without a latency target shows no target; compare names an instanc
     '&pricing.kind=ondemand');
   await waitForStatus(page, /replica|Does not fit/);
   assert.equal(await page.locator('#s-slo').inputValue(), '', 'a cleared field stays cleared');
-  assert.doesNotMatch(await visible(page, 'dl.facts').textContent(), /target/);
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.doesNotMatch(facts, /\(target [^)]*\) —/, 'no latency target against the latency');
+  assert.match(facts, /no latency target given/, 'the replica rule says why none bounds the load');
   const curve = await chartData(page, '#serving-curve');
   assert.ok(!curve.datasets.some((d) => d.label === 'latency target'));
   await page.goto(`${base}/#/compare`);
