@@ -126,15 +126,20 @@ export function clearErrors(form) {
 }
 
 // The field a problem's pointer ("/hardware/gpu", "/constraints/gpus/1") or query parameter
-// names, or its nearest named ancestor, with the rest of the path; null when none.
+// names, or its nearest named ancestor, with the rest of the path; for a pointer at an object
+// the form fills member by member ("/engine": its fields are engine.version, ...), the first
+// of those fields; null when none.
 function fieldFor(form, where) {
   const full = where.replace(/^\//, '').split('/').filter((s) => s !== '');
+  const shown = (el) => ({ field: el.type === 'radio' ? el.closest('fieldset') || el : el });
   for (let n = full.length; n > 0; --n) {
     const name = full.slice(0, n).join('.');
     const el = form.querySelector(`[name="${CSS.escape(name)}"]:not(:disabled)`);
-    if (el) return { field: el.type === 'radio' ? el.closest('fieldset') || el : el, rest: full.slice(n) };
+    if (el) return { ...shown(el), rest: full.slice(n) };
   }
-  return null;
+  if (full.length === 0) return null;
+  const member = form.querySelector(`[name^="${CSS.escape(`${full.join('.')}.`)}"]:not(:disabled)`);
+  return member ? { ...shown(member), rest: [] } : null;
 }
 
 // The item of a comma-separated list field that `rest` (["1"]) points at, if any.
@@ -163,6 +168,8 @@ export function showProblem(form, err) {
     note.className = 'field-error';
     note.id = `field-error-${++errorIds}`;
     note.textContent = item && !e.detail.includes(item) ? `${item}: ${e.detail}` : e.detail;
+    const folded = field.closest('details');  // optional fields folded away: unfold them
+    if (folded) folded.open = true;
     const anchor = field.closest('label') || field;
     let last = anchor;  // after the notes already there, in the order of the errors
     while (last.nextElementSibling?.classList.contains('field-error')) last = last.nextElementSibling;

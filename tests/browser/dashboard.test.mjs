@@ -347,24 +347,216 @@ test('compare instances: one estimate each, on-demand, in one batch request', as
   await close();
 });
 
-test('serving: replicas, latency against the target, the batch-latency curve, costs', async () => {
+test('serving: replicas, p95 latency at the planned load against the target, the latency curve up to the cap, costs', async () => {
   const { page, errors, close } = await open('#/serving');
   await presetsLoaded(page, 'serving', 'llama-2-7b');
   await page.locator('#serving-form input[name="hardware.instance_type"]').fill('g5.xlarge');
+  const request = page.waitForRequest((r) => r.url().endsWith('/api/v1/estimates/inference') && r.method() === 'POST');
   await page.click('#serving-form button[type=submit]');
+  const sent = (await request).postDataJSON();
   await waitForStatus(page, /replica/);
+  const a = await apiJson('/api/v1/estimates/inference', sent);
   const facts = await visible(page, 'dl.facts').textContent();
   assert.match(facts, /Replicas\d+ × 1 GPU/);
-  assert.match(facts, /target 10 s/);
+  // latency_s is the p95 end to end at the planned load per replica (Poisson arrivals).
+  assert.equal(a.latency_s, a.latency.e2e_s.p95);
+  assert.ok(facts.includes(`Latency (p95, end to end, at the planned load)${await format(page, 'seconds', a.latency_s)} (target 10 s)`), facts);
+  assert.ok(facts.includes(`Time to first token (p50)${await format(page, 'seconds', a.latency.ttft_s.p50)}`), facts);
+  assert.doesNotMatch(facts, /Latency at batch/);
+  // The curve: one replica kept full with 1, 2, 4 ... requests in flight, up to the engine's cap.
+  const cap = a.batch_cap.effective;
+  assert.match(await page.locator('#serving-curve figcaption').textContent(),
+    new RegExp(`concurrent requests in flight \\(the batch\\), up to the engine's cap of ${cap}, set by ${a.batch_cap.binding}`));
   const curve = await chartData(page, '#serving-curve');
   const latency = curve.datasets.find((d) => d.label.startsWith('end-to-end'));
   assert.ok(latency.data.length >= 2);
+  assert.equal(latency.data.at(-1).x, cap, 'the curve ends at the cap');
   assert.ok(latency.data.every((p, i) => i === 0 || p.y >= latency.data[i - 1].y), 'latency grows with the batch');
   assert.ok(curve.datasets.some((d) => d.label === 'latency target'));
+  assert.deepEqual(curve.datasets.find((d) => d.label === 'planned load: p95 end to end').data, [{ x: a.batch, y: a.latency_s }]);
   const cost = await page.locator('#serving-cost').textContent();
   assert.match(cost, /on-demand/);
   assert.match(cost, /Per month/);
   await shot(page, 'serving-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// Issue 24: the serving view searches the catalog for the cheapest plan.
+const servingSearchHash = '#/serving?_workload=preset&workload=llama-3-8b&input_tokens=200&output_tokens=300' +
+  '&target_requests_per_s=5&latency_slo_ms=3000&precision=auto&_plan=cheapest&constraints.price_kinds=ondemand&limit=10&currency=USD';
+
+// The number in a money cell ("4,066 USD" -> 4066).
+const amount = (text) => Number(text.replace(/[^\d.]/g, ''));
+
+test('serving: the cheapest plans in the catalog, ranked; an option opens its full plan', async () => {
+  const { page, errors, close } = await open('#/serving');
+  await presetsLoaded(page, 'serving', 'llama-3-8b');
+  await page.selectOption('#serving-form select[name=workload]', 'llama-3-8b');
+  await page.fill('#s-in', '200');
+  await page.fill('#s-out', '300');
+  await page.fill('#s-rps', '5');
+  await page.fill('#s-slo', '3000');
+  await page.check('#serving-form input[name=_plan][value=cheapest]');
+  assert.equal(await page.locator('#serving-form input[name="hardware.instance_type"]').isVisible(), false,
+    'no hardware is asked in a search');
+  await page.click('#serving-form button[type=submit]');
+  await waitForStatus(page, /option\(s\) ranked/);
+  assert.match(page.url(), /_plan=cheapest/);
+  assert.equal(await visible(page, '.result > h3').textContent(), 'The cheapest plans for Llama-3-8B in the catalog');
+
+  // The table is the API's ranking: the same options, the cheapest a month first.
+  const r = await apiJson('/api/v1/recommendations', { task: 'inference', objective: 'cost', workload: 'llama-3-8b',
+    input_tokens: 200, output_tokens: 300, target_requests_per_s: 5, latency_slo_ms: 3000, precision: 'auto',
+    constraints: { price_kinds: ['ondemand'] }, limit: 10, currency: 'USD' });
+  assert.ok(r.items.length >= 1, 'the catalog has a plan for this load');
+  const rows = page.locator('#serving-options tbody tr');
+  assert.equal(await rows.count(), r.items.length);
+  const head = await page.locator('#serving-options thead th').allTextContents();
+  const col = (name) => head.indexOf(name) + 1;
+  const cells = (name) => page.locator(`#serving-options tbody tr td:nth-child(${col(name)})`).allTextContents();
+  const months = await cells('Per month');
+  assert.ok(months.every((m) => /\d.* USD$/.test(m)), `every option has a cost: ${months}`);
+  assert.ok(months.every((m) => amount(m) >= amount(months[0])), `the first is the cheapest a month: ${months}`);
+  const first = r.items[0];
+  assert.equal(months[0], await format(page, 'money', first.cost_per_month, 'USD'));
+  assert.equal((await cells('Instance type'))[0], first.instance_type);
+  assert.equal((await cells('Cloud'))[0], first.cloud);
+  assert.equal((await cells('Region'))[0], first.region);
+  assert.equal((await cells('GPU'))[0], first.gpu);
+  assert.equal((await cells('Replicas × GPUs each'))[0], `${first.replicas} × ${first.gpus_per_replica} GPU(s)`);
+  assert.equal((await cells('Latency p95'))[0], await format(page, 'seconds', first.latency_p95.e2e_s));
+  assert.equal(first.latency_p95.e2e_s, first.latency_s);
+  assert.equal((await cells('First token p95'))[0], await format(page, 'seconds', first.latency_p95.ttft_s));
+  assert.equal((await cells('Per token p95'))[0], await format(page, 'seconds', first.latency_p95.tpot_s));
+  assert.equal((await cells('Saturation (req/s)'))[0], await format(page, 'num', first.saturated_requests_per_s));
+  assert.equal((await cells('Per hour'))[0], await format(page, 'money', first.cost_per_hour, 'USD'));
+  assert.ok((await cells('Feasibility')).every((f) => f === 'feasible'));
+  await shot(page, 'serving-search-laptop');
+
+  // The first option's full plan: its instance filled in, replicas as the search sized them,
+  // the curve, and the same cost a month.
+  await rows.first().locator('button').click();
+  await waitForStatus(page, /replica/);
+  assert.match(page.url(), /_plan=given/);
+  assert.match(page.url(), new RegExp(`hardware\\.instance_type=${first.instance_type.replace(/\./g, '\\.')}`));
+  assert.equal(await page.locator('#serving-form input[name=_plan][value=given]').isChecked(), true);
+  assert.equal(await page.locator('#serving-form input[name="hardware.instance_type"]').inputValue(), first.instance_type);
+  assert.equal(await page.locator('#serving-form select[name="hardware.cloud"]').inputValue(), first.cloud);
+  assert.equal(await page.locator('#serving-form select[name="hardware.region"]').inputValue(), first.region);
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes(`Instance${first.cloud} ${first.instance_type} in ${first.region}`), facts);
+  assert.ok(facts.includes(`Replicas${first.replicas} × ${first.gpus_per_replica} GPU(s)`), facts);
+  assert.match(facts, /target 3 s\) — met/);
+  const curve = await chartData(page, '#serving-curve');
+  assert.ok(curve.datasets.find((d) => d.label.startsWith('end-to-end')).data.length >= 2);
+  assert.ok(curve.datasets.some((d) => d.label === 'latency target'));
+  const ondemand = await page.locator('#serving-cost tbody tr', { hasText: 'on-demand' }).locator('td').allTextContents();
+  assert.equal(ondemand[2], await format(page, 'money', first.cost_per_month, 'USD'));
+
+  // Back: the search again, from its link.
+  await page.goBack();
+  await waitForStatus(page, /option\(s\) ranked/);
+  assert.equal(await page.locator('#serving-form input[name=_plan][value=cheapest]').isChecked(), true);
+  assert.equal(await rows.count(), r.items.length);
+
+  // Nothing feasible (a target no GPU meets): no table, the reasons instead.
+  await page.goto(`${base}/${servingSearchHash.replace('latency_slo_ms=3000', 'latency_slo_ms=10')}`);
+  await waitForStatus(page, /^Nothing feasible/);
+  assert.equal(await page.locator('#serving-options').count(), 0);
+  const reasons = await page.locator('#serving-rejected tbody tr').allTextContents();
+  assert.ok(reasons.some((t) => t.startsWith('does not meet the latency target')), reasons.join(' | '));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+const engineFields = ['engine', 'max_concurrency', 'weight_quantization', 'kv_cache_dtype', 'shared_prefix_tokens'];
+
+test('serving: engine options are sent nested and only when set; the plan shows the engine, its batch limit and p50/p95', async () => {
+  const { page, errors, close } = await open('#/serving', { expected: [422] });
+  await presetsLoaded(page, 'serving', 'llama-3-8b');
+  const body = () => page.evaluate(() => import('/js/forms.js').then((m) => m.formToBody(document.querySelector('#serving-form'))));
+  const unset = await body();
+  for (const f of engineFields) assert.ok(!(f in unset), `${f} is not sent unless set`);
+
+  // Llama-3-8B on the form's instance (aws p4d.24xlarge), with the engine options set.
+  await page.selectOption('#serving-form select[name=workload]', 'llama-3-8b');
+  await page.fill('#s-in', '200');
+  await page.fill('#s-out', '300');
+  await page.fill('#s-rps', '5');
+  await page.fill('#s-slo', '3000');
+  assert.equal(await page.locator('#serving-form input[name="hardware.instance_type"]').inputValue(), 'p4d.24xlarge');
+  await page.click('#s-engine-box summary');
+  await page.selectOption('#s-engine-version', 'v0');
+  await page.fill('#s-max-seqs', '64');
+  await page.fill('#s-concurrency', '32');
+  await page.selectOption('#s-wq', 'int4_awq');
+  await page.selectOption('#s-kv', 'fp8');
+  const wanted = { engine: { version: 'v0', max_num_seqs: 64 }, max_concurrency: 32,
+    weight_quantization: 'int4_awq', kv_cache_dtype: 'fp8', shared_prefix_tokens: undefined };
+  const set = await body();
+  for (const f of engineFields) assert.deepEqual(set[f], wanted[f], f);
+
+  // The server takes them: the page shows its answer to the request as sent.
+  const request = page.waitForRequest((r) => r.url().endsWith('/api/v1/estimates/inference') && r.method() === 'POST');
+  await page.click('#serving-form button[type=submit]');
+  const sent = (await request).postDataJSON();
+  await waitForStatus(page, /replica/);
+  for (const f of engineFields) assert.deepEqual(sent[f], wanted[f], `${f} as sent`);
+  const a = await apiJson('/api/v1/estimates/inference', sent);
+  assert.equal(a.engine.version, 'v0');
+  assert.equal(a.engine.max_num_seqs, 64);
+  assert.equal(a.batch_cap.binding, 'client_concurrency');
+  assert.equal(a.batch_cap.effective, 32);
+  assert.ok(a.assumptions.some((t) => /int4_awq/.test(t) && /KV cache fp8/.test(t)), 'the quantization is the one asked');
+  const facts = await visible(page, 'dl.facts').textContent();
+  for (const text of ['EnginevLLM v0, max_num_seqs 64, ',
+    'Batch limit32, set by the client concurrency (client_concurrency 32); max_num_seqs 64, ',
+    `Latency (p95, end to end, at the planned load)${await format(page, 'seconds', a.latency_s)} (target 3 s) — met`,
+    `Requests in flight at the planned load (mean)${a.batch} of at most 32`,
+    `Replica rule${a.replica_rule}`]) {
+    assert.ok(facts.includes(text), `${text} in ${facts}`);
+  }
+  assert.match(a.replica_rule, /^replicas = ceil\(target 5 req\/s \/ [\d.]+ req\/s per replica\): .*p95 latency within the targets/);
+
+  // p50 and p95 of each latency at the planned load, as the API gives them; p95 >= p50.
+  const latency = await page.locator('#serving-latency tbody tr').evaluateAll(
+    (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  const names = [['ttft_s', 'Time to first token'], ['tpot_s', 'Time per output token'], ['e2e_s', 'End to end']];
+  assert.equal(latency.length, names.length);
+  for (const [i, [key, name]] of names.entries()) {
+    const p = a.latency[key];
+    assert.ok(p.p95 >= p.p50, `${key}: p95 ${p.p95} >= p50 ${p.p50}`);
+    assert.deepEqual(latency[i], [name, await format(page, 'seconds', p.mean), await format(page, 'seconds', p.p50),
+      await format(page, 'seconds', p.p95)]);
+  }
+  assert.equal(a.latency.e2e_s.p95, a.latency_s, 'latency_s is the p95 end to end at the planned load');
+  assert.equal(await page.locator('#serving-iteration tbody tr').count(), 8, 'the iteration terms and the total');
+
+  // The curve: concurrent requests up to the cap (32, client_concurrency), the planned load's p95 marked.
+  assert.match(await page.locator('#serving-curve figcaption').textContent(), /concurrent requests .* cap of 32, set by client_concurrency/);
+  const curve = await chartData(page, '#serving-curve');
+  const e2e = curve.datasets.find((d) => d.label === 'end-to-end latency, p95 (s)');
+  assert.deepEqual(e2e.data.map((p) => p.x), a.curve.map((p) => p.batch));
+  assert.equal(e2e.data.at(-1).x, 32);
+  assert.deepEqual(curve.datasets.find((d) => d.label === 'planned load: p95 end to end').data, [{ x: a.batch, y: a.latency_s }]);
+  assert.deepEqual(curve.datasets.find((d) => d.label === 'planned load: p50 end to end').data, [{ x: a.batch, y: a.latency.e2e_s.p50 }]);
+  await shot(page, 'serving-engine-laptop');
+
+  // A problem about a folded field (a real 422: with chunked prefill, v1's default, the token
+  // budget must hold max_num_seqs) unfolds it and shows the problem beside the field.
+  await page.selectOption('#s-engine-version', 'v1');
+  await page.fill('#s-max-tokens', '32');
+  await page.evaluate(() => { document.querySelector('#s-engine-box').open = false; });
+  assert.match(await page.locator('#s-engine-box summary').textContent(), /6 set/, 'a folded box says what it holds');
+  await page.click('#serving-form button[type=submit]');
+  await waitForStatus(page, /not accepted/);
+  assert.equal(await page.locator('#s-engine-box').evaluate((d) => d.open), true);
+  const tokens = page.locator('#s-max-tokens');
+  assert.equal(await tokens.getAttribute('aria-invalid'), 'true');
+  assert.match(await page.locator(`#${await tokens.getAttribute('aria-describedby')}`).textContent(),
+    /max_num_batched_tokens must be at least max_num_seqs \(64\)/);
+  await shot(page, 'serving-engine-error-laptop');
   assert.deepEqual(errors, []);
   await close();
 });
@@ -583,7 +775,9 @@ test('serving without a latency target shows no target; compare names an instanc
     '&pricing.kind=ondemand');
   await waitForStatus(page, /replica|Does not fit/);
   assert.equal(await page.locator('#s-slo').inputValue(), '', 'a cleared field stays cleared');
-  assert.doesNotMatch(await visible(page, 'dl.facts').textContent(), /target/);
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.doesNotMatch(facts, /\(target [^)]*\) —/, 'no latency target against the latency');
+  assert.match(facts, /no latency target given/, 'the replica rule says why none bounds the load');
   const curve = await chartData(page, '#serving-curve');
   assert.ok(!curve.datasets.some((d) => d.label === 'latency target'));
   await page.goto(`${base}/#/compare`);
@@ -620,6 +814,7 @@ const views = {
   recommend: '#/recommend?_workload=preset&workload=bert-large&_dataset=samples&dataset.samples=10000000&dataset.epochs=1&global_batch_size=256&constraints.gpus=A100%2C%20H100%2C%20L4&limit=10',
   compare: '#/compare?_workload=preset&workload=resnet-50&_dataset=samples&dataset.samples=1281167&dataset.epochs=90&global_batch_size=256&gpus=T4%2C%20L4%2C%20A10G%2C%20A100-80GB-SXM4&gpus_per_node=1',
   serving: '#/serving?_workload=preset&workload=llama-2-7b&input_tokens=512&output_tokens=256&target_requests_per_s=5&latency_slo_ms=10000&_hardware=instance&hardware.cloud=aws&hardware.instance_type=g5.xlarge&hardware.nodes=1&pricing.kind=both',
+  'serving-search': servingSearchHash,
   'spot-history': '#/spot?cloud=aws&instance_type=p4d.24xlarge',
 };
 

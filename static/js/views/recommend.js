@@ -9,7 +9,7 @@ import { chartBox, formView } from './common.js';
 
 // Price kinds as the table names them: spot with an on-demand fallback is not plain spot.
 const priceKinds = { ondemand: 'on-demand', spot: 'spot', spot_with_fallback: 'spot with fallback' };
-const priceKindName = (kind) => priceKinds[kind] || String(kind ?? '—').replace(/_/g, ' ');
+export const priceKindName = (kind) => priceKinds[kind] || String(kind ?? '—').replace(/_/g, ' ');
 
 // Price flags in words ("spot_above_ondemand" -> "spot price above on-demand").
 const flagNames = { spot_above_ondemand: 'spot price above on-demand (price may be stale or wrong)',
@@ -17,7 +17,8 @@ const flagNames = { spot_above_ondemand: 'spot price above on-demand (price may 
 const flagName = (flag) => flagNames[flag] || String(flag).replace(/_/g, ' ');
 
 // An item's notes for its row: its price flags and warnings, "; "-separated ("" when none).
-function itemNotes(it) {
+// Serving's catalog search shows its items' notes the same way.
+export function itemNotes(it) {
   const flags = Array.isArray(it.price_flags) ? it.price_flags.map(flagName) : [];
   const warnings = Array.isArray(it.warnings) ? it.warnings : [];
   return [...flags, ...warnings].join('; ');
