@@ -80,6 +80,7 @@ Result<ServingCalibrationData> LoadServingCalibrationData(const CsvTable& table,
     run.load.cached_prompt_tokens = ParseDouble(f("cached_prompt_tokens")).value_or(0);
     run.load.max_output = ParseDouble(f("max_output_tokens")).value_or(0);
     run.load.rate = rate.value_or(0);
+    run.load.evenly_spaced = f("arrivals") == "constant";
     run.load.max_concurrency = opt_int("max_concurrency").value_or(0);
     // Runs without a prompt count (constant concurrency tables) are long streams.
     run.load.requests = static_cast<int>(prompts.value_or(1000));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -138,6 +139,17 @@ bool MeetsSlo(const OperatingPoint& p, const ServingRequest& r, std::string* why
   return true;
 }
 
+// How far `p` is from the targets: the largest p95 / target - 1 (<= 0 when all are met);
+// 10 when the rate is over capacity.
+double Slack(const OperatingPoint& p, const ServingRequest& r) {
+  if (!p.stable) return 10;
+  double worst = -1;
+  if (r.latency_slo_s > 0) worst = std::max(worst, p.e2e_s.p95 / r.latency_slo_s - 1);
+  if (r.ttft_slo_s > 0) worst = std::max(worst, p.ttft_s.p95 / r.ttft_slo_s - 1);
+  if (r.tpot_slo_s > 0) worst = std::max(worst, p.tpot_s.p95 / r.tpot_slo_s - 1);
+  return worst;
+}
+
 bool HasSlo(const ServingRequest& r) { return r.latency_slo_s > 0 || r.ttft_slo_s > 0 || r.tpot_slo_s > 0; }
 
 ServingPoint PointOf(const OperatingPoint& p) {
@@ -164,10 +176,15 @@ Precision ComputePrecision(const ServingRequest& r, const GpuSpec& gpu) {
 // One decoder replica of `tp` GPUs: the engine's batch cap, the closed-loop curve up to it,
 // saturation, and the fewest replicas whose p95 meets the latency targets at the load.
 // `gpus_needed` receives replicas x tp in floating point (0 when the model does not fit).
+// `gpus_to_beat`: the GPUs of a plan already found that meets the targets (infinity when
+// none); a degree whose fewest possible GPUs (replicas at `utilization` of saturation) exceed
+// it cannot win and is left unfinished, with `pruned` set.
 ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const ServingRequest& r,
                                int tp, const EngineSettings& engine, const ModelConstants& c,
-                               const ServingConstants& s, double& gpus_needed) {
+                               const ServingConstants& s, double& gpus_needed,
+                               double gpus_to_beat, bool& pruned) {
   gpus_needed = 0;
+  pruned = false;
   ServingEstimate e;
   e.engine = engine;
   e.gpus_per_replica = tp;
@@ -193,25 +210,49 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
     return e;
   }
   const int cap = e.batch_cap.effective;
-  for (int b : Batches(cap)) e.curve.push_back(PointOf(ClosedLoop(shape, engine, k, q, b)));
   e.saturation = ClosedLoop(shape, engine, k, q, cap);
-  // The curve the KV cache alone would allow (engine caps ignored): its best point.
+  const double ceiling = s.utilization * e.saturation.requests_per_s;
+  if (tp * ReplicasNeeded(r.target_requests_per_s, ceiling, 1.0) > gpus_to_beat) {
+    pruned = true;
+    return e;
+  }
+  for (int b : Batches(cap)) e.curve.push_back(PointOf(ClosedLoop(shape, engine, k, q, b)));
+  // The curve the KV cache alone would allow (engine caps ignored): its best point. Up to the
+  // cap it is the curve above, rising to the saturation point.
   e.kv_limit = e.saturation;
   for (int b : Batches(std::max(1, e.batch_cap.kv_capacity))) {
+    if (b <= cap) continue;
     OperatingPoint p = ClosedLoop(shape, engine, k, q, b);
     if (p.tokens_per_s > e.kv_limit.tokens_per_s) e.kv_limit = p;
   }
-  const double ceiling = s.utilization * e.saturation.requests_per_s;
   // The largest rate per replica whose p95 meets the targets (and at most `ceiling`).
   double best_rate = 0;
   std::string why;
-  if (MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, ceiling), r, nullptr)) {
+  auto slack = [&](double rate) { return Slack(AtRate(shape, engine, k, q, e.batch_cap, rate), r); };
+  const double trickle = 1e-3 * ceiling;
+  double f_hi = slack(ceiling);
+  if (f_hi <= 0) {
     best_rate = ceiling;
-  } else {
-    double lo = 0, hi = ceiling;
-    for (int i = 0; i < 40 && hi - lo > 1e-4 * ceiling; ++i) {
-      double mid = (lo + hi) / 2;
-      (MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, mid), r, nullptr) ? lo : hi) = mid;
+  } else if (double f_lo = slack(trickle); f_lo <= 0) {
+    // Slack rises with the rate: regula falsi (Illinois) on [trickle, ceiling], keeping the
+    // side that meets the targets.
+    double lo = trickle, hi = ceiling;
+    int side = 0;
+    for (int i = 0; i < 40 && hi - lo > 2e-3 * ceiling; ++i) {
+      double mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+      if (!(mid > lo && mid < hi)) mid = (lo + hi) / 2;
+      const double f = slack(mid);
+      if (f <= 0) {
+        lo = mid;
+        f_lo = f;
+        if (side == -1) f_hi /= 2;
+        side = -1;
+      } else {
+        hi = mid;
+        f_hi = f;
+        if (side == 1) f_lo /= 2;
+        side = 1;
+      }
     }
     best_rate = lo;
   }
@@ -363,7 +404,12 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     std::optional<std::pair<double, int>> fewest_over;
     for (int tp : tps) {
       double gpus_needed = 0;
-      ServingEstimate e = DecoderServing(w, node, r, tp, *engine, c, s, gpus_needed);
+      bool pruned = false;
+      const double to_beat = found && best.slo_met ? best.total_gpus
+                                                   : std::numeric_limits<double>::infinity();
+      ServingEstimate e =
+          DecoderServing(w, node, r, tp, *engine, c, s, gpus_needed, to_beat, pruned);
+      if (pruned) continue;
       if (e.verdict == FitVerdict::kDoesNotFit) {
         if (!found) best = e;
         continue;

@@ -105,13 +105,30 @@ EngineConstants Priors(const EngineConstantSpec* specs) {
   return c;
 }
 
+// Fitted by `gpuplan calibrate --serving` on serving_calibration.csv (docs/model.md 4.5).
+void SetShared(EngineConstants& c) {
+  c.eta_bandwidth = 1.0;  // at its bound: decode streams at the published achievable bandwidth
+  c.eta_compute = 0.8;    // at its bound: the lent H200's best GEMM share (docs/model.md 4.5)
+  c.layer_floor_graph_s = 8.696e-6;
+  c.layer_floor_eager_s = 35.29e-6;
+  c.allreduce_nvlink_s = 7.302e-6;
+}
+
 EngineConstants ShippedV0() {
   EngineConstants c = Priors(kVllmV0Constants);
+  SetShared(c);
+  c.cpu_iteration_s = 3.0e-3;
+  c.cpu_per_sequence_s = 131.4e-6;
+  c.api_overhead_s = 11.03e-3;
   return c;
 }
 
 EngineConstants ShippedV1() {
   EngineConstants c = Priors(kVllmV1Constants);
+  SetShared(c);
+  c.cpu_iteration_s = 1.125e-3;
+  c.cpu_per_sequence_s = 8.625e-6;
+  c.api_overhead_s = 12.68e-3;
   return c;
 }
 

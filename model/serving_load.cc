@@ -72,7 +72,7 @@ IterationTime Cycle(const ReplicaShape& r, const EngineSettings& e, const Engine
     const double room = std::max(0.0, e.max_num_batched_tokens - b);
     IterationTime t;
     double p = std::exp(-starts), mass = 0;
-    for (int n = 0; n <= 64 && mass < 1 - 1e-6; ++n) {
+    for (int n = 0; n <= 64 && mass < 1 - 1e-3; ++n) {
       if (n > 0) p *= starts / n;
       mass += p;
       IterationLoad with = load;
@@ -113,6 +113,7 @@ double PrefillService(const ReplicaShape& r, const EngineSettings& e, const Engi
 double ErlangC(int c, double a) {
   if (c <= 0 || a <= 0) return 0;
   if (a >= c) return 1;
+  if (a + 8 * std::sqrt(a) < c) return 0;  // a Poisson count 8 sigma below the servers: no wait
   double b = 1;
   for (int i = 1; i <= c; ++i) b = a * b / (i + a * b);
   return b / (1 - a / c * (1 - b));
@@ -198,12 +199,28 @@ OperatingPoint AtRate(const ReplicaShape& r, const EngineSettings& engine, const
     p.iteration = Cycle(r, engine, k, q, c);
     return p;
   }
-  double lo = 0, hi = c;
-  for (int i = 0; i < 40 && hi - lo > 1e-3; ++i) {
-    double mid = (lo + hi) / 2;
-    (excess(mid) > 0 ? lo : hi) = mid;
+  // b solves excess(b) = rate x out x t(b) - b = 0, with excess(0) > 0 >= excess(c):
+  // regula falsi (Illinois) on the bracket, a few evaluations for a smooth t.
+  double lo = 0, hi = c, f_lo = excess(1e-9), f_hi = excess(c);
+  int side = 0;
+  double b = hi;
+  for (int i = 0; i < 60 && hi - lo > 1e-4 * std::max(1.0, lo); ++i) {
+    b = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+    if (!(b > lo && b < hi)) b = (lo + hi) / 2;
+    const double f = excess(b);
+    if (f > 0) {
+      lo = b;
+      f_lo = f;
+      if (side == -1) f_hi /= 2;
+      side = -1;
+    } else {
+      hi = b;
+      f_hi = f;
+      if (side == 1) f_lo /= 2;
+      side = 1;
+    }
+    if (std::abs(f) <= 1e-6 * std::max(1.0, b)) break;
   }
-  const double b = hi;
   p.batch = b;
   p.iteration = Cycle(r, engine, k, q, b);
   const double t = p.iteration.total_s;

@@ -91,7 +91,7 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
     seqs[i].output = outputs[i];
     seqs[i].counted = i >= warmup;
     if (!closed && load.rate > 0) {
-      t_arrival += -std::log(Uniform(gen)) / load.rate;
+      t_arrival += load.evenly_spaced ? 1 / load.rate : -std::log(Uniform(gen)) / load.rate;
       seqs[i].arrival = t_arrival;
     }
     // (Poisson gaps, rescaled below so the stream's mean rate is exactly `rate`.)

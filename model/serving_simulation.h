@@ -20,7 +20,8 @@ inline constexpr long kMaxSimulatedIterations = 2000000;
 
 struct SimulatedLoad {
   int requests = 0;            // how many arrive (at most kMaxSimulatedRequests)
-  double rate = 0;             // requests/s, Poisson; 0 = all at time 0 (a burst)
+  double rate = 0;             // requests/s; 0 = all at time 0 (a burst)
+  bool evenly_spaced = false;  // arrivals every 1 / rate (a constant-rate load generator), not Poisson
   int max_concurrency = 0;     // clients that each send the next request when one ends; 0 = none
   double mean_input = 0;       // prompt tokens
   double mean_output = 0;      // generated tokens

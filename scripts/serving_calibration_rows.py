@@ -49,6 +49,7 @@ GPUS = {
 }
 
 FIELDS = ["run", "source", "model_source", "engine", "engine_version", "num_scheduler_steps",
+          "arrivals",
           "frontend_multiprocessing",
           "max_num_seqs", "max_num_batched_tokens", "max_model_len", "gpu", "tensor_parallel",
           "interconnect", "model", "precision", "weight_quantization", "dataset",
@@ -149,6 +150,8 @@ def main(path):
             "run": run, "source": source[:160], "model_source": r["model"][:60], "engine": "vllm",
             "engine_version": family(version) if version[0].isdigit() else "v1",
             "num_scheduler_steps": steps, "max_num_seqs": max_seqs,
+            # inference-perf's constant load type sends at fixed intervals; the rest are bursts.
+            "arrivals": "constant" if "inference-sim" in src else ("burst" if rate == "0" else "poisson"),
             # 0.5.x ran the OpenAI server and the engine in one process (0.6.0 split them).
             "frontend_multiprocessing": "0" if version.startswith("0.5.") else "",
             "max_num_batched_tokens": budget, "max_model_len": max_len, "gpu": gpu,

@@ -208,7 +208,7 @@ void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
   char line[512];
   std::snprintf(line, sizeof(line), "%4s  %-8s %-14s %-28s %-16s %5s %-13s %10s %10s %12s\n",
                 "rank", "cloud", "region", "instance type", "GPU", "nodes", "price kind",
-                r.inference ? "latency" : "time", r.inference ? "" : "P90",
+                r.inference ? "p95 latency" : "time", r.inference ? "" : "P90",
                 r.inference ? "cost/h" : "cost");
   out << line;
   for (size_t i = 0; i < r.items.size(); ++i) {
@@ -382,7 +382,15 @@ void AddRecommendOptions(CLI::App& app, RecommendOptions& o) {
   app.add_option("--input-tokens", o.input_tokens, "inference: prompt tokens per request");
   app.add_option("--output-tokens", o.output_tokens, "inference: generated tokens per request");
   app.add_option("--requests-per-s", o.requests_per_s, "inference: load to serve");
-  app.add_option("--latency-slo-ms", o.latency_slo_ms, "inference: end-to-end latency target");
+  app.add_option("--latency-slo-ms", o.latency_slo_ms, "inference: end-to-end latency target (p95)");
+  app.add_option("--ttft-slo-ms", o.ttft_slo_ms, "inference: time-to-first-token target (p95)");
+  app.add_option("--tpot-slo-ms", o.tpot_slo_ms, "inference: time-per-output-token target (p95)");
+  app.add_option("--engine-version", o.engine_version, "inference: vLLM engine v1 (default) or v0");
+  app.add_option("--max-num-seqs", o.max_num_seqs, "inference: the engine's max_num_seqs (default: its own)");
+  app.add_option("--max-concurrency", o.max_concurrency, "inference: the client's concurrency cap per replica");
+  app.add_option("--weight-quantization", o.weight_quantization,
+                 "inference: none|fp8|int8|int4_awq|int4_gptq|mxfp4");
+  app.add_option("--kv-cache-dtype", o.kv_cache_dtype, "inference: auto|fp8");
   app.add_option("--gpus", o.gpus, "GPU names, comma-separated (ids or prefixes: A100,H100)");
   app.add_option("--clouds", o.clouds, "clouds, comma-separated");
   app.add_option("--regions", o.regions, "regions, comma-separated");
@@ -438,6 +446,15 @@ int RunRecommend(const RecommendOptions& o, std::ostream& out, std::ostream& err
     flags["output_tokens"] = o.output_tokens;
     flags["target_requests_per_s"] = o.requests_per_s;
     if (o.latency_slo_ms > 0) flags["latency_slo_ms"] = o.latency_slo_ms;
+    if (o.ttft_slo_ms > 0) flags["ttft_slo_ms"] = o.ttft_slo_ms;
+    if (o.tpot_slo_ms > 0) flags["tpot_slo_ms"] = o.tpot_slo_ms;
+    nlohmann::json engine = nlohmann::json::object();
+    if (!o.engine_version.empty()) engine["version"] = o.engine_version;
+    if (o.max_num_seqs > 0) engine["max_num_seqs"] = o.max_num_seqs;
+    if (!engine.empty()) flags["engine"] = engine;
+    if (o.max_concurrency > 0) flags["max_concurrency"] = o.max_concurrency;
+    if (!o.weight_quantization.empty()) flags["weight_quantization"] = o.weight_quantization;
+    if (!o.kv_cache_dtype.empty()) flags["kv_cache_dtype"] = o.kv_cache_dtype;
   }
   Exporter<plan::RecommendRequest> exporter = &api::ExportAnswer;
   return RunPlan(o.common, std::move(flags), &api::DecodeRecommendRequest,

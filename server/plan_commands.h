@@ -69,6 +69,10 @@ struct RecommendOptions {
   std::string task = "training";
   int input_tokens = 512, output_tokens = 128;
   double requests_per_s = 1, latency_slo_ms = 0;
+  // Inference: p95 targets, engine and quantisation ("" / 0 = the engine's default, none).
+  double ttft_slo_ms = 0, tpot_slo_ms = 0;
+  std::string engine_version, weight_quantization, kv_cache_dtype;
+  int max_num_seqs = 0, max_concurrency = 0;
   std::string gpus, clouds, regions, price_kinds;  // comma-separated
   int max_nodes = 4;
   double deadline_hours = 0, budget = 0;

@@ -354,5 +354,38 @@ TEST_F(PlanCommandsTest, Issue23DefaultsFlaggedPricesAndSpotFiguresAsTheApi) {
   EXPECT_GT(flagged, 0) << ranked["rejected"].dump() << " " << ranked["items"].size();
 }
 
+// Issue 24: the serving options reach the planner from the CLI, and the table says p95.
+TEST_F(PlanCommandsTest, Issue24ServingOptionsFromTheCommandLine) {
+  RecommendOptions r;
+  r.common.db = server_->db_path();
+  r.task = "inference";
+  r.job.workload = "llama-3-8b";
+  r.input_tokens = 200;
+  r.output_tokens = 300;
+  r.requests_per_s = 20;
+  r.latency_slo_ms = 3000;
+  r.tpot_slo_ms = 9;
+  r.engine_version = "v0";
+  r.max_num_seqs = 64;
+  r.weight_quantization = "int4_awq";
+  r.limit = 3;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunRecommend(r, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("p95 latency"), std::string::npos) << out.str();
+  r.common.json = true;
+  std::ostringstream jout, jerr;
+  ASSERT_EQ(RunRecommend(r, jout, jerr), 0) << jerr.str();
+  json ranked = json::parse(jout.str());
+  ASSERT_FALSE(ranked["items"].empty()) << ranked.dump();
+  for (const auto& item : ranked["items"]) {
+    EXPECT_LE(item["latency_p95"]["tpot_s"].get<double>(), 0.009) << item.dump();
+    EXPECT_LE(item["latency_p95"]["e2e_s"].get<double>(), 3.0) << item.dump();
+  }
+  r.weight_quantization = "int3";
+  std::ostringstream bout, berr;
+  EXPECT_NE(RunRecommend(r, bout, berr), 0);
+  EXPECT_NE(berr.str().find("weight_quantization"), std::string::npos) << berr.str();
+}
+
 }  // namespace
 }  // namespace gpuplan::server
