@@ -265,6 +265,7 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
     e.slo_detail = "even one request at a time: " + why;
     rate = ceiling;
   }
+  e.capacity_requests_per_s_per_replica = rate;
   const double replicas = ReplicasNeeded(r.target_requests_per_s, rate, 1.0);
   e.planned_requests_per_s_per_replica =
       r.target_requests_per_s > 0 ? r.target_requests_per_s / replicas : rate;

@@ -73,6 +73,7 @@ struct ServingEstimate {
   OperatingPoint kv_limit;         // the best point of the curve to the KV-capacity batch, engine caps ignored
   OperatingPoint planned;          // at the planned rate per replica
   double planned_requests_per_s_per_replica = 0;
+  double capacity_requests_per_s_per_replica = 0;  // the most one replica takes under the rule
   std::string replica_rule;        // how replicas were sized, in words
   std::string slo_detail;          // why the SLO is not met (empty when met)
   int gpus_per_replica = 1;

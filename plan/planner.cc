@@ -669,7 +669,10 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   plan.feasibility = ServingFeasibility(est, hw->cluster.node);
   plan.instances = model::ServingInstances(est, hw->cluster.node.gpus_per_node);
   const model::ServingPoint& p = est.chosen;
-  plan.capacity_requests_per_s = est.replicas * p.requests_per_s;
+  // Decoders: what the fleet takes within the latency targets and headroom, not its load.
+  plan.capacity_requests_per_s =
+      est.replicas * (est.capacity_requests_per_s_per_replica > 0 ? est.capacity_requests_per_s_per_replica
+                                                                  : p.requests_per_s);
   plan.decoder = request.serving.output_tokens > 0 &&
                  (request.workload.family == model::Family::kDecoder ||
                   request.workload.family == model::Family::kMoe);

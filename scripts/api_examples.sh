@@ -103,7 +103,7 @@ bert='{"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global
   section "Q8: buy an RTX 4090 at its launch price, or rent the cheapest GPU that trains ResNet-50 as fast" \
     "$base/api/v1/estimates/ownership" --json '{"gpu":"RTX-4090","training":{"workload":"resnet-50","dataset":{"samples":1281167,"epochs":1},"global_batch_size":256}}'
   section "Inference estimate on one instance type" \
-    "$base/api/v1/estimates/inference" --json '{"workload":"llama-2-7b","input_tokens":200,"output_tokens":300,"target_requests_per_s":50,"hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p5.48xlarge"}}'
+    "$base/api/v1/estimates/inference" --json '{"workload":"llama-3-8b","input_tokens":200,"output_tokens":300,"target_requests_per_s":50,"latency_slo_ms":2000,"hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p5.48xlarge"}}'
   section "Batch of scenarios, one of them invalid" \
     "$base/api/v1/estimates/training:batch" --json '{"scenarios":[{"workload":"resnet-50","dataset":{"samples":1281167},"global_batch_size":256,"precision":"fp16","hardware":{"gpu":"T4","price_per_hour":0.526}},{"workload":"resnet-50","dataset":{"samples":1281167},"global_batch_size":0,"hardware":{"gpu":"T4"}}]}'
   section "A write without a key" -i -X POST "$base/api/v1/instances" --json '{"cloud":"x","instance_type":"y","gpu":"T4","gpu_count":1}'
