@@ -121,6 +121,19 @@ std::optional<std::string> JsonReader::Choice(const std::string& key,
   return std::nullopt;
 }
 
+std::optional<size_t> JsonReader::ChoiceIndex(const std::string& key,
+                                             std::span<const std::string_view> names) {
+  auto s = String(key);
+  if (!s) return std::nullopt;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == *s) return i;
+  }
+  std::string list;
+  for (std::string_view c : names) list += (list.empty() ? "" : ", ") + std::string(c);
+  Fail(key, key + " must be one of " + list + ", got '" + *s + "'");
+  return std::nullopt;
+}
+
 std::optional<JsonReader> JsonReader::Object(const std::string& key, bool required) {
   const nlohmann::json* v = Raw(key);
   if (!v) {

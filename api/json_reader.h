@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,6 +35,9 @@ class JsonReader {
   std::optional<std::string> Choice(const std::string& key,
                                     std::initializer_list<std::string_view> choices,
                                     bool required = false);
+  // The index of the value in `names` (an enum's names, one list for every reader and writer);
+  // an error listing them otherwise.
+  std::optional<size_t> ChoiceIndex(const std::string& key, std::span<const std::string_view> names);
   // A nested object reader; nullopt (with an error if required) when absent or not an object.
   std::optional<JsonReader> Object(const std::string& key, bool required = false);
   // A reader over `value` (already taken from `key`), sharing this reader's error list.

@@ -331,13 +331,11 @@ void ReadServingEngine(JsonReader& r, model::ServingRequest& q) {
     if (auto v = e->Bool("frontend_multiprocessing")) q.engine.frontend_multiprocessing = *v;
     e->Finish();
   }
-  if (auto v = r.Choice("weight_quantization", {"none", "fp8", "int8", "int4_awq", "int4_gptq", "mxfp4"})) {
-    for (size_t i = 0; i < model::kWeightQuantizationNames.size(); ++i) {
-      if (model::kWeightQuantizationNames[i] == *v) q.quantization = model::WeightQuantization(i);
-    }
+  if (auto i = r.ChoiceIndex("weight_quantization", model::kWeightQuantizationNames)) {
+    q.quantization = model::WeightQuantization(*i);
   }
-  if (auto v = r.Choice("kv_cache_dtype", {"auto", "fp8"})) {
-    q.kv_cache = *v == "fp8" ? model::KvCacheDtype::kFp8 : model::KvCacheDtype::kAuto;
+  if (auto i = r.ChoiceIndex("kv_cache_dtype", model::kKvCacheDtypeNames)) {
+    q.kv_cache = model::KvCacheDtype(*i);
   }
   if (auto v = r.Integer("max_concurrency", 1, 1 << 20)) q.max_concurrency = int(*v);
   if (auto v = r.Integer("shared_prefix_tokens", 0, 1 << 22)) q.shared_prefix_tokens = int(*v);

@@ -27,7 +27,7 @@ struct ServingConstants {
   double utilization = 0.8;
   double weight_overhead = 0.2;  // CNN/encoder: workspace and fragmentation on top of weights
   // Without a latency target, a plan whose p95 exceeds these is warned about.
-  double high_ttft_s = 2.0, high_tpot_s = 0.1;
+  double high_ttft_s = 2.0, high_tpot_s = 0.1, high_e2e_s = 30.0;
 };
 
 struct ServingRequest {

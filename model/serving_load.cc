@@ -101,12 +101,28 @@ IterationTime Cycle(const ReplicaShape& r, const EngineSettings& e, const Engine
 // Prefill service of one request once scheduled: its chunks (chunked) or its prefill
 // iteration, with `b` sequences decoding beside it.
 double PrefillService(const ReplicaShape& r, const EngineSettings& e, const EngineConstants& k,
-                      const RequestShape& q, double b, double iteration_s) {
-  if (e.chunked_prefill) {
-    double room = std::max(1.0, e.max_num_batched_tokens - b);
-    return std::ceil(q.input_tokens / room) * iteration_s;
+                      const RequestShape& q, double b) {
+  if (!e.chunked_prefill) return PrefillIteration(r, e, k, q, q.input_tokens).total_s;
+  // Equal chunks within the room the decodes leave, each iteration timed with the b decodes
+  // beside it; a chunk attends to the cached prefix and the chunks before it.
+  const double room = std::max(1.0, e.max_num_batched_tokens - b);
+  const double chunks = std::max(1.0, std::ceil(q.input_tokens / room));
+  const double chunk = q.input_tokens / chunks;
+  IterationLoad load;
+  load.decode_seqs = b;
+  load.decode_context = b * (q.input_tokens + q.cached_tokens + q.output_tokens / 2);
+  load.prefill_tokens = chunk;
+  auto at = [&](double index) {  // the chunk after `index` others
+    load.prefill_pairs = chunk * (q.cached_tokens + index * chunk + chunk / 2);
+    return TimeIteration(r, load, e, k).total_s;
+  };
+  if (chunks <= 16) {
+    double total = 0;
+    for (int i = 0; i < static_cast<int>(chunks); ++i) total += at(i);
+    return total;
   }
-  return PrefillIteration(r, e, k, q, q.input_tokens).total_s;
+  // Many chunks: their times change smoothly with the keys before them (Simpson's rule).
+  return chunks * (at(0) + 4 * at((chunks - 1) / 2) + at(chunks - 1)) / 6;
 }
 
 // Erlang C: the probability an arrival waits, c servers at offered load a (< c).
@@ -171,7 +187,7 @@ OperatingPoint ClosedLoop(const ReplicaShape& r, const EngineSettings& engine,
   p.batch = b;
   p.iteration = Cycle(r, engine, k, q, b);
   const double t = p.iteration.total_s;
-  const double prefill = PrefillService(r, engine, k, q, b, t);
+  const double prefill = PrefillService(r, engine, k, q, b);
   const double ttft = k.api_overhead_s + prefill;
   const double e2e = ttft + std::max(0.0, q.output_tokens - 1) * t;
   p.ttft_s = {ttft, ttft, ttft};
@@ -226,8 +242,10 @@ OperatingPoint AtRate(const ReplicaShape& r, const EngineSettings& engine, const
   const double t = p.iteration.total_s;
   // The batch fluctuates as a Poisson count, amplified by its own feedback: a larger batch
   // slows every iteration, which keeps requests longer (elasticity e of the iteration time).
+  // (A secant from an empty replica, not a local difference: the iteration time steps where
+  // a batch leaves the captured graph sizes.)
   const double elasticity =
-      std::clamp((Cycle(r, engine, k, q, b * 1.05 + 0.05).total_s / t - 1) / 0.05, 0.0, 0.8);
+      std::clamp((t - Cycle(r, engine, k, q, 1e-3).total_s) / t, 0.0, 0.8);
   const double b95 = std::min(c, b + kZ95 * std::sqrt(b) / (1 - elasticity));
   const double t95 = Cycle(r, engine, k, q, std::max(b, b95)).total_s;
   // Waiting for a sequence slot (M/M/c, service = a request's time in the engine).
@@ -238,7 +256,7 @@ OperatingPoint AtRate(const ReplicaShape& r, const EngineSettings& engine, const
     return service / (c - b) * std::log(wait_p / tail);
   };
   // Waiting for the token budget (M/D/1 on the prompt work).
-  const double prefill = PrefillService(r, engine, k, q, b, t);
+  const double prefill = PrefillService(r, engine, k, q, b);
   double rho = engine.chunked_prefill
                    ? rate * q.input_tokens * t / std::max(1.0, engine.max_num_batched_tokens - b)
                    : rate * prefill;
@@ -249,7 +267,7 @@ OperatingPoint AtRate(const ReplicaShape& r, const EngineSettings& engine, const
   const double queue = rho * prefill / (2 * (1 - rho));
   p.ttft_s.mean = k.api_overhead_s + t / 2 + prefill + queue + slot_wait(0.5) * 1.2;
   p.ttft_s.p50 = k.api_overhead_s + t / 2 + prefill + 0.7 * queue + slot_wait(0.5);
-  const double prefill95 = PrefillService(r, engine, k, q, b95, t95);
+  const double prefill95 = PrefillService(r, engine, k, q, b95);
   p.ttft_s.p95 = k.api_overhead_s + t95 + prefill95 + 3 * queue + slot_wait(0.05);
   p.tpot_s = {t, t, t95};
   const double decodes = std::max(0.0, q.output_tokens - 1);

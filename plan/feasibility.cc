@@ -66,6 +66,11 @@ Feasibility ServingFeasibility(const model::ServingEstimate& e, const model::Nod
                          " of weights) over " + std::to_string(e.gpus_per_replica) +
                          " GPU(s) per replica; each " + node.gpu.id + " has " +
                          Gb(e.memory_capacity_gb);
+    if (!e.engine.name.empty()) {
+      detail += ", of which the engine takes gpu_memory_utilization " +
+                db::FormatNumber("%.2g", e.engine.gpu_memory_utilization) + " (" +
+                Gb(e.memory_capacity_gb * e.engine.gpu_memory_utilization) + ")";
+    }
     std::string change =
         e.gpus_per_replica < node.gpus_per_node
             ? "more GPUs per replica (tensor_parallel up to " +

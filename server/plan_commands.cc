@@ -389,7 +389,7 @@ void AddRecommendOptions(CLI::App& app, RecommendOptions& o) {
   app.add_option("--max-num-seqs", o.max_num_seqs, "inference: the engine's max_num_seqs (default: its own)");
   app.add_option("--max-concurrency", o.max_concurrency, "inference: the client's concurrency cap per replica");
   app.add_option("--weight-quantization", o.weight_quantization,
-                 "inference: none|fp8|int8|int4_awq|int4_gptq|mxfp4");
+                 "inference: weight storage (none|fp8|int8|int4_awq|int4_gptq|mxfp4)");
   app.add_option("--kv-cache-dtype", o.kv_cache_dtype, "inference: auto|fp8");
   app.add_option("--gpus", o.gpus, "GPU names, comma-separated (ids or prefixes: A100,H100)");
   app.add_option("--clouds", o.clouds, "clouds, comma-separated");
@@ -450,9 +450,9 @@ int RunRecommend(const RecommendOptions& o, std::ostream& out, std::ostream& err
     if (o.tpot_slo_ms > 0) flags["tpot_slo_ms"] = o.tpot_slo_ms;
     nlohmann::json engine = nlohmann::json::object();
     if (!o.engine_version.empty()) engine["version"] = o.engine_version;
-    if (o.max_num_seqs > 0) engine["max_num_seqs"] = o.max_num_seqs;
+    if (o.max_num_seqs) engine["max_num_seqs"] = *o.max_num_seqs;  // out of range: the API's 422
     if (!engine.empty()) flags["engine"] = engine;
-    if (o.max_concurrency > 0) flags["max_concurrency"] = o.max_concurrency;
+    if (o.max_concurrency) flags["max_concurrency"] = *o.max_concurrency;
     if (!o.weight_quantization.empty()) flags["weight_quantization"] = o.weight_quantization;
     if (!o.kv_cache_dtype.empty()) flags["kv_cache_dtype"] = o.kv_cache_dtype;
   }

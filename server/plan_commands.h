@@ -72,7 +72,7 @@ struct RecommendOptions {
   // Inference: p95 targets, engine and quantisation ("" / 0 = the engine's default, none).
   double ttft_slo_ms = 0, tpot_slo_ms = 0;
   std::string engine_version, weight_quantization, kv_cache_dtype;
-  int max_num_seqs = 0, max_concurrency = 0;
+  std::optional<int> max_num_seqs, max_concurrency;  // unset: the engine's default, none
   std::string gpus, clouds, regions, price_kinds;  // comma-separated
   int max_nodes = 4;
   double deadline_hours = 0, budget = 0;

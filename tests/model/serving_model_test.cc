@@ -135,26 +135,55 @@ TEST(ServingModelTest, AnSloNoLoadMeetsIsNotMetAndSaysWhy) {
 
 TEST(ServingModelTest, ReplicasComeFromTheP95) {
   // The fleet meets the target at p95 at its planned rate, and one replica fewer would not.
-  ServingRequest r = Chat(50, 4);
+  ServingRequest r = Chat(150, 4);
   ServingEstimate e = Serve("llama-3-8b", Node(H100(), 1).node, r);
   ASSERT_TRUE(e.slo_met);
   EXPECT_LE(e.planned.e2e_s.p95, 4.0);
-  EXPECT_GE(e.replicas * e.planned_requests_per_s_per_replica, 50 * (1 - 1e-9));
+  EXPECT_GE(e.replicas * e.planned_requests_per_s_per_replica, 150 * (1 - 1e-9));
   EXPECT_NE(e.replica_rule.find("p95"), std::string::npos);
-  if (e.replicas > 1) {
-    ServingRequest fewer = r;
-    fewer.target_requests_per_s = 50.0 * e.replicas / (e.replicas - 1);  // the same per-replica rate
-    ServingEstimate more = Serve("llama-3-8b", Node(H100(), 1).node, fewer);
-    EXPECT_GE(more.replicas, e.replicas);
-  }
+  // One replica fewer would not do: a single replica cannot take the load each would carry.
+  ASSERT_GT(e.replicas, 1);
+  ServingRequest fewer = r;
+  fewer.target_requests_per_s = 150.0 / (e.replicas - 1);
+  EXPECT_GE(Serve("llama-3-8b", Node(H100(), 1).node, fewer).replicas, 2);
   // A looser p95 target needs no more replicas.
-  ServingEstimate loose = Serve("llama-3-8b", Node(H100(), 1).node, Chat(50, 30));
+  ServingEstimate loose = Serve("llama-3-8b", Node(H100(), 1).node, Chat(150, 30));
   EXPECT_LE(loose.replicas, e.replicas);
+}
+
+// A plan that says it meets its targets meets them in its own figures, whatever the load:
+// the p95 is checked at the rate the plan runs at (review of issue 24: a p95 that steps where
+// batches leave the captured graph sizes once let a plan say slo_met over its own p95).
+TEST(ServingModelTest, SloMetMeansEveryReportedP95IsWithinItsTarget) {
+  int met = 0;
+  for (const char* preset : {"mistral-7b", "llama-3-8b", "qwen2.5-0.5b"}) {
+    for (int tp : {1, 2, 4}) {
+      if (FindPreset(preset)->heads % tp != 0) continue;  // (a 422 naming tensor_parallel)
+      for (double rps : {5.0, 45.0, 200.0}) {
+        for (double tpot_ms : {8.0, 12.0, 30.0}) {
+          ServingRequest r = Chat(rps, 0);
+          r.input_tokens = 500;
+          r.output_tokens = 50;
+          r.tensor_parallel = tp;
+          r.tpot_slo_s = tpot_ms / 1000;
+          r.latency_slo_s = 3;
+          ServingEstimate e = Serve(preset, Node(A100_80(), 4).node, r);
+          if (!e.slo_met) continue;
+          ++met;
+          EXPECT_LE(e.planned.tpot_s.p95, r.tpot_slo_s * (1 + 1e-9)) << preset << tp << rps << tpot_ms;
+          EXPECT_LE(e.planned.e2e_s.p95, r.latency_slo_s * (1 + 1e-9)) << preset << tp << rps;
+          EXPECT_LE(e.planned_requests_per_s_per_replica, e.saturation.requests_per_s);
+        }
+      }
+    }
+  }
+  EXPECT_GT(met, 20);
 }
 
 TEST(ServingModelTest, NoTargetGetsTheHeadroomRuleAndAWarningWhenSlow) {
   ServingRequest r = Chat(0, 0);
-  r.input_tokens = 4000;  // long prompts on a small GPU: slow first tokens at 80 % load
+  r.input_tokens = 4000;  // long requests at 80 % load: a p95 of minutes end to end
+  r.output_tokens = 2000;
   ServingEstimate sat = Serve("llama-3-8b", Node(A100_80(), 1).node, r);
   r.target_requests_per_s = 0.8 * sat.saturation.requests_per_s;
   ServingEstimate e = Serve("llama-3-8b", Node(A100_80(), 1).node, r);
@@ -162,12 +191,13 @@ TEST(ServingModelTest, NoTargetGetsTheHeadroomRuleAndAWarningWhenSlow) {
   bool rule = false;
   for (const auto& a : e.assumptions) rule = rule || a.find("80 %") != std::string::npos;
   EXPECT_TRUE(rule);
-  if (e.planned.ttft_s.p95 > ServingConstants().high_ttft_s ||
-      e.planned.tpot_s.p95 > ServingConstants().high_tpot_s) {
-    bool warned = false;
-    for (const auto& w : e.warnings) warned = warned || w.find("no latency target") != std::string::npos;
-    EXPECT_TRUE(warned);
-  }
+  ASSERT_GT(e.planned.e2e_s.p95, ServingConstants().high_e2e_s);
+  bool warned = false;
+  for (const auto& w : e.warnings) warned = warned || w.find("no latency target") != std::string::npos;
+  EXPECT_TRUE(warned);
+  // A short chat at light load stays quiet.
+  ServingEstimate quiet = Serve("llama-3-8b", Node(A100_80(), 1).node, Chat(1, 0));
+  for (const auto& w : quiet.warnings) EXPECT_EQ(w.find("no latency target"), std::string::npos) << w;
 }
 
 TEST(ServingModelTest, QuantisedWeightsDecodeFasterAndHoldMoreKv) {
@@ -240,6 +270,23 @@ TEST(ServingModelTest, TheLoadModelAgreesWithTheSimulation) {
     EXPECT_GE(p.e2e_s.p95, 0.9 * s.e2e_s.p95) << share;  // the formula's p95 is not optimistic
     EXPECT_NEAR(s.requests_per_s, rate, 0.05 * rate) << share;
   }
+  // A long prompt at light load: the first token waits for the prompt's compute.
+  {
+    RequestShape longq{8000, 0, 100};
+    BatchCap long_cap = BatchLimit(shape, *engine, kv, longq, 0);
+    const double rate = 0.05 * ClosedLoop(shape, *engine, k, longq, long_cap.effective).requests_per_s;
+    OperatingPoint p = AtRate(shape, *engine, k, longq, long_cap, rate);
+    SimulatedLoad load;
+    load.requests = 400;
+    load.rate = rate;
+    load.mean_input = 8000;
+    load.mean_output = 100;
+    load.warmup_share = 0.1;
+    SimulationResult s = SimulateServing(shape, *engine, k, kv, load);
+    EXPECT_NEAR(p.ttft_s.p50, s.ttft_s.p50, 0.25 * s.ttft_s.p50);
+    // 8 000 prompt tokens of an 8 B model: at least 1.2e14 FLOPs at the fitted share of peak.
+    EXPECT_GT(p.ttft_s.p50, 2 * 7.5e9 * 8000 / (node.gpu.bf16_tflops * 1e12 * k.eta_compute));
+  }
   // Saturated: a burst far larger than the cap completes at the closed loop's rate.
   SimulatedLoad burst;
   burst.requests = 3 * cap.effective;
@@ -273,6 +320,7 @@ TEST(ServingSimulationTest, IsDeterministicAndBounded) {
   load.rate = 1e6;
   SimulationResult big = SimulateServing(shape, *engine, k, kv, load);
   EXPECT_GT(big.duration_s, 0);
+  EXPECT_NEAR(big.requests_per_s * big.duration_s, kMaxSimulatedRequests, 1);  // clamped
 }
 
 }  // namespace
