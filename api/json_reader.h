@@ -3,6 +3,7 @@
 // read are reported as unknown by Finish().
 #pragma once
 
+#include <array>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/enum_names.h"
 #include "model/result.h"
 
 namespace gpuplan::api {
@@ -35,9 +37,16 @@ class JsonReader {
   std::optional<std::string> Choice(const std::string& key,
                                     std::initializer_list<std::string_view> choices,
                                     bool required = false);
-  // The index of the value in `names` (an enum's names, one list for every reader and writer);
-  // an error listing them otherwise.
-  std::optional<size_t> ChoiceIndex(const std::string& key, std::span<const std::string_view> names);
+  // The enum value named by the string at `key` (the model's name table, one list for every
+  // reader and writer); an error listing the names otherwise.
+  template <typename E, size_t N>
+  std::optional<E> Enum(const std::string& key, const model::EnumNames<E, N>& names) {
+    std::array<std::string_view, N> list;
+    for (size_t i = 0; i < N; ++i) list[i] = names[i].first;
+    auto i = ChoiceIndex(key, list);
+    if (!i) return std::nullopt;
+    return names[*i].second;
+  }
   // A nested object reader; nullopt (with an error if required) when absent or not an object.
   std::optional<JsonReader> Object(const std::string& key, bool required = false);
   // A reader over `value` (already taken from `key`), sharing this reader's error list.
@@ -59,6 +68,7 @@ class JsonReader {
   bool ok() const { return errors_->empty(); }
 
  private:
+  std::optional<size_t> ChoiceIndex(const std::string& key, std::span<const std::string_view> names);
   const nlohmann::json* value_;
   std::string pointer_;
   std::vector<FieldError>* errors_;

@@ -331,12 +331,8 @@ void ReadServingEngine(JsonReader& r, model::ServingRequest& q) {
     if (auto v = e->Bool("frontend_multiprocessing")) q.engine.frontend_multiprocessing = *v;
     e->Finish();
   }
-  if (auto i = r.ChoiceIndex("weight_quantization", model::kWeightQuantizationNames)) {
-    q.quantization = model::WeightQuantization(*i);
-  }
-  if (auto i = r.ChoiceIndex("kv_cache_dtype", model::kKvCacheDtypeNames)) {
-    q.kv_cache = model::KvCacheDtype(*i);
-  }
+  if (auto v = r.Enum("weight_quantization", model::kWeightQuantizationNames)) q.quantization = *v;
+  if (auto v = r.Enum("kv_cache_dtype", model::kKvCacheDtypeNames)) q.kv_cache = *v;
   if (auto v = r.Integer("max_concurrency", 1, 1 << 20)) q.max_concurrency = int(*v);
   if (auto v = r.Integer("shared_prefix_tokens", 0, 1 << 22)) q.shared_prefix_tokens = int(*v);
   if (q.shared_prefix_tokens > 0 && q.input_tokens > 0 && q.shared_prefix_tokens >= q.input_tokens) {

@@ -36,13 +36,11 @@ std::optional<plan::Constraints> ReadConstraints(JsonReader& parent, bool traini
   if (auto v = r->Number("min_gpu_memory_gb", 0, 1e4)) c.min_gpu_memory_gb = *v;
   if (!training && r->Has("deadline_confidence")) {
     r->Fail("deadline_confidence", "deadline_confidence applies to a training deadline");
-  } else if (auto v = r->Choice("deadline_confidence", {"p50", "p90"})) {
-    c.deadline_confidence = *model::ParseEnum(plan::kDeadlineConfidenceNames, *v);
+  } else if (auto v = r->Enum("deadline_confidence", plan::kDeadlineConfidenceNames)) {
+    c.deadline_confidence = *v;
   }
   if (auto v = r->Bool("include_doubtful_prices")) c.include_doubtful_prices = *v;
-  if (auto v = r->Choice("distinct", {"none", "instance_type", "region"})) {
-    c.distinct = *model::ParseEnum(plan::kDistinctNames, *v);
-  }
+  if (auto v = r->Enum("distinct", plan::kDistinctNames)) c.distinct = *v;
   if (auto kinds = r->Strings("price_kinds", 3)) {
     c.price_kinds_given = true;
     c.ondemand = c.spot = false;

@@ -9,18 +9,6 @@
 
 namespace gpuplan::db {
 
-namespace {
-
-template <typename Enum, size_t N>
-std::optional<Enum> Named(const std::array<std::string_view, N>& names, std::string_view text) {
-  for (size_t i = 0; i < N; ++i) {
-    if (names[i] == text) return static_cast<Enum>(i);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 Result<ServingCalibrationData> LoadServingCalibrationData(const CsvTable& table,
                                                           const GpuResolver& resolver) {
   ServingCalibrationData data;
@@ -56,7 +44,7 @@ Result<ServingCalibrationData> LoadServingCalibrationData(const CsvTable& table,
     run.node.gpus_per_node = run.tensor_parallel;
     run.node.interconnect = model::ParseInterconnect(f("interconnect")).value_or(model::Interconnect::kNone);
     auto precision = model::ParsePrecision(f("precision"));
-    auto quant = Named<model::WeightQuantization>(model::kWeightQuantizationNames, f("weight_quantization"));
+    auto quant = model::ParseEnum(model::kWeightQuantizationNames, f("weight_quantization"));
     if (!precision || !quant) { skip("precision or weight_quantization not understood"); continue; }
     run.precision = *precision;
     run.quantization = *quant;

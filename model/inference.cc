@@ -202,15 +202,13 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
   q.output_tokens = r.output_tokens;
   const double kv_tokens = KvCapacityTokens(shape, node.gpu, engine, k);
   const double per_seq_gb = shape.kv_bytes_per_token * (r.input_tokens + r.output_tokens) / tp / 1e9;
-  e.batch_cap = BatchLimit(shape, engine, kv_tokens, q, r.max_concurrency);
+  e.batch_cap = BatchLimit(engine, kv_tokens, q, r.max_concurrency);
   e.max_batch = e.batch_cap.kv_capacity;
   if (e.batch_cap.effective < 1) {
     e.verdict = FitVerdict::kDoesNotFit;
     // Per GPU: weights, one request's KV cache, the profile run's activations, the non-torch
     // reserve (what KvCapacityTokens takes away).
-    e.memory_total_gb = e.weights_gb + per_seq_gb +
-                        (engine.max_num_batched_tokens * static_cast<double>(shape.hidden) *
-                             k.activation_reserve_bytes_per_token / tp + k.non_torch_bytes) / 1e9;
+    e.memory_total_gb = e.weights_gb + per_seq_gb + EngineReserveBytesPerGpu(shape, engine, k) / 1e9;
     return e;
   }
   const int cap = e.batch_cap.effective;
@@ -464,9 +462,9 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     if (!best.replica_rule.empty()) best.assumptions.push_back(best.replica_rule);
     best.assumptions.push_back(
         std::string("weights ") +
-        std::string(kWeightQuantizationNames[static_cast<int>(r.quantization)]) +
+        std::string(EnumName(kWeightQuantizationNames, r.quantization)) +
         " (compute " + std::string(PrecisionName(ComputePrecision(r, node.gpu))) +
-        "), KV cache " + std::string(kKvCacheDtypeNames[static_cast<int>(r.kv_cache)]) +
+        "), KV cache " + std::string(EnumName(kKvCacheDtypeNames, r.kv_cache)) +
         (r.kv_cache == KvCacheDtype::kAuto ? " (the compute precision's size)" : ""));
     if (r.shared_prefix_tokens > 0) {
       best.assumptions.push_back(

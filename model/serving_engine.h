@@ -15,12 +15,6 @@
 
 namespace gpuplan::model {
 
-// How the engine schedules prompts against decoding sequences.
-enum class PrefillPolicy {
-  kSeparate,  // prefill-only iterations first, decode otherwise (vLLM v0 default)
-  kChunked,   // every iteration: decodes first, then prompt chunks within the token budget
-};
-
 // The engine settings a request may give; unset members take the engine's defaults.
 struct EngineConfig {
   std::string name = "vllm";
@@ -46,14 +40,13 @@ struct EngineSettings {
   double gpu_memory_utilization = 0.9;
   bool cuda_graphs = true;
   int graph_capture_max_batch = 256;  // larger decode batches run eagerly
+  // Prompts in chunks within the token budget, decodes first (V1); false: prefill-only
+  // iterations before decodes (vLLM v0's default).
   bool chunked_prefill = true;
   bool prefix_caching = true;
   int max_model_len = 0;
   int num_scheduler_steps = 1;
   bool frontend_multiprocessing = true;
-  PrefillPolicy policy() const {
-    return chunked_prefill ? PrefillPolicy::kChunked : PrefillPolicy::kSeparate;
-  }
 };
 
 // The iteration-time constants of one engine version family. The first eight are fitted by

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "model/constants.h"
+#include "model/enum_names.h"
 #include "model/gpu_spec.h"
 #include "model/hardware.h"
 #include "model/serving_engine.h"
@@ -19,10 +20,13 @@ namespace gpuplan::model {
 
 // How a request stores and computes the model (quantisation).
 enum class WeightQuantization { kNone, kFp8, kInt8, kInt4Awq, kInt4Gptq, kMxfp4 };
-inline constexpr std::array<std::string_view, 6> kWeightQuantizationNames = {
-    "none", "fp8", "int8", "int4_awq", "int4_gptq", "mxfp4"};
+inline constexpr EnumNames<WeightQuantization, 6> kWeightQuantizationNames = {{
+    {"none", WeightQuantization::kNone}, {"fp8", WeightQuantization::kFp8},
+    {"int8", WeightQuantization::kInt8}, {"int4_awq", WeightQuantization::kInt4Awq},
+    {"int4_gptq", WeightQuantization::kInt4Gptq}, {"mxfp4", WeightQuantization::kMxfp4}}};
 enum class KvCacheDtype { kAuto, kFp8 };
-inline constexpr std::array<std::string_view, 2> kKvCacheDtypeNames = {"auto", "fp8"};
+inline constexpr EnumNames<KvCacheDtype, 2> kKvCacheDtypeNames = {
+    {{"auto", KvCacheDtype::kAuto}, {"fp8", KvCacheDtype::kFp8}}};
 
 // Bytes per weight: `q` when quantised (int4 with its group scales: 4.25 bits), else the
 // compute precision's size.

@@ -137,19 +137,24 @@ double ErlangC(int c, double a) {
 
 }  // namespace
 
+double EngineReserveBytesPerGpu(const ReplicaShape& r, const EngineSettings& engine,
+                                const EngineConstants& k) {
+  return engine.max_num_batched_tokens * static_cast<double>(r.hidden) *
+             k.activation_reserve_bytes_per_token / r.tp +
+         k.non_torch_bytes;
+}
+
 double KvCapacityTokens(const ReplicaShape& r, const GpuSpec& gpu, const EngineSettings& engine,
                         const EngineConstants& k) {
   const double per_gpu = gpu.memory_gb * 1e9 * engine.gpu_memory_utilization -
                          (r.dense_weight_bytes + r.expert_weight_bytes) / r.tp -
-                         engine.max_num_batched_tokens * static_cast<double>(r.hidden) *
-                             k.activation_reserve_bytes_per_token / r.tp -
-                         k.non_torch_bytes;
+                         EngineReserveBytesPerGpu(r, engine, k);
   if (!(per_gpu > 0) || !(r.kv_bytes_per_token > 0)) return 0;
   return per_gpu * r.tp / r.kv_bytes_per_token;
 }
 
-BatchCap BatchLimit(const ReplicaShape& r, const EngineSettings& engine, double kv_tokens,
-                    const RequestShape& q, int client_concurrency) {
+BatchCap BatchLimit(const EngineSettings& engine, double kv_tokens, const RequestShape& q,
+                    int client_concurrency) {
   BatchCap cap;
   cap.max_num_seqs = engine.max_num_seqs;
   const double context = q.input_tokens + q.cached_tokens + q.output_tokens;
@@ -176,7 +181,6 @@ BatchCap BatchLimit(const ReplicaShape& r, const EngineSettings& engine, double 
     cap.effective = cap.kv_capacity;
     cap.binding = "kv_capacity";
   }
-  (void)r;
   return cap;
 }
 

@@ -22,6 +22,11 @@ namespace gpuplan::model {
 double KvCapacityTokens(const ReplicaShape& r, const GpuSpec& gpu, const EngineSettings& engine,
                         const EngineConstants& k);
 
+// Bytes per GPU the engine keeps beside weights and KV cache: the profile run's activation
+// peak over the token budget, and the non-torch reserve.
+double EngineReserveBytesPerGpu(const ReplicaShape& r, const EngineSettings& engine,
+                                const EngineConstants& k);
+
 // Per request: prompt tokens computed (after the prefix cache) and kept, and output tokens.
 struct RequestShape {
   double input_tokens = 0;   // computed prompt tokens
@@ -39,8 +44,8 @@ struct BatchCap {
   int client_concurrency = 0;
   const char* binding = "";   // "max_num_seqs", "kv_capacity", "token_budget", "client_concurrency"
 };
-BatchCap BatchLimit(const ReplicaShape& r, const EngineSettings& engine, double kv_tokens,
-                    const RequestShape& q, int client_concurrency);
+BatchCap BatchLimit(const EngineSettings& engine, double kv_tokens, const RequestShape& q,
+                    int client_concurrency);
 
 // One operating point of a replica.
 struct OperatingPoint {

@@ -130,14 +130,13 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
   const int budget = engine.max_num_batched_tokens;
 
   auto kv_of = [&](const Sequence& s) { return static_cast<double>(s.prompt_done + s.generated); };
-  auto finish = [&](int id) {
+  auto finish = [&] {
     ++finished;
-    if (closed && released < n) {
+    if (closed && released < n) {  // the client sends its next request
       seqs[released].arrival = now;
       through_frontend(seqs[released]);
       ++released;
     }
-    (void)id;
   };
 
   while (finished < n) {
@@ -268,9 +267,8 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
       Sequence& s = seqs[running[i]];
       if (s.prompt_done >= s.prompt && s.generated >= s.output) {
         kv_used -= kv_of(s);
-        int id = running[i];
         running.erase(running.begin() + i);
-        finish(id);
+        finish();
       } else {
         ++i;
       }
@@ -279,15 +277,12 @@ SimulationResult SimulateServing(const ReplicaShape& r, const EngineSettings& en
   std::vector<double> ttft, tpot, e2e;
   double first = seqs.empty() ? 0 : seqs[0].arrival;
   for (const Sequence& s : seqs) {
-    if (s.first_token < 0) continue;
-    out.output_tokens += s.generated + 0.0;
-    if (!s.counted) continue;
+    if (s.first_token < 0 || !s.counted) continue;
     ttft.push_back(s.first_token - s.arrival);
     e2e.push_back(s.last_token - s.arrival);
     if (s.generated > 1) tpot.push_back((s.last_token - s.first_token) / (s.generated - 1));
   }
-  // A preempted request's tokens before preemption are counted in its output target.
-  out.output_tokens = 0;
+  // Every request's whole output (a preempted one's earlier tokens included).
   for (int i = 0; i < n; ++i) out.output_tokens += outputs[i];
   out.duration_s = now - first;
   if (out.duration_s > 0) {

@@ -323,7 +323,7 @@ double ParamsTotal(const Workload& w) {
     return w.layers * (AttentionParams(w) + mlp) +
            w.decoder_layers * (2 * AttentionParams(w) + mlp) + embeddings;
   }
-  if (w.family == Family::kDecoder || w.family == Family::kMoe) {
+  if (IsDecoderOnly(w.family)) {
     embeddings *= w.tied_embeddings ? 1 : 2;
   }
   if (w.family == Family::kVit) {

@@ -674,8 +674,7 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
       est.replicas * (est.capacity_requests_per_s_per_replica > 0 ? est.capacity_requests_per_s_per_replica
                                                                   : p.requests_per_s);
   plan.decoder = request.serving.output_tokens > 0 &&
-                 (request.workload.family == model::Family::kDecoder ||
-                  request.workload.family == model::Family::kMoe);
+                 model::IsDecoderOnly(request.workload.family);
   double served_rps = request.serving.target_requests_per_s > 0
                           ? request.serving.target_requests_per_s
                           : est.replicas * p.requests_per_s;

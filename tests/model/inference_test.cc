@@ -9,18 +9,9 @@ namespace gpuplan::model {
 namespace {
 
 using testing::A100_80;
+using testing::Chat;
 using testing::Node;
 using testing::T4;
-
-ServingRequest Chat(double rps, double slo_s) {
-  ServingRequest r;
-  r.precision = Precision::kFp16;
-  r.input_tokens = 200;
-  r.output_tokens = 300;
-  r.target_requests_per_s = rps;
-  r.latency_slo_s = slo_s;
-  return r;
-}
 
 TEST(InferenceTest, NodesOutsideTheModelsRangeAreErrorsNotEndlessLoops) {
   // 2^30 GPUs per node once overflowed the tensor-parallel loop and grew memory forever.

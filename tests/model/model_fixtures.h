@@ -3,6 +3,7 @@
 
 #include "model/gpu_spec.h"
 #include "model/hardware.h"
+#include "model/inference.h"
 
 namespace gpuplan::model::testing {
 
@@ -76,6 +77,17 @@ inline Cluster Node(const GpuSpec& gpu, int gpus, int nodes = 1) {
   c.node.network_gbps = 400;
   c.nodes = nodes;
   return c;
+}
+
+// A chat load: 200 prompt and 300 output tokens per request, in fp16 (every GPU above has it).
+inline ServingRequest Chat(double rps, double slo_s) {
+  ServingRequest r;
+  r.precision = Precision::kFp16;
+  r.input_tokens = 200;
+  r.output_tokens = 300;
+  r.target_requests_per_s = rps;
+  r.latency_slo_s = slo_s;
+  return r;
 }
 
 }  // namespace gpuplan::model::testing

@@ -14,17 +14,8 @@ namespace {
 
 using testing::A100_80;
 using testing::H100;
+using testing::Chat;
 using testing::Node;
-
-ServingRequest Chat(double rps, double slo_s) {
-  ServingRequest r;
-  r.precision = Precision::kBf16;
-  r.input_tokens = 200;
-  r.output_tokens = 300;
-  r.target_requests_per_s = rps;
-  r.latency_slo_s = slo_s;
-  return r;
-}
 
 ServingEstimate Serve(const char* preset, const NodeSpec& node, const ServingRequest& r) {
   auto e = EstimateServing(*FindPreset(preset), node, r);
@@ -252,7 +243,7 @@ TEST(ServingModelTest, TheLoadModelAgreesWithTheSimulation) {
                                         KvCacheDtype::kAuto, DefaultConstants());
   const double kv = KvCapacityTokens(shape, node.gpu, *engine, k);
   RequestShape q{200, 0, 300};
-  BatchCap cap = BatchLimit(shape, *engine, kv, q, 0);
+  BatchCap cap = BatchLimit(*engine, kv, q, 0);
   OperatingPoint sat = ClosedLoop(shape, *engine, k, q, cap.effective);
   for (double share : {0.3, 0.6}) {
     const double rate = share * sat.requests_per_s;
@@ -273,7 +264,7 @@ TEST(ServingModelTest, TheLoadModelAgreesWithTheSimulation) {
   // A long prompt at light load: the first token waits for the prompt's compute.
   {
     RequestShape longq{8000, 0, 100};
-    BatchCap long_cap = BatchLimit(shape, *engine, kv, longq, 0);
+    BatchCap long_cap = BatchLimit(*engine, kv, longq, 0);
     const double rate = 0.05 * ClosedLoop(shape, *engine, k, longq, long_cap.effective).requests_per_s;
     OperatingPoint p = AtRate(shape, *engine, k, longq, long_cap, rate);
     SimulatedLoad load;
