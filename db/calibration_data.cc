@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "db/gpu_csv.h"
+#include "db/mpt_calibration_data.h"
 #include "db/seed_files.h"
 #include "db/text.h"
 #include "model/workload_presets.h"
@@ -185,14 +186,16 @@ Result<CalibrationData> LoadEmbeddedCalibrationData() {
   if (!embedded.ok()) return embedded.error();
   const GpuResolver& resolver = *embedded;
   CalibrationData all;
-  for (const char* name : {"calibration.csv", "calibration_more.csv"}) {
+  for (const char* name : {"calibration.csv", "calibration_more.csv", "llm_training_mpt.csv"}) {
     std::string_view text;
     for (const SeedFile& f : SeedFiles()) {
       if (f.name == name) text = f.content;
     }
     auto table = ParseCsv(text);
     if (!table.ok()) return table.error();
-    auto data = LoadCalibrationData(*table, resolver);
+    auto data = std::string_view(name) == "llm_training_mpt.csv"
+                    ? LoadMptCalibrationData(*table, resolver)
+                    : LoadCalibrationData(*table, resolver);
     if (!data.ok()) return data.error();
     for (auto& p : data->points) all.points.push_back(std::move(p));
     for (auto& s : data->skipped) {

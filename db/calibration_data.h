@@ -25,7 +25,8 @@ Result<CalibrationData> LoadCalibrationData(const CsvTable& table, const GpuReso
 // The GPUs of the embedded gpus.csv with the seed's synonyms (gpu_synonyms.csv).
 Result<GpuResolver> EmbeddedGpuResolver();
 
-// The embedded calibration.csv and gpus.csv, parsed.
+// The embedded calibration.csv, calibration_more.csv and llm_training_mpt.csv (MPT rows through
+// LoadMptCalibrationData), with gpus.csv, parsed.
 Result<CalibrationData> LoadEmbeddedCalibrationData();
 
 }  // namespace gpuplan::db

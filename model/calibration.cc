@@ -18,7 +18,7 @@ struct Knob {
   double prior_sigma;  // log-space width of the prior around PriorConstants()
 };
 
-// The ten fitted constants (constants.h), their physical bounds and prior widths.
+// The twelve fitted constants (constants.h), their physical bounds and prior widths.
 const std::vector<Knob>& Knobs() {
   static const std::vector<Knob> knobs = {
       {"eta_16bit", &ModelConstants::eta_16bit, 0.2, 0.95, 0.3},
@@ -31,6 +31,8 @@ const std::vector<Knob>& Knobs() {
       {"sm_bytes_per_clock", &ModelConstants::sm_bytes_per_clock, 8, 128, 0.7},
       {"variable_length_cv", &ModelConstants::variable_length_cv, 0.005, 0.4, 1.0},
       {"eta_depthwise", &ModelConstants::eta_depthwise, 0.01, 0.8, 1.0},
+      {"eta_attention", &ModelConstants::eta_attention, 0.1, 0.9, 0.5},
+      {"eta_fp8_vs_16bit", &ModelConstants::eta_fp8_vs_16bit, 0.4, 1.0, 0.3},
   };
   return knobs;
 }
@@ -149,6 +151,9 @@ CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const Mo
   report.by_gpu = Group(report.points,
                         [](const CalibrationPoint& p) { return p.cluster.node.gpu.id; });
   report.by_model = Group(report.points, [](const CalibrationPoint& p) { return p.model_group; });
+  report.by_precision = Group(report.points, [](const CalibrationPoint& p) {
+    return std::string(PrecisionName(p.job.precision));
+  });
   return report;
 }
 
@@ -235,6 +240,9 @@ CalibrationReport CrossValidate(const std::vector<CalibrationPoint>& points,
   });
   held_out.by_gpu = Group(results, [](const CalibrationPoint& p) { return p.cluster.node.gpu.id; });
   held_out.by_model = Group(results, [](const CalibrationPoint& p) { return p.model_group; });
+  held_out.by_precision = Group(results, [](const CalibrationPoint& p) {
+    return std::string(PrecisionName(p.job.precision));
+  });
   return held_out;
 }
 

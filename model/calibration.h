@@ -57,7 +57,7 @@ struct PointResult {
 struct CalibrationReport {
   ModelConstants constants;
   double mape = 0;  // over the fitted points, %
-  std::vector<ErrorGroup> by_family, by_gpu, by_model;
+  std::vector<ErrorGroup> by_family, by_gpu, by_model, by_precision;
   std::vector<PointResult> points;
 };
 

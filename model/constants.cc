@@ -35,13 +35,13 @@ double ModelConstants::TrainingSigma(const Workload& w, const std::string& archi
                      " generation (calibrated: Volta, Turing, Ampere, Hopper): wider P10-P90");
     }
   }
-  double beyond = std::max(gpus / double(calibrated_max_gpus), nodes > 1 ? 2.0 : 1.0);
+  double beyond = gpus / double(calibrated_max_gpus);
   if (beyond > 1) {
     double widen = sigma_per_scale_doubling * std::log2(beyond);
     extra += widen * widen;
     if (why) {
       why->push_back(std::to_string(gpus) + " GPUs on " + std::to_string(nodes) +
-                     " node(s) is beyond the calibration data (one node, up to " +
+                     " node(s) is beyond the calibration data (up to " +
                      std::to_string(calibrated_max_gpus) + " GPUs): wider P10-P90");
     }
   }
@@ -76,6 +76,8 @@ ModelConstants PriorConstants() {
   c.sm_bytes_per_clock = 32;
   c.variable_length_cv = 0.1;
   c.eta_depthwise = 0.1;
+  c.eta_attention = 0.5;
+  c.eta_fp8_vs_16bit = 0.9;
   return c;
 }
 

@@ -1,5 +1,6 @@
-// Every constant of the performance model, named, with its default. The ten fitted ones
-// were fitted by `gpuplan calibrate` on calibration.csv + calibration_more.csv
+// Every constant of the performance model, named, with its default. The twelve fitted ones
+// were fitted by `gpuplan calibrate` on calibration.csv + calibration_more.csv +
+// llm_training_mpt.csv
 // (docs/model.md lists the rows, priors and errors); the others are physical, published
 // figures or assumptions, labelled as such.
 #pragma once
@@ -15,24 +16,31 @@ namespace gpuplan::model {
 struct ModelConstants {
   // --- fitted by `gpuplan calibrate` (log space, with the priors of PriorConstants) ---
   // Achieved share of the dense tensor peak by large GEMMs/convolutions.
-  double eta_16bit = 0.5981;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
-  double eta_tf32 = 0.6675;
+  double eta_16bit = 0.79326;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
+  double eta_tf32 = 0.77411;
   double eta_fp32 = 0.95;  // CUDA-core FP32 (GPUs without tensor cores, or fp32 runs)
-  double eta_bw = 0.8659;  // share of peak DRAM bandwidth where no achievable figure is published
+  double eta_bw = 0.85551;  // share of peak DRAM bandwidth where no achievable figure is published
   // DRAM bytes of elementwise and normalisation work per activation element per sample
   // and training step (forward and backward), in units of the element size.
-  double transformer_traffic_passes = 5.230;  // per Korthikanti element (+ attention scores)
-  double cnn_traffic_passes = 14.10;         // per model-zoo activation (conv output)
-  double step_time_cv = 0.02651;        // step-time variation between data-parallel replicas
+  double transformer_traffic_passes = 7.0542;  // per Korthikanti element (+ attention scores)
+  double cnn_traffic_passes = 16.239;         // per model-zoo activation (conv output)
+  double step_time_cv = 0.029168;        // step-time variation between data-parallel replicas
   // Achieved share of the CUDA-core FP32 peak by depthwise/grouped convolutions (forward
   // and both backward kernels): few MACs per byte, poor reuse, and reductions over the
   // batch for the weight gradient.
-  double eta_depthwise = 0.05945;
+  double eta_depthwise = 0.067033;
   // Added step-time variation of variable-length batches (Workload::variable_length).
-  double variable_length_cv = 0.1178;
+  double variable_length_cv = 0.13999;
   // Bytes per SM per clock elementwise kernels sustain through the SM's load/store path
   // (the L1 path peaks at 128 B/clk/SM on Volta, Ampere and Hopper).
-  double sm_bytes_per_clock = 20.61;
+  double sm_bytes_per_clock = 21.705;
+  // Achieved share of the 16-bit tensor peak by fused attention (FlashAttention-class
+  // kernels, forward and backward) in optimized frameworks: softmax, masking and the
+  // backward's recompute keep it below the GEMMs' share.
+  double eta_attention = 0.3465;
+  // FP8 GEMMs reach this share of the 16-bit GEMMs' share of their own (2x) peak: scaling
+  // factors, FP8-to-BF16 output and smaller tiles per byte (Transformer Engine on H100).
+  double eta_fp8_vs_16bit = 0.95002;
 
   // --- physical, sourced or assumed (not fitted; docs/model.md gives each source) ---
   // A GEMM kernel with w FLOPs per SM runs at w / (w + gemm_half_work_per_sm) of the
@@ -41,7 +49,22 @@ struct ModelConstants {
   double gemm_half_work_per_sm = 2e7;
   double kernel_floor_s = 4.0e-6;  // GPU time of the shortest kernel (launch and ramp)
   double host_dispatch_s = 8e-6;   // host time per op of PyTorch eager dispatch (5-10 us)
-  double eta_fp8_vs_16bit = 0.6;  // FP8 reaches ~1.2x BF16 throughput at 2x peak (MosaicML)
+  // FlashAttention's training work in forward passes: forward (QK^T, AV) plus a backward
+  // of five matmuls that recomputes the scores (Dao 2023): 1 + 2.5.
+  double fused_attention_passes = 3.5;
+  // Dense 16-bit tensor FLOPs per SM per clock that a kernel built on Ampere's warp-level
+  // mma.sync reaches: A100 312 TFLOPS / (108 SMs x 1.41 GHz). Hopper and Blackwell double
+  // (and more) their per-SM peak only through warpgroup (wgmma) or tcgen05 instructions;
+  // portable attention kernels (FlashAttention-2, Triton) do not use them, so on those
+  // GPUs they run against this rate, not the datasheet peak (FlashAttention-3 paper: FA2
+  // reaches ~35 % of the H100 peak, ~70 % of A100's).
+  double portable_tensor_flops_per_sm_clock = 2048;
+  // DRAM bytes per element of an FP8 cast in training: read the 16-bit tensor, write its FP8
+  // copy and the transposed FP8 copy the other GEMM of the pair needs (Transformer Engine's
+  // fused cast-transpose, amax taken in the same pass: delayed scaling). Current
+  // (per-tensor dynamic) scaling reads the tensor once more for its amax first.
+  double fp8_cast_bytes_delayed = 4.0;
+  double fp8_cast_bytes_current = 6.0;
   double optimized_dispatch_factor = 0.3;  // host work left with CUDA graphs/fused kernels
   double smooth_k = 3.0;  // micro-step = (gpu^k + host^k)^(1/k): issue overlaps GPU work
   // Achieved all-reduce bus bandwidth (nccl-tests busbw, large messages) as a share of
@@ -69,15 +92,15 @@ struct ModelConstants {
   // --- uncertainty: log-space spread of the leave-one-model-out residuals (each model
   // predicted by a fit without it), so the p10-p90 range is that of an unseen model ---
   std::map<Family, double> sigma_by_family = {
-      {Family::kCnn, 0.190}, {Family::kEncoder, 0.176}, {Family::kRnn, 0.184},
-      {Family::kEncoderDecoder, 0.097}};
-  double sigma_default = 0.30;  // families without fitted rows (decoder, vit, moe)
+      {Family::kCnn, 0.184},    {Family::kEncoder, 0.181},         {Family::kDecoder, 0.082},
+      {Family::kRnn, 0.273},    {Family::kEncoderDecoder, 0.148}};
+  double sigma_default = 0.30;  // families without fitted rows (vit, moe)
   // Widening outside the calibrated region (assumed, added in quadrature): a GPU
   // generation without calibration rows, and each doubling of the GPU count beyond the
-  // largest calibrated job or across nodes (calibration: one node, up to 16 GPUs).
+  // largest calibrated job (calibration: up to 512 GPUs on 64 nodes, the MPT runs).
   double sigma_new_generation = 0.15;
   double sigma_per_scale_doubling = 0.05;
-  int calibrated_max_gpus = 16;
+  int calibrated_max_gpus = 512;
   // Volumetric (3D) CNNs: the one measured 3D U-Net (nnU-Net, reported, not fitted) runs
   // 1.2-1.7x slower than predicted, mean log residual 0.37 (docs/model.md section 6).
   double sigma_volumetric = 0.37;

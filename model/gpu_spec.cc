@@ -37,6 +37,10 @@ double PeakTflops(const GpuSpec& gpu, Precision precision) {
   return 0;
 }
 
+double SixteenBitPeakTflops(const GpuSpec& gpu) {
+  return gpu.bf16_tflops > 0 ? gpu.bf16_tflops : gpu.fp16_tflops;
+}
+
 Precision AutoPrecision(const GpuSpec& gpu) {
   if (gpu.bf16_tflops > 0) return Precision::kBf16;
   if (gpu.fp16_tflops > 0) return Precision::kFp16;

@@ -88,6 +88,9 @@ std::string AutoPrecisionAssumption(const GpuSpec& gpu);
 
 // Peak dense rate of `gpu` at `precision` in TFLOPS (TOPS for int8); 0 if it has none.
 double PeakTflops(const GpuSpec& gpu, Precision precision);
+// The dense 16-bit tensor rate the parts of a mixed-precision step that stay in 16-bit run
+// at (attention, an FP8 recipe's output head): BF16, else FP16; TFLOPS.
+double SixteenBitPeakTflops(const GpuSpec& gpu);
 
 // Checks the invariants every stored GPU must satisfy (id non-empty, memory > 0, rates
 // >= 0, at least one positive compute rate, a launch price > 0 when set). Errors name the

@@ -20,6 +20,16 @@ OperatorProfile Profile(const Workload& w) {
   }
   p.gemm_flops = forward;
   p.activation_elements = ActivationElementsPerTokenLayer(w) * TokenLayers(w);
+  if (IsTransformer(w.family)) {
+    const double tokens = TokensPerSample(w);
+    p.attention_flops = std::max(0.0, forward - 2 * MatmulParamsPerToken(w) * tokens);
+    p.gemm_flops = forward - p.attention_flops;
+    p.causal_attention = IsDecoderOnly(w.family);
+    if (w.matmul_params_per_token <= 0 && w.family != Family::kEncoderDecoder) {
+      p.head_flops = 2 * HeadParamsPerToken(w) * tokens;
+    }
+    p.fp8_cast_elements = ProjectionIoWidth(w) * TokenLayers(w);
+  }
   if (w.family == Family::kRnn) {
     // One recurrent GEMM and one fused cell kernel per layer and time step, plus the
     // input projection per layer and the classifier.

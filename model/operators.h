@@ -12,7 +12,17 @@ namespace gpuplan::model {
 
 struct OperatorProfile {
   // Per sample, forward pass.
-  double gemm_flops = 0;    // matmuls, convolutions, attention (tensor cores)
+  double gemm_flops = 0;    // matmuls and convolutions on tensor cores, attention excluded
+  // The part of gemm_flops in the output head (LM/MLM head): FP8 recipes keep it in 16-bit.
+  double head_flops = 0;
+  // Attention's QK^T and attention x V (transformers), counted over the whole score matrix
+  // (a causal mask's skipped half included): what an eager framework's batched matmuls run.
+  // A fused kernel (FlashAttention) of a causal model does half of it.
+  double attention_flops = 0;
+  bool causal_attention = false;  // decoder-only families: the mask hides the upper half
+  // Elements per sample that an FP8 recipe casts per training step: each projection's
+  // input (forward) and its output gradient (backward), over the layers' tokens.
+  double fp8_cast_elements = 0;
   double vector_flops = 0;  // depthwise/grouped convs (CUDA cores, memory-bound)
   // Elements elementwise and normalisation kernels read and write per sample, in the
   // family's own count (CNN: model-zoo activations; others: Korthikanti's per-token

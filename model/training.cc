@@ -103,20 +103,44 @@ double SmCount(const GpuSpec& gpu) {
   return std::max(8.0, 108.0 * gpu.fp32_tflops / 19.5);
 }
 
+double PortableAttentionPeak(const GpuSpec& gpu, const ModelConstants& c) {
+  const double peak = SixteenBitPeakTflops(gpu) * 1e12;
+  if (gpu.sm_count <= 0 || gpu.boost_clock_mhz <= 0) return peak;
+  return std::min(peak, gpu.sm_count * gpu.boost_clock_mhz * 1e6 *
+                            c.portable_tensor_flops_per_sm_clock);
+}
+
 MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
                         const ParallelLayout& layout, int b, const ModelConstants& c) {
   const OperatorProfile prof = Profile(w);
   MicroStep m;
   double rec = RecomputeFactor(job.checkpointing);
   double split = static_cast<double>(layout.tensor) * layout.pipeline;
-  // Forward + backward (data and weight gradients): three passes of the forward work.
-  double gemm_flops = 3 * prof.gemm_flops * b * rec / split;
+  const bool fp8 = job.precision == Precision::kFp8;
+  // Optimized stacks run attention as one fused kernel (a causal one skips the masked
+  // half); eager frameworks as two batched matmuls over the whole score matrix.
+  const bool fused_attention = job.framework == Framework::kOptimized && prof.attention_flops > 0;
+  // Forward + backward (data and weight gradients): three passes of the forward work. FP8
+  // recipes run the layers' projections in FP8 and keep the output head in 16-bit.
+  const double in_precision_flops =
+      prof.gemm_flops - (fp8 ? prof.head_flops : 0) + (fused_attention ? 0 : prof.attention_flops);
+  double gemm_flops = 3 * in_precision_flops * b * rec / split;
   double gemm_kernels = 3 * prof.gemm_kernels * rec / layout.pipeline;
   double rate = PeakTflops(gpu, job.precision) * 1e12 * Efficiency(job.precision, c);
   double per_sm_rate = rate / SmCount(gpu);
+  const double rate16 = SixteenBitPeakTflops(gpu) * 1e12;
+  double sixteen_bit_s = 0;  // the 16-bit work of an FP8 step and fused attention
+  if (fp8) sixteen_bit_s += 3 * prof.head_flops * b * rec / split / (rate16 * c.eta_16bit);
+  if (fused_attention) {
+    const double executed = prof.attention_flops * (prof.causal_attention ? 0.5 : 1.0);
+    const double passes =
+        c.fused_attention_passes + (job.checkpointing == Checkpointing::kNone ? 0 : 1);
+    sixteen_bit_s += passes * executed * b / split / (PortableAttentionPeak(gpu, c) * c.eta_attention);
+  }
   // Saturation: each kernel costs its work at the saturated rate plus the time an SM
   // needs for gemm_half_work_per_sm at its own rate; never less than the kernel floor.
-  m.gemm_s = std::max(gemm_flops / rate + gemm_kernels * c.gemm_half_work_per_sm / per_sm_rate,
+  m.gemm_s = std::max(gemm_flops / rate + sixteen_bit_s +
+                          gemm_kernels * c.gemm_half_work_per_sm / per_sm_rate,
                       gemm_kernels * c.kernel_floor_s);
   double vector_rate = std::max(gpu.fp32_tflops, 1e-3) * 1e12 * c.eta_depthwise;
   double vector_s = 3 * prof.vector_flops * b / split / vector_rate;
@@ -133,6 +157,13 @@ MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec
     double io_s = bytes * prof.activation_elements * kConvIoPasses * rec / bw;
     m.gemm_s = std::max(m.gemm_s + vector_s, io_s);
     vector_s = 0;
+  }
+  if (fp8) {
+    // Casts to FP8: each projection's input and output gradient per token, and this GPU's
+    // weights once per micro-step (FSDP gathers them in 16-bit).
+    const double per_element = job.fp8_scaling == Fp8Scaling::kCurrent ? c.fp8_cast_bytes_current
+                                                                        : c.fp8_cast_bytes_delayed;
+    traffic += (b * prof.fp8_cast_elements * rec + ParamsTotal(w)) / split * per_element;
   }
   m.memory_s = std::max(traffic / bw + vector_s, elementwise_kernels * c.kernel_floor_s);
   m.gpu_s = m.gemm_s + m.memory_s;
@@ -355,9 +386,12 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   if (job.precision_auto) {  // resolved, then counted once by the call below
     TrainingJob resolved = job;
     resolved.precision_auto = false;
-    resolved.precision = AutoPrecision(cluster.node.gpu);
+    resolved.precision = AutoTrainingPrecision(cluster.node.gpu, job.framework, w);
     auto e = EstimateTraining(w, resolved, cluster, c, find_smallest_layout);
-    if (e.ok()) e->assumptions.insert(e->assumptions.begin(), AutoPrecisionAssumption(cluster.node.gpu));
+    if (e.ok()) {
+      e->assumptions.insert(e->assumptions.begin(),
+                            AutoTrainingPrecisionAssumption(cluster.node.gpu, job.framework, w));
+    }
     return e;
   }
   internal::CountTrainingEvaluation();
@@ -562,9 +596,24 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   best.total_tokens = best.total_samples * tokens_per_sample;
   best.train_flops = TrainFlopsPerSample(w) * best.total_samples;
 
-  best.assumptions.push_back("step built from operator classes on the GPU's specs; ten "
+  best.assumptions.push_back("step built from operator classes on the GPU's specs; twelve "
                              "constants fitted on published training throughputs (V100 to "
-                             "H100; PyTorch and TensorFlow)");
+                             "H100, 1 to 512 GPUs; PyTorch, TensorFlow and FSDP LLM "
+                             "pre-training in BF16 and FP8)");
+  if (job.framework == Framework::kOptimized && IsTransformer(w.family)) {
+    const GpuSpec& gpu = cluster.node.gpu;
+    const double portable = PortableAttentionPeak(gpu, c) / 1e12;
+    std::string line = "attention: fused FlashAttention-2-class kernels (a causal mask halves "
+                       "the work) at " + Fmt(c.eta_attention * 100) + " % of " + Fmt(portable) +
+                       " TFLOPS";
+    if (portable < SixteenBitPeakTflops(gpu) * 0.999) {
+      line += " (the warp-level mma.sync rate of " + gpu.id + ", below its " +
+              Fmt(SixteenBitPeakTflops(gpu)) +
+              " TFLOPS peak; Hopper-native kernels such as FlashAttention-3 are not modelled "
+              "and run long sequences faster)";
+    }
+    best.assumptions.push_back(line);
+  }
   if (job.hours > 0) {
     best.assumptions.push_back(
         "a fixed duration of " + Fmt(job.hours) + " h: the work is the " + Fmt(best.steps) +
@@ -596,7 +645,14 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     best.assumptions.push_back("vCPUs unknown: the input pipeline is assumed not to limit");
   }
   if (job.precision == Precision::kFp8) {
-    best.assumptions.push_back("fp8 efficiency is an assumption (1.2x bf16), not fitted");
+    best.assumptions.push_back(
+        "fp8: layer projections at " + Fmt(c.eta_fp8_vs_16bit * 100) +
+        " % of the BF16 GEMMs' share of the FP8 peak (fitted on published Transformer Engine "
+        "runs); attention, output head, norms and optimizer in BF16/FP32; casts with " +
+        std::string(Fp8ScalingName(job.fp8_scaling)) + " scaling, " +
+        Fmt(job.fp8_scaling == Fp8Scaling::kCurrent ? c.fp8_cast_bytes_current
+                                                    : c.fp8_cast_bytes_delayed) +
+        " bytes moved per cast element");
   }
   if (c.sigma_by_family.count(w.family) == 0) {
     best.warnings.push_back(std::string("no calibration data for family ") +

@@ -50,6 +50,12 @@ std::string BandwidthBasis(const GpuSpec& gpu, const ModelConstants& c);
 // when the catalog has no clock.
 double AchievedBandwidth(const GpuSpec& gpu, const ModelConstants& c);
 
+// FLOP/s the fused attention kernels of an optimized stack (FlashAttention-2 class) can use
+// on `gpu`: the 16-bit tensor peak, capped at what warp-level mma.sync instructions reach
+// (ModelConstants::portable_tensor_flops_per_sm_clock per SM per boost clock) where the SM
+// count and clock are known.
+double PortableAttentionPeak(const GpuSpec& gpu, const ModelConstants& c);
+
 MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
                         const ParallelLayout& layout, int micro_batch, const ModelConstants& c);
 

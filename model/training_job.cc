@@ -23,8 +23,13 @@ constexpr EnumNames<Framework, 3> kFrameworks = {{{"eager", Framework::kEager},
                                                    {"optimized", Framework::kOptimized},
                                                    {"auto", Framework::kAuto}}};
 
+constexpr EnumNames<Fp8Scaling, 2> kFp8Scalings = {{{"delayed", Fp8Scaling::kDelayed},
+                                                     {"current", Fp8Scaling::kCurrent}}};
+
 }  // namespace
 
+std::optional<Fp8Scaling> ParseFp8Scaling(std::string_view t) { return ParseEnum(kFp8Scalings, t); }
+std::string_view Fp8ScalingName(Fp8Scaling s) { return EnumName(kFp8Scalings, s); }
 std::optional<Optimizer> ParseOptimizer(std::string_view t) { return ParseEnum(kOptimizers, t); }
 std::optional<Checkpointing> ParseCheckpointing(std::string_view t) {
   return ParseEnum(kCheckpointing, t);
@@ -37,6 +42,27 @@ std::string_view FrameworkName(Framework f) { return EnumName(kFrameworks, f); }
 Framework ResolveFramework(Framework f, const Workload& w) {
   if (f != Framework::kAuto) return f;
   return IsTransformer(w.family) ? Framework::kOptimized : Framework::kEager;
+}
+
+Precision AutoTrainingPrecision(const GpuSpec& gpu, Framework f, const Workload& w) {
+  if (f == Framework::kOptimized && IsTransformer(w.family) && gpu.fp8_tflops > 0) {
+    return Precision::kFp8;
+  }
+  return AutoPrecision(gpu);
+}
+
+std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, const Workload& w) {
+  if (AutoTrainingPrecision(gpu, f, w) == Precision::kFp8) {
+    return "precision auto: fp8 (" + gpu.id +
+           " has FP8 tensor cores and the optimized stack trains transformers with an FP8 "
+           "recipe: projections in FP8, attention, head and optimizer in BF16/FP32); ask for "
+           "bf16 to estimate without FP8";
+  }
+  std::string line = AutoPrecisionAssumption(gpu);
+  if (gpu.fp8_tflops > 0 && IsTransformer(w.family)) {
+    line += "; not fp8: FP8 recipes need the optimized framework";
+  }
+  return line;
 }
 
 double ActivationBytes(Precision p) {
@@ -75,6 +101,19 @@ Status CheckStepCount(const TrainingJob& job, const Workload& workload) {
 Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   if (job.precision == Precision::kInt8) {
     return Error::Invalid("precision", "int8 is an inference precision, not a training one");
+  }
+  if (job.precision == Precision::kFp8 && !job.precision_auto) {
+    if (!IsTransformer(workload.family)) {
+      return Error::Invalid("precision",
+                            "fp8 training recipes (Transformer Engine, torchao float8) cover "
+                            "transformer linear layers; a " +
+                                std::string(FamilyName(workload.family)) + " has none");
+    }
+    if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
+      return Error::Invalid("precision",
+                            "fp8 training needs an FP8 recipe (Transformer Engine, torchao "
+                            "float8): choose framework optimized or auto, not eager");
+    }
   }
   bool has_tokens = job.tokens > 0;
   bool has_hours = job.hours > 0;

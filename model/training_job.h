@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "model/gpu_spec.h"
@@ -19,6 +20,10 @@ enum class Checkpointing { kNone, kSelective, kFull };
 // kAuto: current practice, resolved by ResolveFramework: optimized for transformer families
 // (every mainstream stack ships fused attention), eager for the others.
 enum class Framework { kEager, kOptimized, kAuto };
+// How an FP8 recipe scales tensors before casting: kDelayed from an amax history (Transformer
+// Engine's default recipe), kCurrent from the tensor's own amax, one more read of it
+// (torchao float8's tensorwise default, TE's Float8CurrentScaling).
+enum class Fp8Scaling { kDelayed, kCurrent };
 
 std::optional<Optimizer> ParseOptimizer(std::string_view text);  // adamw|adam|lamb|sgd
 std::optional<Checkpointing> ParseCheckpointing(std::string_view text);  // none|selective|full
@@ -26,6 +31,8 @@ std::optional<Framework> ParseFramework(std::string_view text);  // eager|optimi
 std::string_view OptimizerName(Optimizer o);
 std::string_view CheckpointingName(Checkpointing c);
 std::string_view FrameworkName(Framework f);
+std::optional<Fp8Scaling> ParseFp8Scaling(std::string_view text);  // delayed|current
+std::string_view Fp8ScalingName(Fp8Scaling s);
 
 // The split of the GPUs: tensor x pipeline x data = total GPUs.
 struct ParallelLayout {
@@ -48,6 +55,7 @@ struct TrainingJob {
   Optimizer optimizer = Optimizer::kAdamW;
   Checkpointing checkpointing = Checkpointing::kNone;
   Framework framework = Framework::kEager;
+  Fp8Scaling fp8_scaling = Fp8Scaling::kDelayed;  // precision fp8 only
   int zero_stage = -1;        // -1 = choose
   int tensor_parallel = 0;    // 0 = choose
   int pipeline_parallel = 0;  // 0 = choose
@@ -55,6 +63,13 @@ struct TrainingJob {
 
 // What kAuto runs for `w` (kOptimized for transformers, else kEager); other values as given.
 Framework ResolveFramework(Framework f, const Workload& w);
+
+// What precision "auto" trains `w` in on `gpu` with the resolved framework `f`: fp8 where the
+// stack has FP8 recipes (kOptimized: Transformer Engine / torchao float8), the model is a
+// transformer and the GPU has FP8 tensor cores; else AutoPrecision(gpu) (bf16, fp16, ...).
+Precision AutoTrainingPrecision(const GpuSpec& gpu, Framework f, const Workload& w);
+// The assumption line naming that choice and why.
+std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, const Workload& w);
 
 // Bytes per element of activations and of the weights the GPU computes with.
 double ActivationBytes(Precision p);

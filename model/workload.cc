@@ -1,5 +1,6 @@
 #include "model/workload.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cmath>
@@ -274,8 +275,8 @@ double MlpParams(const Workload& w) {
   return (w.gated_mlp ? 3.0 : 2.0) * w.hidden * FfnSize(w);
 }
 
-// The output projection applied per token: the LM head of decoders, the MLM head of
-// encoders (applied to the ~15% masked tokens), none for ViT (its classifier is tiny).
+}  // namespace
+
 double HeadParamsPerToken(const Workload& w) {
   double head = static_cast<double>(w.vocab) * w.hidden;
   if (w.family == Family::kEncoder) return 0.15 * head;
@@ -283,7 +284,14 @@ double HeadParamsPerToken(const Workload& w) {
   return head;
 }
 
-}  // namespace
+double ProjectionIoWidth(const Workload& w) {
+  const double h = w.hidden, q = QueryWidth(w), kv = static_cast<double>(KvHeads(w)) * HeadDim(w);
+  const double f = FfnSize(w);
+  const double attention = (h + q + 2 * kv) + (q + h);
+  double mlp = (h + (w.gated_mlp ? 2 : 1) * f) + (f + h);
+  if (w.family == Family::kMoe) mlp *= std::max(1, w.active_experts);
+  return attention + mlp;
+}
 
 namespace {
 // Encoder-decoder matmul parameters per sample's tokens: encoder layers on the source,

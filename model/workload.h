@@ -106,6 +106,12 @@ int AttentionContext(const Workload& w);    // keys per query
 double TokenLayers(const Workload& w);
 double ParamsTotal(const Workload& w);      // every parameter, all experts
 double MatmulParamsPerToken(const Workload& w);  // parameters in matmuls per token (active)
+// The output projection's parameters applied per token: the LM head of decoders, the MLM
+// head of encoders (applied to the ~15% masked tokens), none for ViT (its classifier is tiny).
+double HeadParamsPerToken(const Workload& w);
+// Transformers: the input plus output widths of one layer's projections (QKV, attention
+// output, the MLP's matrices; MoE: the active experts'), elements per token.
+double ProjectionIoWidth(const Workload& w);
 double ForwardFlopsPerSample(const Workload& w);
 // CNN counts at image_size relative to reference_image_size: (image / reference) to the
 // power spatial_dims; 1 when either size is unknown.

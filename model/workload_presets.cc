@@ -227,6 +227,38 @@ std::vector<Workload> ServedLlms() {
   };
 }
 
+// MosaicML MPT (llm-foundry's benchmark yamls, scripts/train/benchmarking, commit 49521837):
+// GPT-style decoders without biases, ffn 4 x hidden (not gated), multi-head attention,
+// vocabulary 50368, tied embeddings; seq_len 2048 as the yamls' default (the benchmark table
+// runs 512 to 65536). params: 0 = from the shape (the published counts add a learned
+// position table of max_seq_len x hidden that the shape leaves out).
+std::vector<Workload> MptDecoders() {
+  struct Shape {
+    const char* id;
+    const char* name;
+    int layers, hidden, heads;
+  };
+  constexpr Shape kShapes[] = {
+      {"mpt-125m", "MPT-125M", 12, 768, 12},   {"mpt-350m", "MPT-350M", 24, 1024, 16},
+      {"mpt-760m", "MPT-760M", 24, 1536, 12},  {"mpt-1b", "MPT-1B", 24, 2048, 16},
+      {"mpt-3b", "MPT-3B", 32, 2560, 20},      {"mpt-7b", "MPT-7B", 32, 4096, 32},
+      {"mpt-13b", "MPT-13B", 40, 5120, 40},    {"mpt-30b", "MPT-30B", 48, 7168, 64},
+      {"mpt-70b", "MPT-70B", 80, 8192, 64},
+  };
+  std::vector<Workload> out;
+  for (const Shape& s : kShapes) {
+    char source[400];
+    std::snprintf(source, sizeof(source),
+                  "mosaicml/llm-foundry scripts/train/benchmarking (commit 49521837) yamls: %d "
+                  "layers, d_model %d, %d heads, expansion ratio 4, vocab 50368, no biases, "
+                  "tied embeddings, ALiBi",
+                  s.layers, s.hidden, s.heads);
+    out.push_back(Tied(Transformer(s.id, s.name, Family::kDecoder, 0, s.layers, s.hidden,
+                                   s.heads, 0, 4 * s.hidden, 50368, 2048, source)));
+  }
+  return out;
+}
+
 std::vector<Workload> BuildPresets() {
   // CNN counts (MACs at the reference size, model-zoo activations = conv/linear output
   // elements, conv + linear layers) come from scripts/cnn_macs.py, which walks the
@@ -327,6 +359,7 @@ std::vector<Workload> BuildPresets() {
       "layers of 1024, vocabulary 32320, sequences up to 50 tokens";
   p.push_back(gnmt);
   for (Workload& w : ServedLlms()) p.push_back(std::move(w));
+  for (Workload& w : MptDecoders()) p.push_back(std::move(w));
   return p;
 }
 

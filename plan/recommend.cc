@@ -636,7 +636,12 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
     ComparisonRow row;
     row.gpu = gpu->id;
     row.precision =
-        e.ok() ? e->precision : (job.precision_auto ? model::AutoPrecision(*gpu) : job.precision);
+        e.ok() ? e->precision
+               : (job.precision_auto
+                      ? model::AutoTrainingPrecision(
+                            *gpu, model::ResolveFramework(job.framework, request.training.workload),
+                            request.training.workload)
+                      : job.precision);
     if (!e.ok()) {
       row.error = e.error().message;
       row.feasibility.Add(Infeasible::kUnsupported, e.error().message);

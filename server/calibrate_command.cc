@@ -1,6 +1,9 @@
 #include "server/calibrate_command.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -32,7 +35,7 @@ void PrintReport(const model::CalibrationReport& r, const char* title, bool rows
   out << "== " << title << " ==\n";
   for (const auto& [heading, groups] :
        {std::pair{"family", &r.by_family}, std::pair{"gpu", &r.by_gpu},
-        std::pair{"model", &r.by_model}}) {
+        std::pair{"model", &r.by_model}, std::pair{"precision", &r.by_precision}}) {
     char head[96];
     std::snprintf(head, sizeof(head), "%-22s %5s %9s\n", heading, "rows", "MAPE %");
     out << head;
@@ -54,6 +57,26 @@ void PrintReport(const model::CalibrationReport& r, const char* title, bool rows
   }
 }
 
+// The MAPE of the fitted rows of `r` whose model group starts with `prefix` (and, when
+// `precision` is given, of that precision), and the largest |error| among them.
+struct SubsetError {
+  int rows = 0;
+  double mape = 0, worst = 0;
+};
+SubsetError ErrorOf(const model::CalibrationReport& r, const std::string& prefix,
+                    std::optional<model::Precision> precision = std::nullopt) {
+  SubsetError e;
+  for (const auto& p : r.points) {
+    if (!p.point->fitted || p.point->model_group.rfind(prefix, 0) != 0) continue;
+    if (precision && p.point->job.precision != *precision) continue;
+    ++e.rows;
+    e.mape += std::fabs(p.error_pct);
+    e.worst = std::max(e.worst, std::fabs(p.error_pct));
+  }
+  if (e.rows > 0) e.mape /= e.rows;
+  return e;
+}
+
 }  // namespace
 
 int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
@@ -62,7 +85,7 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
     out << "cannot load calibration data: " << data.error().message << "\n";
     return 1;
   }
-  out << "calibration.csv + calibration_more.csv: " << data->points.size() << " rows used, "
+  out << "calibration.csv + calibration_more.csv + llm_training_mpt.csv: " << data->points.size() << " rows used, "
       << data->skipped.size() << " skipped\n";
   for (const auto& s : data->skipped) out << "  skipped line " << s.line << ": " << s.reason << "\n";
   std::map<std::string, int> not_fitted;
@@ -96,6 +119,17 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
         model::CrossValidate(data->points, model::PriorConstants(), model::HoldOut::kModel);
     PrintReport(by_model, "leave-one-model-out: each model predicted by a fit without it",
                 options.rows, out);
+    {
+      // Each MPT size is its own model group: leave-one-model-out holds out one size.
+      const SubsetError mpt = ErrorOf(by_model, "MPT-");
+      const SubsetError fp8 = ErrorOf(by_model, "", model::Precision::kFp8);
+      char line[200];
+      std::snprintf(line, sizeof(line),
+                    "leave-one-MPT-size-out: MAPE %.1f %% over %d MPT rows; FP8 rows held out "
+                    "with their size: MAPE %.1f %%, worst %.1f %% (%d rows)\n",
+                    mpt.mape, mpt.rows, fp8.mape, fp8.worst, fp8.rows);
+      out << line;
+    }
     out << "sigma of the held-out log residuals by family (the shipped p10-p90 width):\n";
     PrintSigma(by_model.constants.sigma_by_family, out);
     model::CalibrationReport by_gpu =

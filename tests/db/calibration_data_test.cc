@@ -13,8 +13,9 @@ namespace {
 TEST(CalibrationDataTest, MapsEveryPublishedRow) {
   auto data = LoadEmbeddedCalibrationData();
   ASSERT_TRUE(data.ok()) << data.error().message;
-  // 86 rows of calibration.csv and 88 of calibration_more.csv: every row has a preset.
-  EXPECT_EQ(data->points.size(), 174u);
+  // 86 rows of calibration.csv, 88 of calibration_more.csv and 216 of llm_training_mpt.csv:
+  // every row has a preset.
+  EXPECT_EQ(data->points.size(), 390u);
   EXPECT_TRUE(data->skipped.empty());
   // Kept out of the fit, with the reason: Transformer-XL (26 rows), nnU-Net 3D (8 rows:
   // 3D convolutions the zoo counts cannot describe) and the two AMP rows of EfficientNet-B0
@@ -40,9 +41,17 @@ TEST(CalibrationDataTest, ShippedConstantsKeepTheirAccuracy) {
   auto data = LoadEmbeddedCalibrationData();
   ASSERT_TRUE(data.ok());
   model::CalibrationReport r = model::Evaluate(data->points, model::DefaultConstants());
-  EXPECT_LE(r.mape, 12.0);
+  EXPECT_LE(r.mape, 10.0);
   for (const auto& family : r.by_family) {
-    if (family.name != "decoder") EXPECT_LE(family.mape, 20.0) << family.name;
+    // The decoder family's 26 Transformer-XL rows are reported, not fitted.
+    if (family.name != "decoder") EXPECT_LE(family.mape, 26.0) << family.name;
+  }
+  // The MPT pre-training runs (FSDP, 8-512 GPUs): each size, and the FP8 rows.
+  for (const auto& model : r.by_model) {
+    if (model.name.rfind("MPT-", 0) == 0) EXPECT_LE(model.mape, 15.0) << model.name;
+  }
+  for (const auto& precision : r.by_precision) {
+    if (precision.name == "fp8") EXPECT_LE(precision.mape, 12.0);
   }
 }
 
@@ -67,10 +76,14 @@ TEST(CalibrationDataTest, HeldOutModelsAndGpusKeepTheirAccuracy) {
   for (auto hold : {model::HoldOut::kModel, model::HoldOut::kGpu}) {
     model::CalibrationReport held_out =
         model::CrossValidate(data->points, model::PriorConstants(), hold);
-    // Issue 9's target: each model and each GPU predicted within 15 % by a fit without it.
-    EXPECT_LE(held_out.mape, 15.0);
+    // Issue 25's target: each model (each MPT size) and each GPU predicted within 12 % by
+    // a fit without it; the FP8 rows too.
+    EXPECT_LE(held_out.mape, 12.0);
+    for (const auto& precision : held_out.by_precision) {
+      if (precision.name == "fp8") EXPECT_LE(precision.mape, 12.0);
+    }
     // Every fitted row is predicted once, by a fit that did not see it.
-    EXPECT_EQ(held_out.points.size(), 138u);
+    EXPECT_EQ(held_out.points.size(), 354u);
   }
 }
 

@@ -66,8 +66,9 @@ TEST(InferenceTest, SevenBOnA100MeetsAChatSlo) {
   EXPECT_GE(e->replicas, 1);
   EXPECT_GE(e->chosen.requests_per_s * e->replicas, 50 * 0.99);
   EXPECT_GT(e->max_batch, 8);
-  // Decode is bandwidth-bound: per-token time at batch 1 >= weights / bandwidth.
-  double floor = 6.74e9 * 2 / (2039e9);
+  // Decode is bandwidth-bound: per-token time at batch 1 >= each GPU's share of the weights
+  // over its peak bandwidth.
+  double floor = 6.74e9 * 2 / e->gpus_per_replica / (2039e9);
   EXPECT_GT(e->curve.front().tpot_s, floor);
 }
 
