@@ -80,6 +80,9 @@ void WriteLayout(JsonWriter& out, const model::ParallelLayout& l) {
   out.Field("pipeline_parallel", l.pipeline);
   out.Field("data_parallel", l.data);
   out.Field("zero_stage", l.zero_stage);
+  out.Field("context_parallel", l.context);
+  out.Field("virtual_pipeline_stages", l.virtual_stages);
+  out.Field("sequence_parallel", l.sequence_parallel);
   out.EndObject();
 }
 
@@ -118,6 +121,7 @@ void WriteTrainingEstimateMembers(JsonWriter& out, const model::TrainingEstimate
     out.Field("nodes", cluster.nodes);
     out.Field("total_gpus", cluster.TotalGpus());
     out.Field("interconnect", model::InterconnectName(cluster.node.interconnect));
+    out.Field("nvlink_domain_gpus", model::NvlinkDomainGpus(cluster.node));
   });
   out.Field("precision", model::PrecisionName(e.precision));
   out.Field("global_batch_size", job.global_batch);

@@ -132,6 +132,9 @@ void ReadHardware(JsonReader& parent, HardwareRequest& hw) {
     }
     if (auto v = r->Number("interconnect_bw_gbps", 0, 1e5)) hw.interconnect_bw_gbps = *v;
     if (auto v = r->Number("network_gbps", 0, 1e6)) hw.network_gbps = *v;
+    if (auto v = r->Integer("nvlink_domain_gpus", 1, model::kMaxNvlinkDomainGpus)) {
+      hw.nvlink_domain_gpus = int(*v);
+    }
     if (auto v = r->Number("vcpus", 0, 1e5)) hw.vcpus = *v;
     hw.price_per_hour = r->Number("price_per_hour", 0, 1e7);
     hw.spot_price_per_hour = r->Number("spot_price_per_hour", 0, 1e7);
@@ -298,6 +301,15 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   if (auto v = r.Integer("zero_stage", 0, 3)) t.job.zero_stage = int(*v);
   if (auto v = r.Integer("tensor_parallel", 1, 64)) t.job.tensor_parallel = int(*v);
   if (auto v = r.Integer("pipeline_parallel", 1, 1024)) t.job.pipeline_parallel = int(*v);
+  if (auto v = r.Integer("context_parallel", 1, 1024)) t.job.context_parallel = int(*v);
+  if (auto v = r.Integer("virtual_pipeline_stages", 1, 128)) {
+    t.job.virtual_pipeline_stages = int(*v);
+  }
+  if (auto v = r.Bool("sequence_parallel")) t.job.sequence_parallel = *v;
+  if (auto v = r.Bool("tensor_parallel_overlap")) t.job.tensor_parallel_overlap = *v;
+  if (auto v = r.Choice("fp8_scaling", {"delayed", "current"})) {
+    t.job.fp8_scaling = *model::ParseFp8Scaling(*v);
+  }
   if (read_hardware) ReadHardware(r, t.hardware);
   if (run) {
     if (r.error_count() != errors_before) return std::nullopt;

@@ -40,11 +40,31 @@ double InterNodeGbpsPerGpu(const NodeSpec& node, const ModelConstants& c) {
   return gbps / 8 / std::max(1, node.gpus_per_node) * c.network_efficiency;
 }
 
+namespace {
+
+// log2 of a GPU or node count: exact and without libm for powers of two (the usual case).
+double Log2Count(double n) {
+  const long long i = static_cast<long long>(n);
+  if (static_cast<double>(i) == n && i > 0 && (i & (i - 1)) == 0) {
+    return static_cast<double>(63 - __builtin_clzll(static_cast<unsigned long long>(i)));
+  }
+  return std::log2(n);
+}
+
+}  // namespace
+
 double AllReduceSeconds(double bytes, int gpus_per_node, int nodes, const NodeSpec& node,
                         const ModelConstants& c) {
   double g = std::max(1, gpus_per_node), k = std::max(1, nodes);
   double n = g * k;
   if (n <= 1) return 0;
+  // Nodes of one NVLink domain (NVL72) are one node to the ring: their GPUs talk over NVLink.
+  const int domain_nodes = std::max(1, NvlinkDomainGpus(node) / std::max(1, node.gpus_per_node));
+  if (domain_nodes > 1 && k > 1) {
+    const double joined = std::min(k, static_cast<double>(domain_nodes));
+    g *= joined;
+    k = std::ceil(k / joined);
+  }
   // NCCL rings span every GPU; the slowest hop sets the bus bandwidth: the node's link
   // inside a node, the node's share of the network across nodes.
   double bus = g > 1 ? IntraNodeBusGbps(node, c) : 1e30;
@@ -53,9 +73,9 @@ double AllReduceSeconds(double bytes, int gpus_per_node, int nodes, const NodeSp
   if (g > 1) {
     bool pcie = node.interconnect == Interconnect::kPcie || node.interconnect == Interconnect::kNone;
     // Small messages go over a tree: the latency term grows with log2, not linearly.
-    alpha += 2 * std::log2(g) * (pcie ? c.pcie_latency_s : c.nvlink_latency_s);
+    alpha += 2 * Log2Count(g) * (pcie ? c.pcie_latency_s : c.nvlink_latency_s);
   }
-  if (k > 1) alpha += 2 * std::log2(k) * c.network_latency_s;
+  if (k > 1) alpha += 2 * Log2Count(k) * c.network_latency_s;
   return 2 * (n - 1) / n * bytes / (bus * 1e9) + alpha;
 }
 

@@ -87,6 +87,22 @@ double PoissonLogPmf(int k, double mean) {
   return -mean + k * std::log(mean) - std::lgamma(k + 1.0);
 }
 
+// P(K = k), P(K = k + 1), ... of a Poisson count with mean `mean` (> 0) from k = `first`:
+// one exp and lgamma for the first term, then the recurrence p(k+1) = p(k) mean / (k+1)
+// (the spot and fallback models walk these sums many times per option).
+class PoissonTerms {
+ public:
+  PoissonTerms(int first, double mean)
+      : k_(first), mean_(mean), p_(std::exp(PoissonLogPmf(first, mean))) {}
+  int k() const { return k_; }
+  double p() const { return p_; }
+  void Next() { p_ *= mean_ / ++k_; }
+
+ private:
+  int k_;
+  double mean_, p_;
+};
+
 // More interruptions than this before the deadline is no spot run at all: such a job runs on
 // demand from the start. It also keeps every Poisson count below an int's range.
 constexpr double kMaxInterruptions = 1e6;
@@ -104,9 +120,9 @@ int PoissonQuantile(double q, double mean) {
   if (mean <= 0) return 0;
   auto [lo, hi] = PoissonSpan(mean);
   double cdf = 0;
-  for (int k = lo; k <= hi; ++k) {
-    cdf += std::exp(PoissonLogPmf(k, mean));
-    if (cdf >= q) return k;
+  for (PoissonTerms t(lo, mean); t.k() <= hi; t.Next()) {
+    cdf += t.p();
+    if (cdf >= q) return t.k();
   }
   return hi;
 }
@@ -185,12 +201,14 @@ Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_ho
       if (needed > hi) return t + s.switch_cost;  // no run is still going: all finished
       int k_min = static_cast<int>(needed);
       double below = 0;  // P(K < k_min)
-      for (int j = lo; j < k_min && j <= hi; ++j) below += std::exp(PoissonLogPmf(j, mean));
+      PoissonTerms term(lo, mean);
+      for (; term.k() < k_min && term.k() <= hi; term.Next()) below += term.p();
       double tail = 1 - below;
       if (tail < 1e-9) return t + s.switch_cost;
       double cdf = 0;
-      for (k = std::max(k_min, lo); k <= hi; ++k) {
-        cdf += std::exp(PoissonLogPmf(k, mean));
+      // The walk above stopped at max(k_min, lo) (or past hi, where the loop below ends).
+      for (k = term.k(); k <= hi; term.Next(), k = term.k()) {
+        cdf += term.p();
         if (cdf / tail >= 0.9) break;
       }
     } else {
@@ -221,8 +239,9 @@ Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_ho
   out.expected_interruptions = mean;
   if (mean > 0) {
     auto [lo, hi] = PoissonSpan(mean);
-    for (int k = lo; k <= hi; ++k) {
-      double pk = std::exp(PoissonLogPmf(k, mean));
+    for (PoissonTerms term(lo, mean); term.k() <= hi; term.Next()) {
+      const int k = term.k();
+      const double pk = term.p();
       FallbackPath p = RunPath(work, k, switch_at, s);
       out.expected_hours += pk * p.hours;
       out.expected_spot_hours += pk * p.spot_hours;

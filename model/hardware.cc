@@ -1,5 +1,7 @@
 #include "model/hardware.h"
 
+#include <algorithm>
+
 #include "model/enum_names.h"
 
 #include <array>
@@ -37,6 +39,16 @@ Interconnect DefaultInterconnect(const GpuSpec& gpu, int gpus) {
   return Interconnect::kPcie;
 }
 
+int NvlinkDomainGpus(const NodeSpec& node) {
+  const bool nvlink = node.interconnect == Interconnect::kNvlink ||
+                      node.interconnect == Interconnect::kNvswitch;
+  return nvlink ? std::max(node.gpus_per_node, node.nvlink_domain_gpus) : node.gpus_per_node;
+}
+
+int DefaultNvlinkDomain(const GpuSpec& gpu) {
+  return gpu.form_factor.find("NVL72") != std::string::npos ? 72 : 0;
+}
+
 Status ValidateCluster(const Cluster& c) {
   Status gpu = ValidateGpuSpec(c.node.gpu);
   if (!gpu.ok()) return Error::Invalid("hardware.gpu", gpu.error().message);
@@ -55,6 +67,20 @@ Status ValidateCluster(const Cluster& c) {
     if (!(value >= 0) || !std::isfinite(value)) {
       return Error::Invalid(std::string("hardware.") + name,
                             std::string(name) + " must not be negative");
+    }
+  }
+  const int domain = c.node.nvlink_domain_gpus;
+  if (domain != 0) {
+    if (domain < 0 || domain > kMaxNvlinkDomainGpus || domain % c.node.gpus_per_node != 0) {
+      return Error::Invalid("hardware.nvlink_domain_gpus",
+                            "nvlink_domain_gpus must be a multiple of gpus_per_node (" +
+                                std::to_string(c.node.gpus_per_node) + ") up to " +
+                                std::to_string(kMaxNvlinkDomainGpus));
+    }
+    if (domain > c.node.gpus_per_node && c.node.interconnect != Interconnect::kNvlink &&
+        c.node.interconnect != Interconnect::kNvswitch) {
+      return Error::Invalid("hardware.nvlink_domain_gpus",
+                            "an NVLink domain across nodes needs interconnect nvlink or nvswitch");
     }
   }
   return OkStatus();

@@ -16,7 +16,7 @@ std::optional<Interconnect> ParseInterconnect(std::string_view text);  // none|p
 std::string_view InterconnectName(Interconnect interconnect);
 
 // The most GPUs one node may hold in a model estimate (the largest cloud node has 16;
-// NVL72 racks are modelled as nodes of 8 joined by NVLink).
+// NVL72 racks are nodes of 4 in one NVLink domain: NodeSpec::nvlink_domain_gpus).
 inline constexpr int kMaxGpusPerNode = 64;
 // The most nodes one estimate may span.
 inline constexpr int kMaxNodes = 4096;
@@ -28,7 +28,19 @@ struct NodeSpec {
   double interconnect_bw_gbps = 0;  // per GPU, bidirectional, GB/s; 0 = from the GPU spec
   double network_gbps = 0;          // per node, Gbit/s; 0 = unknown (an assumption is used)
   double vcpus = 0;                 // per node; 0 = unknown (input pipeline not limited)
+  // GPUs joined by NVLink across nodes (GB200/GB300 NVL72: 72 GPUs over 18 trays of 4);
+  // 0 = the node's own GPUs. A multiple of gpus_per_node; only with an NVLink interconnect.
+  int nvlink_domain_gpus = 0;
 };
+
+// The most GPUs one NVLink domain may hold in an estimate (NVIDIA's NVL576 rack design).
+inline constexpr int kMaxNvlinkDomainGpus = 576;
+
+// GPUs one GPU reaches over NVLink (never fewer than its node's; its node's without NVLink).
+int NvlinkDomainGpus(const NodeSpec& node);
+// The NVLink domain a GPU is built into, from gpus.csv's form factor (72 for the GB200 and
+// GB300 NVL72 parts); 0 = its node's.
+int DefaultNvlinkDomain(const GpuSpec& gpu);
 
 struct Cluster {
   NodeSpec node;

@@ -27,7 +27,8 @@ StateBytes ShardedStateBytes(double params, const ParallelLayout& layout, Precis
                              Optimizer optimizer) {
   StateBytes per = ModelStateBytesPerParam(precision, optimizer);
   double local = params / (layout.tensor * layout.pipeline);
-  double d = std::max(1, layout.data);
+  // ZeRO/FSDP shard over every replica of the weights: the data and context groups.
+  double d = std::max(1, layout.data) * std::max(1, layout.context);
   StateBytes out{per.weights * local, per.gradients * local, per.optimizer * local};
   if (layout.zero_stage >= 1) out.optimizer /= d;
   if (layout.zero_stage >= 2) out.gradients /= d;
@@ -35,26 +36,41 @@ StateBytes ShardedStateBytes(double params, const ParallelLayout& layout, Precis
   return out;
 }
 
+// Activation elements per token and layer on one GPU of the tensor group: Korthikanti's
+// 10 s b h bytes (5 h elements: the inputs of the two norms, their dropouts and the residual)
+// are replicated on every tensor rank unless sequence parallelism splits them; the rest
+// is split by tensor parallelism.
+double TensorSplitElementsPerTokenLayer(const Workload& w, const ParallelLayout& layout) {
+  double all = ActivationElementsPerTokenLayer(w);
+  if (layout.tensor <= 1 || layout.sequence_parallel || w.family == Family::kRnn) {
+    return all / layout.tensor;
+  }
+  double replicated = std::min(all, 5.0 * w.hidden);
+  return replicated + (all - replicated) / layout.tensor;
+}
+
 namespace {
 
 double TransformerActivationBytes(const Workload& w, const TrainingJob& job,
                                   const ParallelLayout& layout, int b) {
   double beta = ActivationBytes(job.precision);
-  double tokens = static_cast<double>(b) * TokensPerSample(w);
-  double per_token_layer = ActivationElementsPerTokenLayer(w);
+  // Context parallelism gives each GPU 1/context of every sequence's tokens.
+  double tokens = static_cast<double>(b) * TokensPerSample(w) / layout.context;
   // No saved attention probabilities (Korthikanti's 5as^2b bytes), whatever the framework:
   // every current stack, eager PyTorch 2 included (scaled_dot_product_attention), runs a
   // memory-efficient attention kernel, so what fits does not depend on the speed profile
   // (the framework changes the step time only; issue 23).
-  const double scores = 0.0;
-  double layer_bytes = tokens * (per_token_layer + scores) * beta / layout.tensor;
+  double per_token_layer = TensorSplitElementsPerTokenLayer(w, layout);
+  double layer_bytes = tokens * per_token_layer * beta;
   // Token-layers on this GPU (encoder-decoders: encoder and decoder layers together).
-  double token_layers = b * TokenLayers(w) / layout.pipeline;
+  double token_layers = b * TokenLayers(w) / layout.pipeline / layout.context;
   if (job.checkpointing == Checkpointing::kFull) {
-    // Only each layer's input is kept, plus one layer's activations during its backward.
-    return token_layers * w.hidden * beta / layout.tensor + layer_bytes;
+    // Only each layer's input is kept (split over the tensor group by sequence
+    // parallelism, else whole on each), plus one layer's activations during its backward.
+    double input_split = layout.sequence_parallel ? layout.tensor : 1;
+    return token_layers * w.hidden * beta / input_split + layer_bytes;
   }
-  return token_layers * (per_token_layer + scores) * beta / layout.tensor;
+  return token_layers * per_token_layer * beta;
 }
 
 double LogitBytes(const Workload& w, const TrainingJob& job, const ParallelLayout& layout,
@@ -67,7 +83,8 @@ double LogitBytes(const Workload& w, const TrainingJob& job, const ParallelLayou
                      ? static_cast<double>(w.target_len) / TokensPerSample(w)
                      : 1.0;
   // Logits in the compute precision plus the fp32 softmax/cross-entropy buffer.
-  return tokens * share * w.vocab * (ActivationBytes(job.precision) + 4) / layout.tensor;
+  return tokens * share * w.vocab * (ActivationBytes(job.precision) + 4) / layout.tensor /
+         layout.context;
 }
 
 }  // namespace
@@ -77,6 +94,11 @@ double ActivationBytesPerGpu(const Workload& w, const TrainingJob& job,
                              const ModelConstants& c) {
   double beta = ActivationBytes(job.precision);
   double in_flight = std::min(std::max(1, layout.pipeline), std::max(1, micro_batches));
+  if (layout.virtual_stages > 1 && layout.pipeline > 1) {
+    // The interleaved schedule's warm-up holds more micro-batches on the first stage
+    // (Narayanan et al. 2021; Korthikanti et al. 2022: x (1 + (p - 1) / (p v))).
+    in_flight *= 1 + (layout.pipeline - 1.0) / (layout.pipeline * layout.virtual_stages);
+  }
   double bytes = 0;
   if (w.family == Family::kCnn) {
     double scale = ImageScale(w);

@@ -35,6 +35,11 @@ StateBytes ModelStateBytesPerParam(Precision precision, Optimizer optimizer);
 StateBytes ShardedStateBytes(double params, const ParallelLayout& layout, Precision precision,
                              Optimizer optimizer);
 
+// Transformers: activation elements per token and layer kept on one GPU of the tensor group
+// (Korthikanti's count split by tensor parallelism, except the norm/dropout inputs that only
+// sequence parallelism splits).
+double TensorSplitElementsPerTokenLayer(const Workload& w, const ParallelLayout& layout);
+
 // Activation bytes per GPU for micro-batch `micro_batch`, with `micro_batches` in flight
 // per step (pipeline 1F1B keeps min(pipeline, micro_batches) of them on the first stage).
 double ActivationBytesPerGpu(const Workload& w, const TrainingJob& job,

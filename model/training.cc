@@ -1,6 +1,7 @@
 #include "model/training.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -71,7 +72,11 @@ double SmoothMax(double a, double b, double k) {
   if (!(hi > 0)) return hi;
   const double x = lo / hi;
   // k = 3 (the shipped constant) without pow: every micro-step of a layout search takes it.
-  if (k == 3.0) return hi * std::cbrt(1 + x * x * x);
+  // Below 2^-53, 1 + x^3 rounds to 1: the answer is hi exactly, without the cube root.
+  if (k == 3.0) {
+    const double x3 = x * x * x;
+    return x3 < 0x1p-53 ? hi : hi * std::cbrt(1 + x3);
+  }
   return hi * std::pow(1 + std::pow(x, k), 1.0 / k);
 }
 
@@ -110,12 +115,17 @@ double PortableAttentionPeak(const GpuSpec& gpu, const ModelConstants& c) {
                             c.portable_tensor_flops_per_sm_clock);
 }
 
-MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
-                        const ParallelLayout& layout, int b, const ModelConstants& c) {
-  const OperatorProfile prof = Profile(w);
+namespace {
+
+// MicroStepTime with the workload's operator profile already counted (a layout search
+// times many micro-steps of one workload).
+MicroStep MicroStepTimeOf(const OperatorProfile& prof, const Workload& w, const TrainingJob& job,
+                          const GpuSpec& gpu, const ParallelLayout& layout, int b,
+                          const ModelConstants& c) {
   MicroStep m;
   double rec = RecomputeFactor(job.checkpointing);
-  double split = static_cast<double>(layout.tensor) * layout.pipeline;
+  // Tensor parallelism splits each layer, pipeline the layers, context each sequence.
+  double split = static_cast<double>(layout.tensor) * layout.pipeline * layout.context;
   const bool fp8 = job.precision == Precision::kFp8;
   // Optimized stacks run attention as one fused kernel (a causal one skips the masked
   // half); eager frameworks as two batched matmuls over the whole score matrix.
@@ -135,7 +145,8 @@ MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec
     const double executed = prof.attention_flops * (prof.causal_attention ? 0.5 : 1.0);
     const double passes =
         c.fused_attention_passes + (job.checkpointing == Checkpointing::kNone ? 0 : 1);
-    sixteen_bit_s += passes * executed * b / split / (PortableAttentionPeak(gpu, c) * c.eta_attention);
+    m.attention_s = passes * executed * b / split / (PortableAttentionPeak(gpu, c) * c.eta_attention);
+    sixteen_bit_s += m.attention_s;
   }
   // Saturation: each kernel costs its work at the saturated rate plus the time an SM
   // needs for gemm_half_work_per_sm at its own rate; never less than the kernel floor.
@@ -148,6 +159,11 @@ MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec
   double bytes = b * ActivationBytes(job.precision) / split;
   double traffic = bytes * TrafficElements(w, prof, job) *
                    (prof.cnn_counting ? c.cnn_traffic_passes : c.transformer_traffic_passes);
+  if (layout.tensor > 1 && IsTransformer(w.family)) {
+    // Without sequence parallelism the norms and dropouts run whole on every tensor rank.
+    traffic *= TensorSplitElementsPerTokenLayer(w, layout) * layout.tensor /
+               ActivationElementsPerTokenLayer(w);
+  }
   double elementwise_kernels = 3 * prof.elementwise_kernels * rec / layout.pipeline;
   if (prof.cnn_counting) {
     // A conv kernel's own reads and writes (forward: input and output; backward: the
@@ -174,6 +190,13 @@ MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec
   return m;
 }
 
+}  // namespace
+
+MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
+                        const ParallelLayout& layout, int b, const ModelConstants& c) {
+  return MicroStepTimeOf(Profile(w), w, job, gpu, layout, b, c);
+}
+
 namespace {
 
 // The exposed tensor-parallel all-reduces of one micro-step of micro-batch `b` (Megatron: two
@@ -182,17 +205,59 @@ namespace {
 double TensorParallelSeconds(const Workload& w, const TrainingJob& job, const Cluster& cluster,
                              const ParallelLayout& layout, int b, const ModelConstants& c) {
   if (layout.tensor <= 1) return 0;
-  double bytes = static_cast<double>(b) * TokensPerSample(w) * w.hidden *
+  double bytes = static_cast<double>(b) * TokensPerSample(w) / layout.context * w.hidden *
                  ActivationBytes(job.precision);
   return 4.0 * KernelLayers(w) / layout.pipeline *
          AllReduceSeconds(bytes, layout.tensor, 1, cluster.node, c);
+}
+
+// GB/s per direction between two GPUs `apart` ranks apart in the layout's order (tensor
+// innermost): NVLink/PCIe inside a node, the GPU's share of the network across nodes.
+double PointToPointGbps(const Cluster& cluster, int apart, const ModelConstants& c) {
+  return apart < NvlinkDomainGpus(cluster.node) ? IntraNodeBusGbps(cluster.node, c)
+                                                : InterNodeGbpsPerGpu(cluster.node, c);
+}
+
+// Context parallelism's ring attention of one micro-step: each GPU receives the keys and
+// values of the other context-1 chunks forward, and keys, values and their gradients
+// backward (3 passes of the chunks), layer by layer, overlapped with that layer's
+// attention; what outlasts the attention is exposed.
+double ContextParallelSeconds(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                              const ParallelLayout& layout, int b, const MicroStep& micro,
+                              const ModelConstants& c) {
+  if (layout.context <= 1) return 0;
+  const double layers = static_cast<double>(KernelLayers(w)) / layout.pipeline;
+  const double kv_width = 2.0 * KvHeads(w) * HeadDim(w) / layout.tensor;
+  const double chunk = static_cast<double>(b) * TokensPerSample(w) / layout.context * kv_width *
+                       ActivationBytes(job.precision);
+  const double gbps = PointToPointGbps(cluster, layout.tensor, c);
+  const bool nvlink = layout.tensor * layout.context <= NvlinkDomainGpus(cluster.node);
+  const double latency = nvlink ? c.nvlink_latency_s : c.network_latency_s;
+  const double per_layer =
+      3 * (layout.context - 1) * (chunk / (gbps * 1e9) + latency);
+  const double attention_per_layer = micro.attention_s / std::max(1.0, layers);
+  return layers * std::max(0.0, per_layer - attention_per_layer);
+}
+
+// Pipeline stage-to-stage sends of one micro-step: the activation forward and its gradient
+// backward at each of the virtual_stages chunk boundaries (split over the tensor group).
+double PipelineSendSeconds(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                           const ParallelLayout& layout, int b, const ModelConstants& c) {
+  if (layout.pipeline <= 1) return 0;
+  const double bytes = static_cast<double>(b) * TokensPerSample(w) / layout.context * w.hidden *
+                       ActivationBytes(job.precision) / layout.tensor;
+  const int apart = layout.tensor * layout.context;
+  const double latency =
+      apart < NvlinkDomainGpus(cluster.node) ? c.nvlink_latency_s : c.network_latency_s;
+  return 2.0 * layout.virtual_stages *
+         (bytes / (PointToPointGbps(cluster, apart, c) * 1e9) + latency);
 }
 
 // The optimizer's pass over this GPU's share of the weights (ZeRO-1 and up shard it).
 double OptimizerSeconds(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
                         const ParallelLayout& layout, const ModelConstants& c) {
   double split = static_cast<double>(layout.tensor) * layout.pipeline;
-  double shard = layout.zero_stage >= 1 ? layout.data : 1;
+  double shard = layout.zero_stage >= 1 ? static_cast<double>(layout.data) * layout.context : 1;
   return ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision) /
          AchievedBandwidth(gpu, c);
 }
@@ -206,16 +271,21 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
   const double t_micro = micro.total_s;
   double split = static_cast<double>(layout.tensor) * layout.pipeline;
 
-  const double t_tp = TensorParallelSeconds(w, job, cluster, layout, b, c);
+  double t_tp = TensorParallelSeconds(w, job, cluster, layout, b, c);
+  // Async overlap hides the collectives behind the GEMMs they are chunked with.
+  if (job.tensor_parallel_overlap) t_tp = std::max(0.0, t_tp - micro.gemm_s);
+  const double t_layout = t_tp + ContextParallelSeconds(w, job, cluster, layout, b, micro, c) +
+                          PipelineSendSeconds(w, job, cluster, layout, b, c);
   StepResult r;
   StepBreakdown& s = r.breakdown;
   s.compute_s = m * micro.gemm_s;
   s.memory_s = m * micro.memory_s;
   s.overhead_s = m * (t_micro - micro.gpu_s);
-  s.communication_s = m * t_tp;
-  s.bubble_s = (layout.pipeline - 1) * (t_micro + t_tp);
+  s.communication_s = m * t_layout;
+  // 1F1B fills and drains p - 1 micro-steps; interleaving over v chunks divides it by v.
+  s.bubble_s = (layout.pipeline - 1) * (t_micro + t_layout) / layout.virtual_stages;
 
-  if (layout.data > 1) {
+  if (layout.data * layout.context > 1) {
     auto [g, nodes] = DataParallelTopology(cluster, layout);
     double params = ParamsTotal(w) / split;
     // Frameworks reduce gradients in the parameters' type: fp32 under PyTorch AMP (eager),
@@ -286,35 +356,91 @@ StepResult StepTime(const Workload& w, const TrainingJob& job, const Cluster& cl
 
 namespace {
 
-std::vector<int> PowersOfTwoUpTo(int limit) {
-  std::vector<int> out;
-  for (int v = 1; v <= limit; v *= 2) out.push_back(v);
+// Sequence parallelism as the job asks, else the stack's practice: on with tensor
+// parallelism in optimized (Megatron-class) stacks.
+bool SequenceParallelOf(const TrainingJob& job, int tensor) {
+  if (tensor <= 1) return false;
+  return job.sequence_parallel.value_or(job.framework == Framework::kOptimized);
+}
+
+// Layouts of `gpus` GPUs on nodes of `per_node` allowed by the job's fixed choices. Context
+// parallelism is searched for long sequences (kLongSequence) in optimized stacks.
+std::vector<ParallelLayout> CandidateLayouts(const Workload& w, const TrainingJob& job, int gpus,
+                                             int per_node, int nvlink_domain) {
+  // The degrees of one dimension: the job's fixed one, else 1, 2, 4, ... up to `limit`
+  // where searched, else 1 (no heap: a search builds these for every offer).
+  struct Degrees {
+    int value[32];
+    int count = 0;
+  };
+  auto degrees = [](int fixed, bool searched, int limit) {
+    Degrees d;
+    if (fixed > 0) {
+      d.value[d.count++] = fixed;
+    } else if (searched) {
+      for (int v = 1; v <= limit && d.count < 32; v *= 2) d.value[d.count++] = v;
+    } else {
+      d.value[d.count++] = 1;
+    }
+    return d;
+  };
+  const bool model_parallel_ok = IsTransformer(w.family);
+  const bool optimized = job.framework == Framework::kOptimized;
+  const bool long_sequence = model_parallel_ok && w.family != Family::kEncoderDecoder &&
+                             optimized && TokensPerSample(w) >= kLongSequence;
+  const Degrees tps = degrees(job.tensor_parallel, model_parallel_ok, per_node);
+  const Degrees pps = degrees(job.pipeline_parallel, model_parallel_ok, std::min(gpus, w.layers));
+  const Degrees cps = degrees(job.context_parallel, long_sequence, per_node);
+  const int zero_first = job.zero_stage >= 0 ? job.zero_stage : 0;
+  const int zero_last = job.zero_stage >= 0 ? job.zero_stage : 3;
+  std::vector<ParallelLayout> out;
+  out.reserve(static_cast<size_t>(tps.count) * pps.count * cps.count * (zero_last - zero_first + 1));
+  for (int ti = 0; ti < tps.count; ++ti) {
+    const int tp = tps.value[ti];
+    // Tensor groups stay inside a node, or (asked for) inside its NVLink domain.
+    const bool in_node = tp <= per_node && per_node % tp == 0;
+    const bool in_domain = tp == job.tensor_parallel && tp <= nvlink_domain && tp % per_node == 0;
+    if (!in_node && !in_domain) continue;
+    if (job.tensor_parallel <= 0 && tp > 1 && w.heads > 0 && w.heads % tp != 0) continue;
+    for (int pi = 0; pi < pps.count; ++pi) {
+      const int pp = pps.value[pi];
+      if (gpus % (tp * pp) != 0 || (w.layers > 0 && pp > w.layers)) continue;
+      for (int ci = 0; ci < cps.count; ++ci) {
+        const int cp = cps.value[ci];
+        const long long model_parallel = static_cast<long long>(tp) * pp * cp;
+        if (gpus % model_parallel != 0) continue;
+        if (cp > 1 && job.context_parallel <= 0 && TokensPerSample(w) % (2 * cp) != 0) continue;
+        const int d = static_cast<int>(gpus / model_parallel);
+        for (int zero = zero_first; zero <= zero_last; ++zero) {
+          // Nothing to shard over.
+          if (zero > 0 && d * cp == 1 && job.zero_stage < 0) continue;
+          ParallelLayout layout{tp, pp, d, zero};
+          layout.context = cp;
+          // Interleaving is tried by the search from each layout (InterleavedVariants).
+          layout.virtual_stages = std::max(1, job.virtual_pipeline_stages);
+          layout.sequence_parallel = SequenceParallelOf(job, tp);
+          out.push_back(layout);
+        }
+      }
+    }
+  }
   return out;
 }
 
-// Layouts of `gpus` GPUs on nodes of `per_node` allowed by the job's fixed choices.
-std::vector<ParallelLayout> CandidateLayouts(const Workload& w, const TrainingJob& job, int gpus,
-                                             int per_node) {
+// The interleaved variants of a searched pipeline layout in an optimized stack: 2 and 4
+// virtual stages where they divide the layers (none when the job fixes the count).
+std::vector<ParallelLayout> InterleavedVariants(const Workload& w, const TrainingJob& job,
+                                                const ParallelLayout& layout) {
   std::vector<ParallelLayout> out;
-  bool model_parallel_ok = IsTransformer(w.family);
-  std::vector<int> tps = job.tensor_parallel > 0 ? std::vector<int>{job.tensor_parallel}
-                         : model_parallel_ok     ? PowersOfTwoUpTo(per_node)
-                                                 : std::vector<int>{1};
-  std::vector<int> pps = job.pipeline_parallel > 0 ? std::vector<int>{job.pipeline_parallel}
-                         : model_parallel_ok       ? PowersOfTwoUpTo(std::min(gpus, w.layers))
-                                                   : std::vector<int>{1};
-  std::vector<int> zeros = job.zero_stage >= 0 ? std::vector<int>{job.zero_stage}
-                                               : std::vector<int>{0, 1, 2, 3};
-  for (int tp : tps) {
-    if (tp > per_node || per_node % tp != 0) continue;
-    for (int pp : pps) {
-      if (gpus % (tp * pp) != 0 || (w.layers > 0 && pp > w.layers)) continue;
-      for (int zero : zeros) {
-        int d = gpus / (tp * pp);
-        if (zero > 0 && d == 1 && job.zero_stage < 0) continue;  // nothing to shard over
-        out.push_back(ParallelLayout{tp, pp, d, zero});
-      }
-    }
+  if (layout.pipeline <= 1 || job.virtual_pipeline_stages > 0 ||
+      job.framework != Framework::kOptimized) {
+    return out;
+  }
+  for (int v : {2, 4}) {
+    if (KernelLayers(w) % (layout.pipeline * v) != 0) continue;
+    ParallelLayout variant = layout;
+    variant.virtual_stages = v;
+    out.push_back(variant);
   }
   return out;
 }
@@ -327,7 +453,7 @@ double ScalingEfficiency(const Workload& w, const TrainingJob& job, const Cluste
   ParallelLayout one = e.layout;
   one.data = 1;
   Cluster replica = cluster;
-  int model_parallel = one.tensor * one.pipeline;
+  int model_parallel = one.tensor * one.pipeline * one.context;
   replica.node.gpus_per_node = std::min(model_parallel, cluster.node.gpus_per_node);
   replica.nodes = (model_parallel + replica.node.gpus_per_node - 1) / replica.node.gpus_per_node;
   TrainingJob single = job;
@@ -338,10 +464,12 @@ double ScalingEfficiency(const Workload& w, const TrainingJob& job, const Cluste
   return xn / (e.layout.data * x1);
 }
 
+// v with 3 significant digits, as printf's %.3g writes it (std::to_chars is specified to;
+// it is several times faster than snprintf, and every estimate formats a few).
 std::string Fmt(double v) {
   char b[32];
-  std::snprintf(b, sizeof(b), "%.3g", v);
-  return b;
+  auto [end, ec] = std::to_chars(b, b + sizeof(b), v, std::chars_format::general, 3);
+  return ec == std::errc() ? std::string(b, end) : std::string("?");
 }
 
 }  // namespace
@@ -358,7 +486,8 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
   for (int gpus : counts) {
     int nodes = std::max(1, gpus / node.gpus_per_node);
     int per_node = std::min(gpus, node.gpus_per_node);
-    for (const ParallelLayout& layout : CandidateLayouts(w, job, gpus, per_node)) {
+    for (const ParallelLayout& layout :
+         CandidateLayouts(w, job, gpus, per_node, std::max(per_node, NvlinkDomainGpus(node)))) {
       MemoryBreakdown mem = TrainingMemory(w, job, layout, 1, layout.pipeline, node.gpu, c);
       if (mem.verdict != FitVerdict::kDoesNotFit) return FittingLayout{gpus, nodes, layout, mem};
     }
@@ -402,11 +531,22 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   const int gpus = cluster.TotalGpus();
 
   const long long model_parallel = std::max(1LL, static_cast<long long>(job.tensor_parallel)) *
-                                   std::max(1, job.pipeline_parallel);
+                                   std::max(1, job.pipeline_parallel) *
+                                   std::max(1, job.context_parallel);
   if (gpus % model_parallel != 0) {
-    return Error::Invalid(job.tensor_parallel > 1 ? "tensor_parallel" : "pipeline_parallel",
-                          "tensor_parallel x pipeline_parallel = " + std::to_string(model_parallel) +
-                              " does not divide the " + std::to_string(gpus) + " GPUs");
+    return Error::Invalid(job.context_parallel > 1  ? "context_parallel"
+                          : job.tensor_parallel > 1 ? "tensor_parallel"
+                                                    : "pipeline_parallel",
+                          "tensor_parallel x pipeline_parallel x context_parallel = " +
+                              std::to_string(model_parallel) + " does not divide the " +
+                              std::to_string(gpus) + " GPUs");
+  }
+  if (job.tensor_parallel > NvlinkDomainGpus(cluster.node)) {
+    return Error::Invalid("tensor_parallel",
+                          "tensor_parallel " + std::to_string(job.tensor_parallel) +
+                              " spans more than the " +
+                              std::to_string(NvlinkDomainGpus(cluster.node)) +
+                              " GPUs linked by NVLink (or of a node)");
   }
 
   TrainingEstimate best;
@@ -415,22 +555,51 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   bool found = false;
   // Micro-steps timed so far, by (tensor, pipeline, micro-batch): ZeRO stages share them.
   struct TimedMicroStep {
-    int tensor, pipeline, micro_batch;
+    int tensor, pipeline, context;
+    bool sequence_parallel;
+    int micro_batch;
     MicroStep step;
   };
   std::vector<TimedMicroStep> micro_steps;
+  micro_steps.reserve(16);
+  const OperatorProfile profile = Profile(w);
   auto micro_step = [&](const ParallelLayout& layout, int b) -> const MicroStep& {
     for (const TimedMicroStep& t : micro_steps) {
-      if (t.tensor == layout.tensor && t.pipeline == layout.pipeline && t.micro_batch == b) {
+      if (t.tensor == layout.tensor && t.pipeline == layout.pipeline &&
+          t.context == layout.context && t.sequence_parallel == layout.sequence_parallel &&
+          t.micro_batch == b) {
         return t.step;
       }
     }
-    micro_steps.push_back({layout.tensor, layout.pipeline, b,
-                           MicroStepTime(w, job, cluster.node.gpu, layout, b, c)});
+    micro_steps.push_back({layout.tensor, layout.pipeline, layout.context,
+                           layout.sequence_parallel, b,
+                           MicroStepTimeOf(profile, w, job, cluster.node.gpu, layout, b, c)});
     return micro_steps.back().step;
   };
-  auto evaluate = [&](const ParallelLayout& layout, bool must_fit) {
-    if (job.global_batch < layout.data) return;
+  // Times `layout` and keeps it if it is the fastest so far. Returns its step and bubble,
+  // which bound its interleaved variants (InterleavedVariants): they share its micro-steps
+  // and need more memory, so they run no larger micro-batch (`b_limit` passes it on), hence
+  // at least as many micro-steps of at least its per-sample cost, with no less exposed
+  // communication and more stage-to-stage sends: at least its step without the bubble.
+  // step is infinity when the bounds below rule the variants out as well.
+  struct Timed {
+    double step_s = std::numeric_limits<double>::infinity();
+    double bubble_s = 0;
+    int max_micro_batch = 0;
+    int micro_batch = 0, micro_batches = 0;  // what the step was timed at
+  };
+  auto keep = [&](const ParallelLayout& layout, int b, int m, const StepResult& step,
+                  const MemoryBreakdown& mem) {
+    best_time = step.step_time_s;
+    best.layout = layout;
+    best.micro_batch = b;
+    best.grad_accumulation_steps = m;
+    best.step = step;
+    best.memory = mem;
+    found = true;
+  };
+  auto evaluate = [&](const ParallelLayout& layout, bool must_fit, int b_limit = 0) -> Timed {
+    if (job.global_batch < layout.data) return {};
     int per_gpu = CeilDiv(job.global_batch, layout.data);
     // A bound no micro-batch can beat: whatever b and m (b x m >= per_gpu), the m micro-steps
     // take at least one micro-step of the replica's whole share (each part of a micro-step
@@ -440,15 +609,19 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     // is no better than the best so far is not searched for its micro-batch.
     if (best_time < std::numeric_limits<double>::infinity()) {
       double bound = micro_step(layout, per_gpu).total_s +
-                     TensorParallelSeconds(w, job, cluster, layout, per_gpu, c) +
+                     (job.tensor_parallel_overlap
+                          ? 0.0
+                          : TensorParallelSeconds(w, job, cluster, layout, per_gpu, c)) +
                      OptimizerSeconds(w, job, cluster.node.gpu, layout, c);
-      if (bound > best_time * (1 + 1e-12)) return;
+      if (bound > best_time * (1 + 1e-12)) return {};
     }
-    int b = job.micro_batch > 0 ? job.micro_batch
-                                : MaxMicroBatch(w, job, layout, layout.pipeline, cluster.node.gpu,
-                                                c, per_gpu);
+    int b = job.micro_batch > 0
+                ? job.micro_batch
+                : MaxMicroBatch(w, job, layout, layout.pipeline, cluster.node.gpu, c,
+                                b_limit > 0 ? std::min(per_gpu, b_limit) : per_gpu);
+    const int max_micro_batch = b;
     if (b == 0) {
-      if (must_fit) return;
+      if (must_fit) return {};
       b = 1;
     }
     b = std::min(b, per_gpu);
@@ -459,35 +632,45 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     const MicroStep& micro = micro_step(layout, b);
     // The micro-steps alone (compute, memory, overhead: every other term of a step is >= 0)
     // already as slow as the best so far: this layout cannot win, so it is not timed further.
-    if (m * micro.total_s > best_time * (1 + 1e-12)) return;
-    StepResult step = StepTimeOf(micro, w, job, cluster, layout, b, m, c);
-    if (!(step.step_time_s < best_time)) return;
-    MemoryBreakdown mem = TrainingMemory(w, job, layout, b, m, cluster.node.gpu, c);
-    if (must_fit && mem.verdict == FitVerdict::kDoesNotFit) return;
-    {
-      best_time = step.step_time_s;
-      best.layout = layout;
-      best.micro_batch = b;
-      best.grad_accumulation_steps = m;
-      best.step = step;
-      best.memory = mem;
-      found = true;
+    if (m * micro.total_s > best_time * (1 + 1e-12)) {
+      return {m * micro.total_s, 0, max_micro_batch, b, m};  // variants: bounded by the caller
     }
+    StepResult step = StepTimeOf(micro, w, job, cluster, layout, b, m, c);
+    const Timed timed{step.step_time_s, step.breakdown.bubble_s, max_micro_batch, b, m};
+    if (!(step.step_time_s < best_time)) return timed;
+    MemoryBreakdown mem = TrainingMemory(w, job, layout, b, m, cluster.node.gpu, c);
+    if (must_fit && mem.verdict == FitVerdict::kDoesNotFit) return {};
+    keep(layout, b, m, step, mem);
+    return timed;
   };
   // Plain data parallelism is what a job runs unless it does not fit or the job asks for
   // more (a ZeRO stage, TP/PP degrees, or an optimized Megatron/FSDP-class framework).
   // (TP x PP divides the GPUs: checked above.)
-  const ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel),
-                             static_cast<int>(gpus / model_parallel), std::max(0, job.zero_stage)};
+  ParallelLayout plain{std::max(1, job.tensor_parallel), std::max(1, job.pipeline_parallel),
+                       static_cast<int>(gpus / model_parallel), std::max(0, job.zero_stage)};
+  plain.context = std::max(1, job.context_parallel);
+  plain.virtual_stages = std::max(1, job.virtual_pipeline_stages);
+  plain.sequence_parallel = SequenceParallelOf(job, plain.tensor);
   bool search = job.framework == Framework::kOptimized;
   if (!search) {
     evaluate(plain, true);
     search = !found;
   }
   if (search) {
+    // Interleaved variants are tried once every plain layout is timed (the best is then
+    // known), only from layouts whose step without its bubble could still beat it.
+    std::vector<std::pair<ParallelLayout, Timed>> pipelined;
     for (const ParallelLayout& layout :
-         CandidateLayouts(w, job, gpus, cluster.node.gpus_per_node)) {
-      evaluate(layout, true);
+         CandidateLayouts(w, job, gpus, cluster.node.gpus_per_node,
+                          NvlinkDomainGpus(cluster.node))) {
+      const Timed timed = evaluate(layout, true);
+      if (layout.pipeline > 1 && std::isfinite(timed.step_s)) pipelined.emplace_back(layout, timed);
+    }
+    for (const auto& [layout, timed] : pipelined) {
+      if (!(timed.step_s - timed.bubble_s < best_time)) continue;
+      for (const ParallelLayout& variant : InterleavedVariants(w, job, layout)) {
+        evaluate(variant, true, timed.max_micro_batch);
+      }
     }
   }
   if (!found) {
@@ -504,7 +687,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     ParallelLayout leanest = best.layout;
     double least = best.memory.total_gb;
     for (const ParallelLayout& layout :
-         CandidateLayouts(w, job, gpus, cluster.node.gpus_per_node)) {
+         CandidateLayouts(w, job, gpus, cluster.node.gpus_per_node,
+                          NvlinkDomainGpus(cluster.node))) {
       if (job.global_batch < layout.data) continue;
       double need =
           TrainingMemory(w, job, layout, probe, layout.pipeline, cluster.node.gpu, c).total_gb;
@@ -603,16 +787,22 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   if (job.framework == Framework::kOptimized && IsTransformer(w.family)) {
     const GpuSpec& gpu = cluster.node.gpu;
     const double portable = PortableAttentionPeak(gpu, c) / 1e12;
-    std::string line = "attention: fused FlashAttention-2-class kernels (a causal mask halves "
-                       "the work) at " + Fmt(c.eta_attention * 100) + " % of " + Fmt(portable) +
-                       " TFLOPS";
+    std::string line;
+    line.reserve(320);
+    line += "attention: fused FlashAttention-2-class kernels (a causal mask halves the work) at ";
+    line += Fmt(c.eta_attention * 100);
+    line += " % of ";
+    line += Fmt(portable);
+    line += " TFLOPS";
     if (portable < SixteenBitPeakTflops(gpu) * 0.999) {
-      line += " (the warp-level mma.sync rate of " + gpu.id + ", below its " +
-              Fmt(SixteenBitPeakTflops(gpu)) +
-              " TFLOPS peak; Hopper-native kernels such as FlashAttention-3 are not modelled "
+      line += " (the warp-level mma.sync rate of ";
+      line += gpu.id;
+      line += ", below its ";
+      line += Fmt(SixteenBitPeakTflops(gpu));
+      line += " TFLOPS peak; Hopper-native kernels such as FlashAttention-3 are not modelled "
               "and run long sequences faster)";
     }
-    best.assumptions.push_back(line);
+    best.assumptions.push_back(std::move(line));
   }
   if (job.hours > 0) {
     best.assumptions.push_back(
@@ -621,15 +811,24 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
         "(samples " + Fmt(best.work_p10_samples) + " to " + Fmt(best.work_p90_samples) +
         "), not of the time");
   }
-  if (best.layout.data > 1 || best.layout.tensor > 1 || best.layout.pipeline > 1) {
-    best.assumptions.push_back(
-        "layout: tensor " + std::to_string(best.layout.tensor) + " x pipeline " +
-        std::to_string(best.layout.pipeline) + " x data " + std::to_string(best.layout.data) +
-        ", ZeRO stage " + std::to_string(best.layout.zero_stage) +
-        (job.framework == Framework::kEager && job.zero_stage < 0 && best.layout.zero_stage == 0 &&
-                 best.layout.tensor == 1 && best.layout.pipeline == 1
-             ? " (plain data parallel, the default for a job that fits)"
-             : ""));
+  if (best.layout.Gpus() > 1) {
+    const ParallelLayout& l = best.layout;
+    std::string line = "layout: tensor " + std::to_string(l.tensor) + " x pipeline " +
+                       std::to_string(l.pipeline) + " x context " + std::to_string(l.context) +
+                       " x data " + std::to_string(l.data) + ", ZeRO stage " +
+                       std::to_string(l.zero_stage);
+    if (l.virtual_stages > 1) {
+      line += ", interleaved 1F1B with " + std::to_string(l.virtual_stages) + " virtual stages";
+    }
+    if (l.tensor > 1) {
+      line += l.sequence_parallel ? ", sequence parallel" : ", no sequence parallelism";
+      if (job.tensor_parallel_overlap) line += ", tensor-parallel collectives overlapped";
+    }
+    if (job.framework == Framework::kEager && job.zero_stage < 0 && l.zero_stage == 0 &&
+        l.tensor == 1 && l.pipeline == 1 && l.context == 1) {
+      line += " (plain data parallel, the default for a job that fits)";
+    }
+    best.assumptions.push_back(line);
   }
   if (cluster.node.gpu.sm_count <= 0) {
     best.assumptions.push_back("SM count of " + cluster.node.gpu.id + " unknown: " +

@@ -27,6 +27,7 @@ struct StepBreakdown {
 // One forward and backward pass of a micro-batch on one GPU, by operator class.
 struct MicroStep {
   double gemm_s = 0;    // tensor-core GEMM/conv work, with saturation and kernel floors
+  double attention_s = 0;  // the fused attention kernels' share of gemm_s (optimized stacks)
   double memory_s = 0;  // elementwise/normalisation traffic and depthwise work
   double gpu_s = 0;     // gemm_s + memory_s
   double host_s = 0;    // issuing the kernels (framework dispatch)

@@ -161,6 +161,66 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   if (job.tensor_parallel > 1 && !IsTransformer(workload.family)) {
     return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
   }
+  if (job.tensor_parallel > 1 && workload.heads > 0 && workload.heads % job.tensor_parallel != 0) {
+    return Error::Invalid("tensor_parallel", "tensor_parallel " +
+                                                 std::to_string(job.tensor_parallel) +
+                                                 " does not divide the " +
+                                                 std::to_string(workload.heads) +
+                                                 " attention heads");
+  }
+  if (job.context_parallel < 0 || job.virtual_pipeline_stages < 0) {
+    return Error::Invalid(job.context_parallel < 0 ? "context_parallel" : "virtual_pipeline_stages",
+                          "parallel degrees must be positive");
+  }
+  if (job.context_parallel > 1) {
+    if (!IsTransformer(workload.family) || workload.family == Family::kEncoderDecoder) {
+      return Error::Invalid("context_parallel",
+                            "context parallelism splits the sequence of a decoder, encoder, "
+                            "ViT or MoE transformer");
+    }
+    // Causal load balancing splits each sequence into 2 x context_parallel chunks.
+    const int tokens = TokensPerSample(workload);
+    if (tokens % (2 * job.context_parallel) != 0) {
+      return Error::Invalid("context_parallel",
+                            "the " + std::to_string(tokens) +
+                                " tokens of a sequence do not split into 2 x context_parallel = " +
+                                std::to_string(2 * job.context_parallel) + " equal chunks");
+    }
+  }
+  if (job.virtual_pipeline_stages > 1) {
+    if (job.pipeline_parallel < 2) {
+      return Error::Invalid("virtual_pipeline_stages",
+                            "interleaving needs pipeline_parallel of 2 or more");
+    }
+    if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
+      return Error::Invalid("virtual_pipeline_stages",
+                            "the interleaved schedule is Megatron's: choose framework "
+                            "optimized or auto");
+    }
+    const long long chunks =
+        static_cast<long long>(job.pipeline_parallel) * job.virtual_pipeline_stages;
+    if (KernelLayers(workload) % chunks != 0) {
+      return Error::Invalid("virtual_pipeline_stages",
+                            "pipeline_parallel x virtual_pipeline_stages = " +
+                                std::to_string(chunks) + " does not divide the " +
+                                std::to_string(KernelLayers(workload)) + " layers");
+    }
+  }
+  if (job.pipeline_parallel > 1 && IsTransformer(workload.family) &&
+      job.pipeline_parallel > KernelLayers(workload)) {
+    return Error::Invalid("pipeline_parallel", "pipeline_parallel " +
+                                                   std::to_string(job.pipeline_parallel) +
+                                                   " exceeds the " +
+                                                   std::to_string(KernelLayers(workload)) +
+                                                   " layers");
+  }
+  if (job.sequence_parallel.value_or(false) && !IsTransformer(workload.family)) {
+    return Error::Invalid("sequence_parallel", "sequence parallelism applies to transformers only");
+  }
+  if (job.tensor_parallel_overlap && !IsTransformer(workload.family)) {
+    return Error::Invalid("tensor_parallel_overlap",
+                          "tensor-parallel overlap applies to transformers only");
+  }
   return CheckStepCount(job, workload);
 }
 

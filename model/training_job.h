@@ -34,13 +34,26 @@ std::string_view FrameworkName(Framework f);
 std::optional<Fp8Scaling> ParseFp8Scaling(std::string_view text);  // delayed|current
 std::string_view Fp8ScalingName(Fp8Scaling s);
 
-// The split of the GPUs: tensor x pipeline x data = total GPUs.
+// The split of the GPUs: tensor x pipeline x context x data = total GPUs.
 struct ParallelLayout {
   int tensor = 1;
   int pipeline = 1;
   int data = 1;
-  int zero_stage = 0;  // 0 = plain data parallel; 1, 2, 3 = ZeRO stages (3 = FSDP)
-  int Gpus() const { return tensor * pipeline * data; }
+  // 0 = plain data parallel; 1 = sharded optimizer states (Megatron's distributed optimizer,
+  // ZeRO-1); 2 = and gradients; 3 = and weights (FSDP / ZeRO-3). Any stage combines with
+  // tensor, pipeline and context parallelism (FSDP x TP x PP x CP).
+  int zero_stage = 0;
+  // Context parallelism: each sequence split over `context` GPUs (ring attention passes the
+  // keys and values around; the causal load balancing of Megatron's CP).
+  int context = 1;
+  // Interleaved 1F1B: each GPU holds `virtual_stages` non-adjacent chunks of layers, which
+  // divides the pipeline bubble by it at the cost of as many more stage-to-stage sends.
+  int virtual_stages = 1;
+  // Megatron sequence parallelism: the norm and dropout activations that tensor parallelism
+  // replicates are split over the tensor group too (same communication volume: reduce-
+  // scatter + all-gather in place of each all-reduce).
+  bool sequence_parallel = false;
+  int Gpus() const { return tensor * pipeline * context * data; }
 };
 
 struct TrainingJob {
@@ -59,7 +72,18 @@ struct TrainingJob {
   int zero_stage = -1;        // -1 = choose
   int tensor_parallel = 0;    // 0 = choose
   int pipeline_parallel = 0;  // 0 = choose
+  int context_parallel = 0;   // 0 = choose (searched for sequences of kLongSequence tokens+)
+  int virtual_pipeline_stages = 0;  // 0 = choose (interleaving, optimized stacks only)
+  // nullopt = the stack's practice: on with tensor parallelism in optimized stacks.
+  std::optional<bool> sequence_parallel;
+  // Async tensor-parallel overlap (Megatron's tp_comm_overlap, PyTorch's async TP): the
+  // tensor-parallel collectives run beside the GEMMs they feed; only what outlasts them is
+  // exposed.
+  bool tensor_parallel_overlap = false;
 };
+
+// Sequences at least this long make the layout search try context parallelism.
+inline constexpr int kLongSequence = 16384;
 
 // What kAuto runs for `w` (kOptimized for transformers, else kEager); other values as given.
 Framework ResolveFramework(Framework f, const Workload& w);

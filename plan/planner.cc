@@ -127,6 +127,20 @@ Result<SpotPricing> Planner::SpotPricingFor(const std::optional<db::Offer>& offe
   return out;
 }
 
+namespace {
+
+// The NVLink domain of `node`: as asked, else the GPU's (NVL72 parts) where the node has
+// NVLink and the domain holds whole nodes, else the node's own GPUs (0).
+int DomainFor(const model::NodeSpec& node, int asked) {
+  if (asked > 0) return asked;
+  const int domain = model::DefaultNvlinkDomain(node.gpu);
+  const bool nvlink = node.interconnect == model::Interconnect::kNvlink ||
+                      node.interconnect == model::Interconnect::kNvswitch;
+  return nvlink && domain > node.gpus_per_node && domain % node.gpus_per_node == 0 ? domain : 0;
+}
+
+}  // namespace
+
 model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuSpec& gpu) {
   model::NodeSpec node;
   node.gpu = gpu;
@@ -139,6 +153,7 @@ model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuS
   node.interconnect_bw_gbps = type.interconnect_bw_gbps;
   node.network_gbps = type.network_gbps.value_or(0);
   node.vcpus = type.vcpus.value_or(0);
+  node.nvlink_domain_gpus = DomainFor(node, 0);
   return node;
 }
 
@@ -242,6 +257,7 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
     node.interconnect_bw_gbps = hw.interconnect_bw_gbps;
     node.network_gbps = hw.network_gbps;
     node.vcpus = hw.vcpus;
+    node.nvlink_domain_gpus = DomainFor(node, hw.nvlink_domain_gpus);
     r.price.currency = currency_;
     r.price.native_currency = hw.price_currency;
     r.price.source = "request";

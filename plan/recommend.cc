@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "db/offer_query.h"
 #include "model/training_job.h"
@@ -30,6 +31,22 @@ bool GpuMatches(const std::set<std::string>& wanted, const std::string& gpu) {
 // What the model sees of an offer: offers with equal keys get equal estimates, whatever
 // their cloud, region or price (a p4d.24xlarge in six regions is estimated once).
 using HardwareKey = std::tuple<std::string, int, std::string, double, double, double, int>;
+
+// Offers are looked up by key three times each (1, 2, 4 nodes): a hash, not an ordered map
+// of string tuples.
+struct HardwareKeyHash {
+  size_t operator()(const HardwareKey& k) const {
+    size_t h = std::hash<std::string>()(std::get<0>(k));
+    auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    mix(std::hash<int>()(std::get<1>(k)));
+    mix(std::hash<std::string>()(std::get<2>(k)));
+    mix(std::hash<double>()(std::get<3>(k)));
+    mix(std::hash<double>()(std::get<4>(k)));
+    mix(std::hash<double>()(std::get<5>(k)));
+    mix(std::hash<int>()(std::get<6>(k)));
+    return h;
+  }
+};
 
 HardwareKey KeyOf(const db::InstanceType& t, int nodes) {
   return {t.gpu_id, t.gpu_count, t.interconnect, t.interconnect_bw_gbps,
@@ -189,13 +206,21 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
         break;
     }
   }
-  std::stable_sort(feasible.begin(), feasible.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
-  std::vector<const Candidate*> by_time;
-  by_time.reserve(feasible.size());
-  for (const auto& c : feasible) by_time.push_back(&c);
-  std::stable_sort(by_time.begin(), by_time.end(), [](const Candidate* a, const Candidate* b) {
-    return a->hours < b->hours || (a->hours == b->hours && a->cost < b->cost);
+  // Pointers are sorted, not the candidates (each holds an offer's price flags and three
+  // shared estimates: moving them dominated the sort).
+  std::vector<const Candidate*> by_score;
+  by_score.reserve(feasible.size());
+  for (const auto& c : feasible) by_score.push_back(&c);
+  std::vector<const Candidate*> by_time = by_score;
+  // Ties keep the candidates' order: the pointers into `feasible` are in that order, so
+  // comparing them last makes std::sort as stable as std::stable_sort, without its buffer.
+  std::sort(by_score.begin(), by_score.end(), [](const Candidate* a, const Candidate* b) {
+    return a->score < b->score || (a->score == b->score && a < b);
+  });
+  std::sort(by_time.begin(), by_time.end(), [](const Candidate* a, const Candidate* b) {
+    if (a->hours != b->hours) return a->hours < b->hours;
+    if (a->cost != b->cost) return a->cost < b->cost;
+    return a < b;
   });
   double best_cost = INFINITY;
   for (const Candidate* c : by_time) {
@@ -206,10 +231,10 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   }
   out.feasible = static_cast<int>(feasible.size());
   std::set<std::string> seen;
-  for (size_t i = 0; i < feasible.size() && static_cast<int>(out.items.size()) < limit; ++i) {
-    std::string key = DistinctKey(feasible[i], distinct);
+  for (size_t i = 0; i < by_score.size() && static_cast<int>(out.items.size()) < limit; ++i) {
+    std::string key = DistinctKey(*by_score[i], distinct);
     if (!key.empty() && !seen.insert(key).second) continue;
-    out.items.push_back(Materialize(feasible[i]));
+    out.items.push_back(Materialize(*by_score[i]));
   }
 }
 
@@ -348,7 +373,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
   }
   out.deadline_confidence = cons.deadline_confidence;
   std::map<std::string, model::GpuSpec> gpus;
-  std::map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>> cache;
+  std::unordered_map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>,
+                     HardwareKeyHash>
+      cache;
   std::vector<Candidate> feasible;
   for (size_t next = 0; next < offers->size(); ++next) {
     if (StopEarly(*offers, next, out)) break;
@@ -389,8 +416,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
             ++out.rejected["precision_unsupported"];
           } else if (FieldIs(error, "global_batch_size")) {
             ++out.rejected["batch_too_small"];  // fewer samples per step than GPUs
-          } else if (FieldIs(error, "tensor_parallel") || FieldIs(error, "pipeline_parallel")) {
-            ++out.rejected["layout_does_not_divide"];  // TP x PP does not divide its GPUs
+          } else if (FieldIs(error, "tensor_parallel") || FieldIs(error, "pipeline_parallel") ||
+                     FieldIs(error, "context_parallel")) {
+            ++out.rejected["layout_does_not_divide"];  // TP x PP x CP does not divide its GPUs
           } else {
             return error;
           }
@@ -501,7 +529,9 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
                   {"slo_not_met", 0}, {"over_budget", 0}, {"no_price", 0},
                   {"doubtful_price", 0}};
   std::map<std::string, model::GpuSpec> gpus;
-  std::map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>> cache;
+  std::unordered_map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>,
+                     HardwareKeyHash>
+      cache;
   std::vector<Candidate> feasible;
   // The model's defaults (utilisation, weight overhead) hold for every option.
   for (std::string& a : model::ServingDefaultsAssumptions(

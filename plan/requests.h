@@ -29,6 +29,7 @@ struct HardwareRequest {
   double interconnect_bw_gbps = 0;
   double network_gbps = 0;
   double vcpus = 0;
+  int nvlink_domain_gpus = 0;  // 0 = the GPU's (DefaultNvlinkDomain) or the node's
   std::optional<double> price_per_hour;       // explicit hardware: per node
   std::optional<double> spot_price_per_hour;  // explicit hardware: per node
   std::string price_currency = "USD";         // of the explicit prices
