@@ -16,31 +16,31 @@ namespace gpuplan::model {
 struct ModelConstants {
   // --- fitted by `gpuplan calibrate` (log space, with the priors of PriorConstants) ---
   // Achieved share of the dense tensor peak by large GEMMs/convolutions.
-  double eta_16bit = 0.79326;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
-  double eta_tf32 = 0.77411;
+  double eta_16bit = 0.80937;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
+  double eta_tf32 = 0.78982;
   double eta_fp32 = 0.95;  // CUDA-core FP32 (GPUs without tensor cores, or fp32 runs)
   double eta_bw = 0.85551;  // share of peak DRAM bandwidth where no achievable figure is published
   // DRAM bytes of elementwise and normalisation work per activation element per sample
   // and training step (forward and backward), in units of the element size.
-  double transformer_traffic_passes = 7.0542;  // per Korthikanti element (+ attention scores)
-  double cnn_traffic_passes = 16.239;         // per model-zoo activation (conv output)
-  double step_time_cv = 0.029168;        // step-time variation between data-parallel replicas
+  double transformer_traffic_passes = 7.3435;  // per Korthikanti element (+ attention scores)
+  double cnn_traffic_passes = 16.403;         // per model-zoo activation (conv output)
+  double step_time_cv = 0.032631;        // step-time variation between data-parallel replicas
   // Achieved share of the CUDA-core FP32 peak by depthwise/grouped convolutions (forward
   // and both backward kernels): few MACs per byte, poor reuse, and reductions over the
   // batch for the weight gradient.
-  double eta_depthwise = 0.067033;
+  double eta_depthwise = 0.06704;
   // Added step-time variation of variable-length batches (Workload::variable_length).
   double variable_length_cv = 0.13999;
   // Bytes per SM per clock elementwise kernels sustain through the SM's load/store path
   // (the L1 path peaks at 128 B/clk/SM on Volta, Ampere and Hopper).
-  double sm_bytes_per_clock = 21.705;
+  double sm_bytes_per_clock = 23.061;
   // Achieved share of the 16-bit tensor peak by fused attention (FlashAttention-class
   // kernels, forward and backward) in optimized frameworks: softmax, masking and the
   // backward's recompute keep it below the GEMMs' share.
-  double eta_attention = 0.3465;
+  double eta_attention = 0.34996;
   // FP8 GEMMs reach this share of the 16-bit GEMMs' share of their own (2x) peak: scaling
   // factors, FP8-to-BF16 output and smaller tiles per byte (Transformer Engine on H100).
-  double eta_fp8_vs_16bit = 0.95002;
+  double eta_fp8_vs_16bit = 0.93402;
 
   // --- physical, sourced or assumed (not fitted; docs/model.md gives each source) ---
   // A GEMM kernel with w FLOPs per SM runs at w / (w + gemm_half_work_per_sm) of the
@@ -92,8 +92,8 @@ struct ModelConstants {
   // --- uncertainty: log-space spread of the leave-one-model-out residuals (each model
   // predicted by a fit without it), so the p10-p90 range is that of an unseen model ---
   std::map<Family, double> sigma_by_family = {
-      {Family::kCnn, 0.184},    {Family::kEncoder, 0.181},         {Family::kDecoder, 0.082},
-      {Family::kRnn, 0.273},    {Family::kEncoderDecoder, 0.148}};
+      {Family::kCnn, 0.182},    {Family::kEncoder, 0.184},         {Family::kDecoder, 0.082},
+      {Family::kRnn, 0.271},    {Family::kEncoderDecoder, 0.149}};
   double sigma_default = 0.30;  // families without fitted rows (vit, moe)
   // Widening outside the calibrated region (assumed, added in quadrature): a GPU
   // generation without calibration rows, and each doubling of the GPU count beyond the

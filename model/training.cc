@@ -108,6 +108,11 @@ double SmCount(const GpuSpec& gpu) {
   return std::max(8.0, 108.0 * gpu.fp32_tflops / 19.5);
 }
 
+double Fp8CastBytes(const TrainingJob& job, const ModelConstants& c) {
+  return job.fp8_scaling == Fp8Scaling::kCurrent ? c.fp8_cast_bytes_current
+                                                 : c.fp8_cast_bytes_delayed;
+}
+
 double PortableAttentionPeak(const GpuSpec& gpu, const ModelConstants& c) {
   const double peak = SixteenBitPeakTflops(gpu) * 1e12;
   if (gpu.sm_count <= 0 || gpu.boost_clock_mhz <= 0) return peak;
@@ -175,11 +180,9 @@ MicroStep MicroStepTimeOf(const OperatorProfile& prof, const Workload& w, const 
     vector_s = 0;
   }
   if (fp8) {
-    // Casts to FP8: each projection's input and output gradient per token, and this GPU's
-    // weights once per micro-step (FSDP gathers them in 16-bit).
-    const double per_element = job.fp8_scaling == Fp8Scaling::kCurrent ? c.fp8_cast_bytes_current
-                                                                        : c.fp8_cast_bytes_delayed;
-    traffic += (b * prof.fp8_cast_elements * rec + ParamsTotal(w)) / split * per_element;
+    // Casts to FP8 of each projection's input and output gradient, per token (the weights'
+    // cast is once per step: OptimizerSeconds).
+    traffic += b * prof.fp8_cast_elements * rec / split * Fp8CastBytes(job, c);
   }
   m.memory_s = std::max(traffic / bw + vector_s, elementwise_kernels * c.kernel_floor_s);
   m.gpu_s = m.gemm_s + m.memory_s;
@@ -253,13 +256,20 @@ double PipelineSendSeconds(const Workload& w, const TrainingJob& job, const Clus
          (bytes / (PointToPointGbps(cluster, apart, c) * 1e9) + latency);
 }
 
-// The optimizer's pass over this GPU's share of the weights (ZeRO-1 and up shard it).
+// The optimizer's pass over this GPU's share of the weights (ZeRO-1 and up shard it), and
+// under FP8 the cast of the weights, once per step (Transformer Engine keeps the FP8 copy
+// across the micro-batches of a step; FSDP casts its shard before gathering it in FP8).
 double OptimizerSeconds(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
                         const ParallelLayout& layout, const ModelConstants& c) {
   double split = static_cast<double>(layout.tensor) * layout.pipeline;
   double shard = layout.zero_stage >= 1 ? static_cast<double>(layout.data) * layout.context : 1;
-  return ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision) /
-         AchievedBandwidth(gpu, c);
+  double bytes = ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision);
+  if (job.precision == Precision::kFp8) {
+    // FSDP casts its own shard before the FP8 gather; the others their whole share.
+    const double cast_shard = layout.zero_stage >= 3 ? shard : 1;
+    bytes += ParamsTotal(w) / split / cast_shard * Fp8CastBytes(job, c);
+  }
+  return bytes / AchievedBandwidth(gpu, c);
 }
 
 // StepTime with the micro-step already timed (it depends on the layout's tensor and pipeline
@@ -298,8 +308,11 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
     double exposed = 0;
     if (layout.zero_stage >= 3) {
       // FSDP: parameters all-gathered forward and backward, gradients reduce-scattered:
-      // 1.5x an all-reduce's traffic, prefetched behind the layers' compute.
-      double t_comm = 1.5 * AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
+      // 1.5x an all-reduce's traffic, prefetched behind the layers' compute. FP8 recipes
+      // gather the weights in FP8 (torchao's float8 all-gather, Megatron's fp8 param
+      // gather): the two gathers move half the bytes, 1x an all-reduce in all.
+      const double gathers = job.precision == Precision::kFp8 ? 1.0 : 1.5;
+      double t_comm = gathers * AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
       double per_layer = t_comm / std::max(1, KernelLayers(w));
       exposed = m * std::max(per_layer, t_comm - micro.gpu_s);
     } else {

@@ -43,8 +43,11 @@ TEST(CalibrationDataTest, ShippedConstantsKeepTheirAccuracy) {
   model::CalibrationReport r = model::Evaluate(data->points, model::DefaultConstants());
   EXPECT_LE(r.mape, 10.0);
   for (const auto& family : r.by_family) {
-    // The decoder family's 26 Transformer-XL rows are reported, not fitted.
-    if (family.name != "decoder") EXPECT_LE(family.mape, 26.0) << family.name;
+    // The decoder family's 26 Transformer-XL rows are reported, not fitted. GNMT's LSTM
+    // (the rnn family's 8 rows) lost accuracy when the 216 MPT rows raised eta_16bit
+    // (docs/model.md section 7): 16 -> 26 %.
+    if (family.name == "rnn") EXPECT_LE(family.mape, 30.0);
+    if (family.name != "decoder" && family.name != "rnn") EXPECT_LE(family.mape, 20.0) << family.name;
   }
   // The MPT pre-training runs (FSDP, 8-512 GPUs): each size, and the FP8 rows.
   for (const auto& model : r.by_model) {

@@ -1,0 +1,154 @@
+// Issue 25's properties of the training model, for any transformer and layout, not only
+// calibrated ones: FP8 against BF16, interleaving against the bubble, context parallelism
+// against activation memory, and an NVL72 rack as one NVLink domain.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model/collectives.h"
+#include "model/memory.h"
+#include "model/training.h"
+#include "model/workload_presets.h"
+#include "tests/model/model_fixtures.h"
+
+namespace gpuplan::model {
+namespace {
+
+using testing::H100;
+using testing::Node;
+
+TrainingJob OptimizedJob(Precision p, int global_batch) {
+  TrainingJob job;
+  job.precision = p;
+  job.global_batch = global_batch;
+  job.tokens = 1e9;
+  job.framework = Framework::kOptimized;
+  return job;
+}
+
+// An FP8 step is never slower than the BF16 step of the same layout and micro-batch on a GPU
+// with FP8, and never gains the whole peak ratio: attention, the head, norms and the
+// optimizer stay 16-bit, and the casts add traffic. Steps of 8 micro-batches: the weights'
+// cast is once per step, and a one-micro-batch step of an MoE (every expert cast for 1 K
+// tokens) can be slower in FP8, in the model as on the GPU.
+TEST(TrainingV3PropertiesTest, Fp8IsNeverSlowerThanBf16AndGainsLessThanThePeakRatio) {
+  const GpuSpec gpu = H100();
+  const double peak_ratio = gpu.fp8_tflops / gpu.bf16_tflops;
+  for (const char* id : {"mpt-1b", "mpt-7b", "llama-2-7b", "llama-3-8b", "llama-2-70b",
+                         "mixtral-8x7b", "qwen2.5-7b"}) {
+    Workload w = *FindPreset(id);
+    for (int seq : {1024, 4096, 16384}) {
+      w.seq_len = seq;
+      w.max_context = 0;
+      for (ParallelLayout layout : {ParallelLayout{1, 1, 8, 3}, ParallelLayout{8, 1, 1, 1},
+                                    ParallelLayout{2, 4, 1, 1}, ParallelLayout{4, 2, 1, 0}}) {
+        layout.sequence_parallel = layout.tensor > 1;
+        for (int b : {1, 4}) {
+          for (Fp8Scaling scaling : {Fp8Scaling::kDelayed, Fp8Scaling::kCurrent}) {
+            TrainingJob fp8 = OptimizedJob(Precision::kFp8, 64 * b);
+            fp8.fp8_scaling = scaling;
+            const TrainingJob bf16 = OptimizedJob(Precision::kBf16, 64 * b);
+            const Cluster cluster = Node(gpu, 8);
+            const double t8 = StepTime(w, fp8, cluster, layout, b, 8, DefaultConstants()).step_time_s;
+            const double t16 = StepTime(w, bf16, cluster, layout, b, 8, DefaultConstants()).step_time_s;
+            EXPECT_LE(t8, t16 * (1 + 1e-12)) << id << " seq " << seq << " tp " << layout.tensor;
+            EXPECT_LT(t16 / t8, peak_ratio) << id << " seq " << seq << " tp " << layout.tensor;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(TrainingV3PropertiesTest, InterleavingNeverIncreasesTheBubble) {
+  const Cluster cluster = Node(H100(), 8, 4);
+  for (const char* id : {"llama-2-7b", "llama-2-70b", "mpt-30b"}) {
+    const Workload w = *FindPreset(id);
+    for (int pp : {2, 4, 8}) {
+      for (int b : {1, 2, 8}) {
+        ParallelLayout layout{4, pp, 32 / (4 * pp), 1};
+        layout.sequence_parallel = true;
+        const TrainingJob job = OptimizedJob(Precision::kBf16, 64);
+        double previous = INFINITY;
+        for (int v : {1, 2, 4, 8}) {
+          if (KernelLayers(w) % (pp * v) != 0) continue;
+          layout.virtual_stages = v;
+          const double bubble =
+              StepTime(w, job, cluster, layout, b, 8, DefaultConstants()).breakdown.bubble_s;
+          EXPECT_LE(bubble, previous) << id << " pp " << pp << " v " << v;
+          previous = bubble;
+        }
+      }
+    }
+  }
+}
+
+TEST(TrainingV3PropertiesTest, ContextParallelismLowersActivationMemoryPerGpu) {
+  for (const char* id : {"llama-2-7b", "llama-3-8b", "mpt-13b", "mixtral-8x7b"}) {
+    Workload w = *FindPreset(id);
+    w.seq_len = 32768;
+    for (Checkpointing ck : {Checkpointing::kNone, Checkpointing::kFull}) {
+      TrainingJob job = OptimizedJob(Precision::kBf16, 8);
+      job.checkpointing = ck;
+      double previous = INFINITY;
+      for (int cp : {1, 2, 4, 8}) {
+        ParallelLayout layout{1, 1, 8 / cp, 1};
+        layout.context = cp;
+        const double bytes = ActivationBytesPerGpu(w, job, layout, 1, 1, DefaultConstants());
+        EXPECT_LT(bytes, previous) << id << " cp " << cp;
+        previous = bytes;
+      }
+    }
+  }
+}
+
+// A GB200 NVL72 rack: trays of 4 GPUs, 72 in one NVLink domain. 64 GPUs of it all-reduce over
+// NVLink: as fast as one 64-GPU NVLink node, whatever the network between the trays.
+TEST(TrainingV3PropertiesTest, AnNvl72JobOf64GpusCommunicatesWithinOneNvlinkDomain) {
+  NodeSpec tray;
+  tray.gpu = H100();
+  tray.gpu.nvlink_bw_gbps = 1800;
+  tray.gpus_per_node = 4;
+  tray.interconnect = Interconnect::kNvlink;
+  tray.nvlink_domain_gpus = 72;
+  NodeSpec one_node = tray;
+  one_node.gpus_per_node = 64;
+  one_node.nvlink_domain_gpus = 0;
+  const double bytes = 2 * 7e9;
+  const ModelConstants& c = DefaultConstants();
+  for (double network : {100.0, 400.0, 3200.0}) {
+    tray.network_gbps = network;
+    EXPECT_DOUBLE_EQ(AllReduceSeconds(bytes, 4, 16, tray, c), AllReduceSeconds(bytes, 64, 1, one_node, c));
+  }
+  // Without the domain the trays talk over the network, and it is slower.
+  NodeSpec separate = tray;
+  separate.nvlink_domain_gpus = 0;
+  separate.network_gbps = 400;
+  EXPECT_GT(AllReduceSeconds(bytes, 4, 16, separate, c), 2 * AllReduceSeconds(bytes, 4, 16, tray, c));
+  // The training step of a 64-GPU data-parallel job does not depend on the network either.
+  Cluster rack{tray, 16};
+  const Workload w = *FindPreset("llama-2-7b");
+  TrainingJob job = OptimizedJob(Precision::kBf16, 256);
+  job.tensor_parallel = 1;
+  job.pipeline_parallel = 1;
+  job.context_parallel = 1;
+  job.zero_stage = 3;
+  rack.node.network_gbps = 100;
+  auto slow = EstimateTraining(w, job, rack, c, false);
+  rack.node.network_gbps = 3200;
+  auto fast = EstimateTraining(w, job, rack, c, false);
+  ASSERT_TRUE(slow.ok() && fast.ok());
+  EXPECT_DOUBLE_EQ(slow->step.step_time_s, fast->step.step_time_s);
+  // Two racks: the second domain is across the network.
+  Cluster two_racks{tray, 36};
+  two_racks.node.network_gbps = 100;
+  job.global_batch = 288;
+  auto across = EstimateTraining(w, job, two_racks, c, false);
+  two_racks.node.network_gbps = 3200;
+  auto across_fast = EstimateTraining(w, job, two_racks, c, false);
+  ASSERT_TRUE(across.ok() && across_fast.ok());
+  EXPECT_GT(across->step.step_time_s, across_fast->step.step_time_s);
+}
+
+}  // namespace
+}  // namespace gpuplan::model
