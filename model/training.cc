@@ -429,31 +429,14 @@ std::vector<ParallelLayout> CandidateLayouts(const Workload& w, const TrainingJo
           if (zero > 0 && d * cp == 1 && job.zero_stage < 0) continue;
           ParallelLayout layout{tp, pp, d, zero};
           layout.context = cp;
-          // Interleaving is tried by the search from each layout (InterleavedVariants).
+          // Interleaving as asked; else none, Megatron's default (it needs a virtual
+          // pipeline size in the config).
           layout.virtual_stages = std::max(1, job.virtual_pipeline_stages);
           layout.sequence_parallel = SequenceParallelOf(job, tp);
           out.push_back(layout);
         }
       }
     }
-  }
-  return out;
-}
-
-// The interleaved variants of a searched pipeline layout in an optimized stack: 2 and 4
-// virtual stages where they divide the layers (none when the job fixes the count).
-std::vector<ParallelLayout> InterleavedVariants(const Workload& w, const TrainingJob& job,
-                                                const ParallelLayout& layout) {
-  std::vector<ParallelLayout> out;
-  if (layout.pipeline <= 1 || job.virtual_pipeline_stages > 0 ||
-      job.framework != Framework::kOptimized) {
-    return out;
-  }
-  for (int v : {2, 4}) {
-    if (KernelLayers(w) % (layout.pipeline * v) != 0) continue;
-    ParallelLayout variant = layout;
-    variant.virtual_stages = v;
-    out.push_back(variant);
   }
   return out;
 }
@@ -589,30 +572,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                            MicroStepTimeOf(profile, w, job, cluster.node.gpu, layout, b, c)});
     return micro_steps.back().step;
   };
-  // Times `layout` and keeps it if it is the fastest so far. Returns its step and bubble,
-  // which bound its interleaved variants (InterleavedVariants): they share its micro-steps
-  // and need more memory, so they run no larger micro-batch (`b_limit` passes it on), hence
-  // at least as many micro-steps of at least its per-sample cost, with no less exposed
-  // communication and more stage-to-stage sends: at least its step without the bubble.
-  // step is infinity when the bounds below rule the variants out as well.
-  struct Timed {
-    double step_s = std::numeric_limits<double>::infinity();
-    double bubble_s = 0;
-    int max_micro_batch = 0;
-    int micro_batch = 0, micro_batches = 0;  // what the step was timed at
-  };
-  auto keep = [&](const ParallelLayout& layout, int b, int m, const StepResult& step,
-                  const MemoryBreakdown& mem) {
-    best_time = step.step_time_s;
-    best.layout = layout;
-    best.micro_batch = b;
-    best.grad_accumulation_steps = m;
-    best.step = step;
-    best.memory = mem;
-    found = true;
-  };
-  auto evaluate = [&](const ParallelLayout& layout, bool must_fit, int b_limit = 0) -> Timed {
-    if (job.global_batch < layout.data) return {};
+  // Times `layout` and keeps it if it is the fastest so far.
+  auto evaluate = [&](const ParallelLayout& layout, bool must_fit) {
+    if (job.global_batch < layout.data) return;
     int per_gpu = CeilDiv(job.global_batch, layout.data);
     // A bound no micro-batch can beat: whatever b and m (b x m >= per_gpu), the m micro-steps
     // take at least one micro-step of the replica's whole share (each part of a micro-step
@@ -626,15 +588,13 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                           ? 0.0
                           : TensorParallelSeconds(w, job, cluster, layout, per_gpu, c)) +
                      OptimizerSeconds(w, job, cluster.node.gpu, layout, c);
-      if (bound > best_time * (1 + 1e-12)) return {};
+      if (bound > best_time * (1 + 1e-12)) return;
     }
-    int b = job.micro_batch > 0
-                ? job.micro_batch
-                : MaxMicroBatch(w, job, layout, layout.pipeline, cluster.node.gpu, c,
-                                b_limit > 0 ? std::min(per_gpu, b_limit) : per_gpu);
-    const int max_micro_batch = b;
+    int b = job.micro_batch > 0 ? job.micro_batch
+                                : MaxMicroBatch(w, job, layout, layout.pipeline, cluster.node.gpu,
+                                                c, per_gpu);
     if (b == 0) {
-      if (must_fit) return {};
+      if (must_fit) return;
       b = 1;
     }
     b = std::min(b, per_gpu);
@@ -645,16 +605,18 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     const MicroStep& micro = micro_step(layout, b);
     // The micro-steps alone (compute, memory, overhead: every other term of a step is >= 0)
     // already as slow as the best so far: this layout cannot win, so it is not timed further.
-    if (m * micro.total_s > best_time * (1 + 1e-12)) {
-      return {m * micro.total_s, 0, max_micro_batch, b, m};  // variants: bounded by the caller
-    }
+    if (m * micro.total_s > best_time * (1 + 1e-12)) return;
     StepResult step = StepTimeOf(micro, w, job, cluster, layout, b, m, c);
-    const Timed timed{step.step_time_s, step.breakdown.bubble_s, max_micro_batch, b, m};
-    if (!(step.step_time_s < best_time)) return timed;
+    if (!(step.step_time_s < best_time)) return;
     MemoryBreakdown mem = TrainingMemory(w, job, layout, b, m, cluster.node.gpu, c);
-    if (must_fit && mem.verdict == FitVerdict::kDoesNotFit) return {};
-    keep(layout, b, m, step, mem);
-    return timed;
+    if (must_fit && mem.verdict == FitVerdict::kDoesNotFit) return;
+    best_time = step.step_time_s;
+    best.layout = layout;
+    best.micro_batch = b;
+    best.grad_accumulation_steps = m;
+    best.step = step;
+    best.memory = mem;
+    found = true;
   };
   // Plain data parallelism is what a job runs unless it does not fit or the job asks for
   // more (a ZeRO stage, TP/PP degrees, or an optimized Megatron/FSDP-class framework).
@@ -670,20 +632,10 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     search = !found;
   }
   if (search) {
-    // Interleaved variants are tried once every plain layout is timed (the best is then
-    // known), only from layouts whose step without its bubble could still beat it.
-    std::vector<std::pair<ParallelLayout, Timed>> pipelined;
     for (const ParallelLayout& layout :
          CandidateLayouts(w, job, gpus, cluster.node.gpus_per_node,
                           NvlinkDomainGpus(cluster.node))) {
-      const Timed timed = evaluate(layout, true);
-      if (layout.pipeline > 1 && std::isfinite(timed.step_s)) pipelined.emplace_back(layout, timed);
-    }
-    for (const auto& [layout, timed] : pipelined) {
-      if (!(timed.step_s - timed.bubble_s < best_time)) continue;
-      for (const ParallelLayout& variant : InterleavedVariants(w, job, layout)) {
-        evaluate(variant, true, timed.max_micro_batch);
-      }
+      evaluate(layout, true);
     }
   }
   if (!found) {
@@ -832,6 +784,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                        std::to_string(l.zero_stage);
     if (l.virtual_stages > 1) {
       line += ", interleaved 1F1B with " + std::to_string(l.virtual_stages) + " virtual stages";
+    } else if (l.pipeline > 1) {
+      line += ", plain 1F1B (Megatron's default; virtual_pipeline_stages estimates the "
+              "interleaved schedule's smaller bubble)";
     }
     if (l.tensor > 1) {
       line += l.sequence_parallel ? ", sequence parallel" : ", no sequence parallelism";

@@ -29,7 +29,8 @@ bool GpuMatches(const std::set<std::string>& wanted, const std::string& gpu) {
 }
 
 // What the model sees of an offer: offers with equal keys get equal estimates, whatever
-// their cloud, region or price (a p4d.24xlarge in six regions is estimated once).
+// their cloud, region or price (a p4d.24xlarge in six regions is estimated once; an
+// 8 x A100 node of any cloud, on one node, once).
 using HardwareKey = std::tuple<std::string, int, std::string, double, double, double, int>;
 
 // Offers are looked up by key three times each (1, 2, 4 nodes): a hash, not an ordered map
@@ -48,9 +49,13 @@ struct HardwareKeyHash {
   }
 };
 
-HardwareKey KeyOf(const db::InstanceType& t, int nodes) {
-  return {t.gpu_id, t.gpu_count, t.interconnect, t.interconnect_bw_gbps,
-          t.network_gbps.value_or(0), t.vcpus.value_or(0), nodes};
+// Only what the model reads is in the key: the network between nodes when there are several,
+// the vCPUs (the input pipeline) for image workloads in training; serving reads neither.
+enum class KeyFor { kTraining, kImageTraining, kServing };
+HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use) {
+  const double network = use != KeyFor::kServing && nodes > 1 ? t.network_gbps.value_or(0) : 0;
+  const double vcpus = use == KeyFor::kImageTraining ? t.vcpus.value_or(0) : 0;
+  return {t.gpu_id, t.gpu_count, t.interconnect, t.interconnect_bw_gbps, network, vcpus, nodes};
 }
 
 enum class Kind { kOndemand, kSpot, kFallback };
@@ -391,7 +396,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
     const bool doubtful = quality.spot_above_ondemand;
     std::optional<SpotPricing> spot_pricing;  // the offer's, on first use
     for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
-      HardwareKey key = KeyOf(offer.instance, nodes);
+      HardwareKey key = KeyOf(offer.instance, nodes,
+                              model::IsImage(request.workload.family) ? KeyFor::kImageTraining
+                                                                      : KeyFor::kTraining);
       auto it = cache.find(key);
       if (it == cache.end()) {
         model::Cluster cluster;
@@ -541,7 +548,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   for (size_t next = 0; next < offers->size(); ++next) {
     if (StopEarly(*offers, next, out)) break;
     const db::Offer& offer = (*offers)[next];
-    HardwareKey key = KeyOf(offer.instance, 1);
+    HardwareKey key = KeyOf(offer.instance, 1, KeyFor::kServing);
     auto it = cache.find(key);
     if (it == cache.end()) {
       if (!gpus.count(offer.instance.gpu_id)) {
