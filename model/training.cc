@@ -759,7 +759,11 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     line += " % of ";
     line += Fmt(portable);
     line += " TFLOPS";
-    if (portable < SixteenBitPeakTflops(gpu) * 0.999) {
+    if (gpu.sm_count <= 0 || gpu.boost_clock_mhz <= 0) {
+      line += " (the catalog has no SM count or clock for " + gpu.id +
+              ": its datasheet peak, not the mma.sync rate that caps portable kernels on "
+              "Hopper and Blackwell, so attention may be faster here than it runs)";
+    } else if (portable < SixteenBitPeakTflops(gpu) * 0.999) {
       line += " (the warp-level mma.sync rate of ";
       line += gpu.id;
       line += ", below its ";
@@ -804,7 +808,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   }
   best.assumptions.push_back("framework: " + std::string(FrameworkName(job.framework)));
   for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
-  if (cluster.nodes > 1 && cluster.node.network_gbps <= 0) {
+  if (cluster.nodes > 1 && cluster.node.network_gbps <= 0 &&
+      cluster.TotalGpus() > NvlinkDomainGpus(cluster.node)) {
     best.assumptions.push_back("network bandwidth not stated: " + Fmt(c.default_network_gbps) +
                                " Gbit/s per node assumed");
   }

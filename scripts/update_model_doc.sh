@@ -24,6 +24,8 @@ meaning = {
     "sm_bytes_per_clock": "bytes per SM per clock elementwise kernels sustain (SM-side bandwidth limit)",
     "variable_length_cv": "added step-time variation of variable-length batches",
     "eta_depthwise": "share of the FP32 CUDA-core peak reached by depthwise/grouped convs",
+    "eta_attention": "share of the portable 16-bit tensor rate reached by fused attention (FlashAttention-2 class, forward and backward)",
+    "eta_fp8_vs_16bit": "FP8 GEMMs' share of the FP8 peak relative to eta_16bit",
 }
 print("| constant | prior | bounds | fitted | meaning |")
 print("| --- | --- | --- | --- | --- |")

@@ -107,6 +107,7 @@ nlohmann::json EstimateBody(const EstimateOptions& o) {
     if (!o.interconnect.empty()) hardware["interconnect"] = o.interconnect;
     if (o.network_gbps > 0) hardware["network_gbps"] = o.network_gbps;
     if (o.vcpus > 0) hardware["vcpus"] = o.vcpus;
+    if (o.nvlink_domain_gpus != 0) hardware["nvlink_domain_gpus"] = o.nvlink_domain_gpus;
     if (o.price_per_hour > 0) hardware["price_per_hour"] = o.price_per_hour;
     if (o.spot_price_per_hour > 0) hardware["spot_price_per_hour"] = o.spot_price_per_hour;
     if (!o.price_currency.empty()) hardware["price_currency"] = o.price_currency;
@@ -119,6 +120,12 @@ nlohmann::json EstimateBody(const EstimateOptions& o) {
   body["pricing"] = {{"kind", o.pricing}};
   if (o.micro_batch > 0) body["micro_batch_size"] = o.micro_batch;
   if (o.zero_stage >= 0) body["zero_stage"] = o.zero_stage;
+  // Out-of-range values go to the API, whose 422 names the field.
+  if (o.tensor_parallel != 0) body["tensor_parallel"] = o.tensor_parallel;
+  if (o.pipeline_parallel != 0) body["pipeline_parallel"] = o.pipeline_parallel;
+  if (o.context_parallel != 0) body["context_parallel"] = o.context_parallel;
+  if (o.virtual_pipeline_stages != 0) body["virtual_pipeline_stages"] = o.virtual_pipeline_stages;
+  if (!o.fp8_scaling.empty()) body["fp8_scaling"] = o.fp8_scaling;
   return body;
 }
 
@@ -141,9 +148,10 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
   };
   print("%s on %d x %s (%d node(s)), %s\n", w.name.c_str(), cluster.TotalGpus(),
         cluster.node.gpu.id.c_str(), cluster.nodes, std::string(model::PrecisionName(e.precision)).c_str());
-  print("  layout: tensor %d x pipeline %d x data %d, ZeRO %d; micro-batch %d x %d accumulation\n",
-        e.layout.tensor, e.layout.pipeline, e.layout.data, e.layout.zero_stage, e.micro_batch,
-        e.grad_accumulation_steps);
+  print("  layout: tensor %d x pipeline %d x context %d x data %d, ZeRO %d; micro-batch %d x %d "
+        "accumulation\n",
+        e.layout.tensor, e.layout.pipeline, e.layout.context, e.layout.data, e.layout.zero_stage,
+        e.micro_batch, e.grad_accumulation_steps);
   const bool runnable = !plan.feasibility.Has(plan::Infeasible::kDoesNotFit);
   PrintInfeasible(plan.feasibility, "  ", out);
   if (runnable) {
@@ -372,6 +380,15 @@ void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
                  "auto|eager|optimized (auto: optimized for transformers, else eager)")
       ->capture_default_str();
   app.add_option("--zero-stage", o.zero_stage, "0-3 (default: choose)");
+  app.add_option("--tensor-parallel", o.tensor_parallel, "tensor-parallel degree (default: choose)");
+  app.add_option("--pipeline-parallel", o.pipeline_parallel, "pipeline stages (default: choose)");
+  app.add_option("--context-parallel", o.context_parallel,
+                 "GPUs each sequence is split over (default: searched for 16K+ tokens)");
+  app.add_option("--virtual-pipeline-stages", o.virtual_pipeline_stages,
+                 "interleaved 1F1B chunks per GPU (default 1)");
+  app.add_option("--fp8-scaling", o.fp8_scaling, "delayed|current (precision fp8)");
+  app.add_option("--nvlink-domain-gpus", o.nvlink_domain_gpus,
+                 "GPUs joined by NVLink across nodes (default: 72 for GB200/GB300)");
   AddExportOption(app, o.common);
 }
 

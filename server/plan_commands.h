@@ -61,6 +61,11 @@ struct EstimateOptions {
   std::string checkpointing = "none";
   std::string framework = "auto";
   int zero_stage = -1;
+  // Layout degrees (0 = chosen), as the API's fields of the same names.
+  int tensor_parallel = 0, pipeline_parallel = 0, context_parallel = 0;
+  int virtual_pipeline_stages = 0;
+  std::string fp8_scaling;  // "" = delayed
+  int nvlink_domain_gpus = 0;
 };
 
 struct RecommendOptions {
