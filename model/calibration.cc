@@ -121,8 +121,15 @@ std::map<std::string, double> RatioGroupLevels(const std::vector<const Calibrati
 }
 
 double PredictThroughput(const CalibrationPoint& p, const ModelConstants& c) {
-  ParallelLayout layout{1, 1, p.cluster.TotalGpus(), 0};
-  int m = p.job.global_batch / (p.job.micro_batch * p.cluster.TotalGpus());
+  // The row's own layout: data parallel over every GPU unless it states more (the MPT rows'
+  // FSDP FULL_SHARD is ZeRO stage 3).
+  const int tensor = std::max(1, p.job.tensor_parallel), pipeline = std::max(1, p.job.pipeline_parallel);
+  const int context = std::max(1, p.job.context_parallel);
+  ParallelLayout layout{tensor, pipeline, p.cluster.TotalGpus() / (tensor * pipeline * context),
+                        std::max(0, p.job.zero_stage)};
+  layout.context = context;
+  const int replicas = layout.data;
+  int m = p.job.global_batch / (p.job.micro_batch * std::max(1, replicas));
   StepResult step = StepTime(p.workload, p.job, p.cluster, layout, p.job.micro_batch,
                              std::max(1, m), c);
   return p.job.global_batch / step.step_time_s * p.units_per_sample;

@@ -11,7 +11,8 @@ double ModelConstants::Sigma(Family family) const {
 }
 
 double ModelConstants::TrainingSigma(const Workload& w, const std::string& architecture,
-                                     int gpus, int nodes, std::vector<std::string>* why) const {
+                                     int gpus, int nodes, bool model_parallel,
+                                     std::vector<std::string>* why) const {
   double sigma = Sigma(w.family);
   double extra = 0;
   if (w.family == Family::kCnn && w.spatial_dims == 3) {
@@ -35,14 +36,26 @@ double ModelConstants::TrainingSigma(const Workload& w, const std::string& archi
                      " generation (calibrated: Volta, Turing, Ampere, Hopper): wider P10-P90");
     }
   }
-  double beyond = gpus / double(calibrated_max_gpus);
+  const bool decoder = w.family == Family::kDecoder;
+  const int max_gpus = decoder ? calibrated_max_gpus_decoder : calibrated_max_gpus;
+  double beyond = gpus / double(max_gpus);
+  if (!decoder && nodes > 1) beyond = std::max(beyond, 2.0);
   if (beyond > 1) {
     double widen = sigma_per_scale_doubling * std::log2(beyond);
     extra += widen * widen;
     if (why) {
       why->push_back(std::to_string(gpus) + " GPUs on " + std::to_string(nodes) +
-                     " node(s) is beyond the calibration data (up to " +
-                     std::to_string(calibrated_max_gpus) + " GPUs): wider P10-P90");
+                     " node(s) is beyond the calibration data (" +
+                     (decoder ? "decoders: up to 512 GPUs on 64 nodes"
+                              : "this family: one node of up to 16 GPUs") +
+                     "): wider P10-P90");
+    }
+  }
+  if (model_parallel) {
+    extra += sigma_model_parallel * sigma_model_parallel;
+    if (why) {
+      why->push_back("tensor, pipeline or context parallelism is timed from its communication "
+                     "and bubble terms; no calibration row splits the model: wider P10-P90");
     }
   }
   return std::sqrt(sigma * sigma + extra);

@@ -16,31 +16,31 @@ namespace gpuplan::model {
 struct ModelConstants {
   // --- fitted by `gpuplan calibrate` (log space, with the priors of PriorConstants) ---
   // Achieved share of the dense tensor peak by large GEMMs/convolutions.
-  double eta_16bit = 0.80937;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
-  double eta_tf32 = 0.78982;
+  double eta_16bit = 0.76993;  // FP16/BF16 (and FP8/INT8 via eta_fp8_vs_16bit)
+  double eta_tf32 = 0.76652;
   double eta_fp32 = 0.95;  // CUDA-core FP32 (GPUs without tensor cores, or fp32 runs)
-  double eta_bw = 0.85551;  // share of peak DRAM bandwidth where no achievable figure is published
+  double eta_bw = 0.84696;  // share of peak DRAM bandwidth where no achievable figure is published
   // DRAM bytes of elementwise and normalisation work per activation element per sample
   // and training step (forward and backward), in units of the element size.
-  double transformer_traffic_passes = 7.3435;  // per Korthikanti element (+ attention scores)
-  double cnn_traffic_passes = 16.403;         // per model-zoo activation (conv output)
-  double step_time_cv = 0.032631;        // step-time variation between data-parallel replicas
+  double transformer_traffic_passes = 6.7741;  // per Korthikanti element (+ attention scores)
+  double cnn_traffic_passes = 15.758;         // per model-zoo activation (conv output)
+  double step_time_cv = 0.029606;        // step-time variation between data-parallel replicas
   // Achieved share of the CUDA-core FP32 peak by depthwise/grouped convolutions (forward
   // and both backward kernels): few MACs per byte, poor reuse, and reductions over the
   // batch for the weight gradient.
-  double eta_depthwise = 0.06704;
+  double eta_depthwise = 0.065712;
   // Added step-time variation of variable-length batches (Workload::variable_length).
   double variable_length_cv = 0.13999;
   // Bytes per SM per clock elementwise kernels sustain through the SM's load/store path
   // (the L1 path peaks at 128 B/clk/SM on Volta, Ampere and Hopper).
-  double sm_bytes_per_clock = 23.061;
+  double sm_bytes_per_clock = 21.047;
   // Achieved share of the 16-bit tensor peak by fused attention (FlashAttention-class
   // kernels, forward and backward) in optimized frameworks: softmax, masking and the
   // backward's recompute keep it below the GEMMs' share.
   double eta_attention = 0.34996;
   // FP8 GEMMs reach this share of the 16-bit GEMMs' share of their own (2x) peak: scaling
   // factors, FP8-to-BF16 output and smaller tiles per byte (Transformer Engine on H100).
-  double eta_fp8_vs_16bit = 0.93402;
+  double eta_fp8_vs_16bit = 0.92477;
 
   // --- physical, sourced or assumed (not fitted; docs/model.md gives each source) ---
   // A GEMM kernel with w FLOPs per SM runs at w / (w + gemm_half_work_per_sm) of the
@@ -92,15 +92,20 @@ struct ModelConstants {
   // --- uncertainty: log-space spread of the leave-one-model-out residuals (each model
   // predicted by a fit without it), so the p10-p90 range is that of an unseen model ---
   std::map<Family, double> sigma_by_family = {
-      {Family::kCnn, 0.182},    {Family::kEncoder, 0.184},         {Family::kDecoder, 0.082},
-      {Family::kRnn, 0.271},    {Family::kEncoderDecoder, 0.149}};
+      {Family::kCnn, 0.185},    {Family::kEncoder, 0.189},         {Family::kDecoder, 0.096},
+      {Family::kRnn, 0.261},    {Family::kEncoderDecoder, 0.139}};
   double sigma_default = 0.30;  // families without fitted rows (vit, moe)
   // Widening outside the calibrated region (assumed, added in quadrature): a GPU
-  // generation without calibration rows, and each doubling of the GPU count beyond the
-  // largest calibrated job (calibration: up to 512 GPUs on 64 nodes, the MPT runs).
+  // generation without calibration rows; each doubling of the GPU count beyond the largest
+  // calibrated job of the family (decoders: 512 GPUs on 64 nodes, the MPT FSDP runs; the
+  // other families: one node of 16, a second node counting as a doubling); and a layout that
+  // splits the model (tensor, pipeline or context parallelism: every calibration row is
+  // data parallel or FSDP).
   double sigma_new_generation = 0.15;
   double sigma_per_scale_doubling = 0.05;
-  int calibrated_max_gpus = 512;
+  double sigma_model_parallel = 0.10;
+  int calibrated_max_gpus = 16;
+  int calibrated_max_gpus_decoder = 512;
   // Volumetric (3D) CNNs: the one measured 3D U-Net (nnU-Net, reported, not fitted) runs
   // 1.2-1.7x slower than predicted, mean log residual 0.37 (docs/model.md section 6).
   double sigma_volumetric = 0.37;
@@ -108,8 +113,10 @@ struct ModelConstants {
   // Log-space spread of a training answer for `w` on `gpus` GPUs over `nodes` nodes of
   // `architecture` (gpus.csv wording, e.g. "Ampere (GA100)"); `why` receives one line per
   // reason the spread was widened.
+  // `model_parallel`: the layout splits the model (tensor, pipeline or context degree > 1),
+  // which no calibration row does.
   double TrainingSigma(const Workload& w, const std::string& architecture, int gpus, int nodes,
-                       std::vector<std::string>* why) const;
+                       bool model_parallel, std::vector<std::string>* why) const;
 
   double Sigma(Family family) const;
 };

@@ -61,7 +61,7 @@ std::pair<int, int> DataParallelTopology(const Cluster& cluster, const ParallelL
   if (model_parallel <= per_node) {
     return {std::max(1, per_node / model_parallel), cluster.nodes};
   }
-  return {1, layout.data};
+  return {1, layout.data * layout.context};  // the gradient group: data x context
 }
 
 // (a^k + b^k)^(1/k) for a, b >= 0, scaled by the larger term: never below either term
@@ -134,7 +134,11 @@ MicroStep MicroStepTimeOf(const OperatorProfile& prof, const Workload& w, const 
   const bool fp8 = job.precision == Precision::kFp8;
   // Optimized stacks run attention as one fused kernel (a causal one skips the masked
   // half); eager frameworks as two batched matmuls over the whole score matrix.
-  const bool fused_attention = job.framework == Framework::kOptimized && prof.attention_flops > 0;
+  // Fused kernels run in 16-bit: an fp32/tf32 job, or a GPU without a 16-bit tensor rate,
+  // runs attention as matmuls at the job's own rate.
+  const bool fused_attention = job.framework == Framework::kOptimized &&
+                               prof.attention_flops > 0 && IsMixedPrecision(job.precision) &&
+                               SixteenBitPeakTflops(gpu) > 0;
   // Forward + backward (data and weight gradients): three passes of the forward work. FP8
   // recipes run the layers' projections in FP8 and keep the output head in 16-bit.
   const double in_precision_flops =
@@ -233,8 +237,10 @@ double ContextParallelSeconds(const Workload& w, const TrainingJob& job, const C
   const double kv_width = 2.0 * KvHeads(w) * HeadDim(w) / layout.tensor;
   const double chunk = static_cast<double>(b) * TokensPerSample(w) / layout.context * kv_width *
                        ActivationBytes(job.precision);
-  const double gbps = PointToPointGbps(cluster, layout.tensor, c);
+  // The ring spans tensor x context consecutive GPUs: NVLink when they share a node (or an
+  // NVLink domain), else the network, for bandwidth and latency alike.
   const bool nvlink = layout.tensor * layout.context <= NvlinkDomainGpus(cluster.node);
+  const double gbps = nvlink ? IntraNodeBusGbps(cluster.node, c) : InterNodeGbpsPerGpu(cluster.node, c);
   const double latency = nvlink ? c.nvlink_latency_s : c.network_latency_s;
   const double per_layer =
       3 * (layout.context - 1) * (chunk / (gbps * 1e9) + latency);
@@ -272,8 +278,9 @@ double OptimizerSeconds(const Workload& w, const TrainingJob& job, const GpuSpec
   return bytes / AchievedBandwidth(gpu, c);
 }
 
-// StepTime with the micro-step already timed (it depends on the layout's tensor and pipeline
-// degrees and the micro-batch only, so a layout search shares it across ZeRO stages).
+// StepTime with the micro-step already timed (it depends on the layout's tensor, pipeline and
+// context degrees, sequence parallelism and the micro-batch only, so a layout search shares
+// it across ZeRO stages).
 StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJob& job,
                       const Cluster& cluster, const ParallelLayout& layout, int b, int m,
                       const ModelConstants& c) {
@@ -403,7 +410,7 @@ std::vector<ParallelLayout> CandidateLayouts(const Workload& w, const TrainingJo
                              optimized && TokensPerSample(w) >= kLongSequence;
   const Degrees tps = degrees(job.tensor_parallel, model_parallel_ok, per_node);
   const Degrees pps = degrees(job.pipeline_parallel, model_parallel_ok, std::min(gpus, w.layers));
-  const Degrees cps = degrees(job.context_parallel, long_sequence, per_node);
+  const Degrees cps = degrees(job.context_parallel, long_sequence, std::min(16, nvlink_domain));
   const int zero_first = job.zero_stage >= 0 ? job.zero_stage : 0;
   const int zero_last = job.zero_stage >= 0 ? job.zero_stage : 3;
   std::vector<ParallelLayout> out;
@@ -513,10 +520,27 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     resolved.precision_auto = false;
     resolved.precision = AutoTrainingPrecision(cluster.node.gpu, job.framework, w);
     auto e = EstimateTraining(w, resolved, cluster, c, find_smallest_layout);
-    if (e.ok()) {
-      e->assumptions.insert(e->assumptions.begin(),
-                            AutoTrainingPrecisionAssumption(cluster.node.gpu, job.framework, w));
+    std::string line = AutoTrainingPrecisionAssumption(cluster.node.gpu, job.framework, w);
+    if (e.ok() && resolved.precision == Precision::kFp8) {
+      // FP8 is chosen to be faster; where its casts and 16-bit remainder outweigh the FP8
+      // GEMMs (a small model, a short step) the 16-bit estimate is the answer.
+      TrainingJob sixteen = resolved;
+      sixteen.precision = AutoPrecision(cluster.node.gpu);
+      // The smallest fitting layout does not depend on FP8 vs 16-bit (the same state and
+      // activation bytes): the FP8 estimate's is reused.
+      auto alt = EstimateTraining(w, sixteen, cluster, c, false);
+      if (alt.ok()) alt->smallest_layout = e->smallest_layout;
+      const bool fp8_fits = e->memory.verdict != FitVerdict::kDoesNotFit;
+      if (alt.ok() && alt->memory.verdict != FitVerdict::kDoesNotFit &&
+          (!fp8_fits || alt->step.step_time_s < e->step.step_time_s)) {
+        line = "precision auto: " + std::string(PrecisionName(sixteen.precision)) + " (" +
+               cluster.node.gpu.id + " has FP8, but an FP8 step would take " +
+               Fmt(e->step.step_time_s) + " s against " + Fmt(alt->step.step_time_s) +
+               " s: its casts and 16-bit remainder outweigh the FP8 GEMMs here)";
+        e = std::move(alt);
+      }
     }
+    if (e.ok()) e->assumptions.insert(e->assumptions.begin(), std::move(line));
     return e;
   }
   internal::CountTrainingEvaluation();
@@ -549,7 +573,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   best.precision = job.precision;
   double best_time = std::numeric_limits<double>::infinity();
   bool found = false;
-  // Micro-steps timed so far, by (tensor, pipeline, micro-batch): ZeRO stages share them.
+  // Micro-steps timed so far, by (tensor, pipeline, context, sequence parallel, micro-batch):
+  // ZeRO stages and interleaving share them.
   struct TimedMicroStep {
     int tensor, pipeline, context;
     bool sequence_parallel;
@@ -715,8 +740,10 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   best.scaling_efficiency = ScalingEfficiency(w, job, cluster, best, c);
 
   std::vector<std::string> widened;
-  double sigma = c.TrainingSigma(w, cluster.node.gpu.architecture,
-                                 best.layout.Gpus(), cluster.nodes, &widened);
+  const bool splits_model =
+      best.layout.tensor > 1 || best.layout.pipeline > 1 || best.layout.context > 1;
+  double sigma = c.TrainingSigma(w, cluster.node.gpu.architecture, best.layout.Gpus(),
+                                 cluster.nodes, splits_model, &widened);
   for (std::string& line : widened) best.warnings.push_back(std::move(line));
   if (job.hours > 0) {
     // A fixed duration: the work is the whole steps that fit in it; the time has no range,
@@ -754,7 +781,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     const double portable = PortableAttentionPeak(gpu, c) / 1e12;
     std::string line;
     line.reserve(320);
-    line += "attention: fused FlashAttention-2-class kernels (a causal mask halves the work) at ";
+    line += IsDecoderOnly(w.family)
+                ? "attention: fused FlashAttention-2-class kernels (a causal mask halves the work) at "
+                : "attention: fused FlashAttention-2-class kernels at ";
     line += Fmt(c.eta_attention * 100);
     line += " % of ";
     line += Fmt(portable);

@@ -178,6 +178,11 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
                             "context parallelism splits the sequence of a decoder, encoder, "
                             "ViT or MoE transformer");
     }
+    if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
+      return Error::Invalid("context_parallel",
+                            "context parallelism is Megatron's (ring attention): choose "
+                            "framework optimized or auto");
+    }
     // Causal load balancing splits each sequence into 2 x context_parallel chunks.
     const int tokens = TokensPerSample(workload);
     if (tokens % (2 * job.context_parallel) != 0) {

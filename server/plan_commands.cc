@@ -126,6 +126,8 @@ nlohmann::json EstimateBody(const EstimateOptions& o) {
   if (o.context_parallel != 0) body["context_parallel"] = o.context_parallel;
   if (o.virtual_pipeline_stages != 0) body["virtual_pipeline_stages"] = o.virtual_pipeline_stages;
   if (!o.fp8_scaling.empty()) body["fp8_scaling"] = o.fp8_scaling;
+  if (!o.sequence_parallel.empty()) body["sequence_parallel"] = o.sequence_parallel == "on";
+  if (o.tensor_parallel_overlap) body["tensor_parallel_overlap"] = true;
   return body;
 }
 
@@ -172,10 +174,10 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
         e.max_micro_batch);
   if (e.smallest_layout) {
     print("  at micro-batch 1 it fits on as few as %d GPU(s) (%d node(s)): tensor %d x pipeline "
-          "%d x data %d, ZeRO %d\n",
+          "%d x context %d x data %d, ZeRO %d\n",
           e.smallest_layout->gpus, e.smallest_layout->nodes, e.smallest_layout->layout.tensor,
-          e.smallest_layout->layout.pipeline, e.smallest_layout->layout.data,
-          e.smallest_layout->layout.zero_stage);
+          e.smallest_layout->layout.pipeline, e.smallest_layout->layout.context,
+          e.smallest_layout->layout.data, e.smallest_layout->layout.zero_stage);
   } else {
     print("  does not fit on up to 1024 GPUs of this node type\n");
   }
@@ -350,7 +352,8 @@ void AddJobOptions(CLI::App& app, JobOptions& o) {
   app.add_option("--global-batch", o.global_batch, "training: samples per optimizer step")
       ->capture_default_str();
   app.add_option("--precision", o.precision,
-                 "auto|fp32|tf32|fp16|bf16|fp8 (auto: bf16 where the GPU has it, else fp16)")
+                 "auto|fp32|tf32|fp16|bf16|fp8 (auto: fp8 for a transformer on an optimized "
+                 "stack where the GPU has FP8 and it is faster, else bf16, else fp16)")
       ->capture_default_str();
   app.add_option("--currency", o.currency, "currency of the answer")->capture_default_str();
 }
@@ -387,6 +390,11 @@ void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
   app.add_option("--virtual-pipeline-stages", o.virtual_pipeline_stages,
                  "interleaved 1F1B chunks per GPU (default 1)");
   app.add_option("--fp8-scaling", o.fp8_scaling, "delayed|current (precision fp8)");
+  app.add_option("--sequence-parallel", o.sequence_parallel,
+                 "on|off (default: on with tensor parallelism in optimized stacks)")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_flag("--tensor-parallel-overlap", o.tensor_parallel_overlap,
+               "async tensor-parallel overlap (Megatron tp_comm_overlap)");
   app.add_option("--nvlink-domain-gpus", o.nvlink_domain_gpus,
                  "GPUs joined by NVLink across nodes (default: 72 for GB200/GB300)");
   AddExportOption(app, o.common);

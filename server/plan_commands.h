@@ -65,6 +65,8 @@ struct EstimateOptions {
   int tensor_parallel = 0, pipeline_parallel = 0, context_parallel = 0;
   int virtual_pipeline_stages = 0;
   std::string fp8_scaling;  // "" = delayed
+  std::string sequence_parallel;  // "" = the stack's default, "on" | "off"
+  bool tensor_parallel_overlap = false;
   int nvlink_domain_gpus = 0;
 };
 
