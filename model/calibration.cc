@@ -83,6 +83,18 @@ std::vector<ErrorGroup> Group(const std::vector<PointResult>& results,
   return out;
 }
 
+// The report's error tables by family, GPU, model group and precision, from its points.
+void GroupErrors(CalibrationReport& r) {
+  r.by_family = Group(r.points, [](const CalibrationPoint& p) {
+    return std::string(FamilyName(p.workload.family));
+  });
+  r.by_gpu = Group(r.points, [](const CalibrationPoint& p) { return p.cluster.node.gpu.id; });
+  r.by_model = Group(r.points, [](const CalibrationPoint& p) { return p.model_group; });
+  r.by_precision = Group(r.points, [](const CalibrationPoint& p) {
+    return std::string(PrecisionName(p.job.precision));
+  });
+}
+
 // Log-residual spread per family of the fitted rows in `results`, around zero (bias
 // included), at least 0.05.
 std::map<Family, double> SigmaByFamily(const std::vector<PointResult>& results) {
@@ -128,8 +140,7 @@ double PredictThroughput(const CalibrationPoint& p, const ModelConstants& c) {
   ParallelLayout layout{tensor, pipeline, p.cluster.TotalGpus() / (tensor * pipeline * context),
                         std::max(0, p.job.zero_stage)};
   layout.context = context;
-  const int replicas = layout.data;
-  int m = p.job.global_batch / (p.job.micro_batch * std::max(1, replicas));
+  int m = p.job.global_batch / (p.job.micro_batch * std::max(1, layout.data));
   StepResult step = StepTime(p.workload, p.job, p.cluster, layout, p.job.micro_batch,
                              std::max(1, m), c);
   return p.job.global_batch / step.step_time_s * p.units_per_sample;
@@ -152,15 +163,7 @@ CalibrationReport Evaluate(const std::vector<CalibrationPoint>& points, const Mo
   }
   report.mape = fitted == 0 ? 0 : sum / fitted;
   report.constants.sigma_by_family = SigmaByFamily(report.points);
-  report.by_family = Group(report.points, [](const CalibrationPoint& p) {
-    return std::string(FamilyName(p.workload.family));
-  });
-  report.by_gpu = Group(report.points,
-                        [](const CalibrationPoint& p) { return p.cluster.node.gpu.id; });
-  report.by_model = Group(report.points, [](const CalibrationPoint& p) { return p.model_group; });
-  report.by_precision = Group(report.points, [](const CalibrationPoint& p) {
-    return std::string(PrecisionName(p.job.precision));
-  });
+  GroupErrors(report);
   return report;
 }
 
@@ -242,14 +245,7 @@ CalibrationReport CrossValidate(const std::vector<CalibrationPoint>& points,
   held_out.mape = results.empty() ? 0 : sum / results.size();
   held_out.points = results;
   held_out.constants.sigma_by_family = SigmaByFamily(results);
-  held_out.by_family = Group(results, [](const CalibrationPoint& p) {
-    return std::string(FamilyName(p.workload.family));
-  });
-  held_out.by_gpu = Group(results, [](const CalibrationPoint& p) { return p.cluster.node.gpu.id; });
-  held_out.by_model = Group(results, [](const CalibrationPoint& p) { return p.model_group; });
-  held_out.by_precision = Group(results, [](const CalibrationPoint& p) {
-    return std::string(PrecisionName(p.job.precision));
-  });
+  GroupErrors(held_out);
   return held_out;
 }
 

@@ -45,8 +45,11 @@ int NvlinkDomainGpus(const NodeSpec& node) {
   return nvlink ? std::max(node.gpus_per_node, node.nvlink_domain_gpus) : node.gpus_per_node;
 }
 
-int DefaultNvlinkDomain(const GpuSpec& gpu) {
-  return gpu.form_factor.find("NVL72") != std::string::npos ? 72 : 0;
+int DefaultNvlinkDomain(const NodeSpec& node) {
+  const int domain = node.gpu.form_factor.find("NVL72") != std::string::npos ? 72 : 0;
+  const bool nvlink = node.interconnect == Interconnect::kNvlink ||
+                      node.interconnect == Interconnect::kNvswitch;
+  return nvlink && domain > node.gpus_per_node && domain % node.gpus_per_node == 0 ? domain : 0;
 }
 
 Status ValidateCluster(const Cluster& c) {

@@ -38,9 +38,10 @@ inline constexpr int kMaxNvlinkDomainGpus = 576;
 
 // GPUs one GPU reaches over NVLink (never fewer than its node's; its node's without NVLink).
 int NvlinkDomainGpus(const NodeSpec& node);
-// The NVLink domain a GPU is built into, from gpus.csv's form factor (72 for the GB200 and
-// GB300 NVL72 parts); 0 = its node's.
-int DefaultNvlinkDomain(const GpuSpec& gpu);
+// The NVLink domain `node`'s GPU is built into, from gpus.csv's form factor (72 for the
+// GB200 and GB300 NVL72 parts), where the node has NVLink and the domain holds whole nodes;
+// 0 (the node's own GPUs) otherwise.
+int DefaultNvlinkDomain(const NodeSpec& node);
 
 struct Cluster {
   NodeSpec node;

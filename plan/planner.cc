@@ -127,19 +127,6 @@ Result<SpotPricing> Planner::SpotPricingFor(const std::optional<db::Offer>& offe
   return out;
 }
 
-namespace {
-
-// The NVLink domain of `node`: as asked, else the GPU's (NVL72 parts) where the node has
-// NVLink and the domain holds whole nodes, else the node's own GPUs (0).
-int DomainFor(const model::NodeSpec& node, int asked) {
-  if (asked > 0) return asked;
-  const int domain = model::DefaultNvlinkDomain(node.gpu);
-  const bool nvlink = node.interconnect == model::Interconnect::kNvlink ||
-                      node.interconnect == model::Interconnect::kNvswitch;
-  return nvlink && domain > node.gpus_per_node && domain % node.gpus_per_node == 0 ? domain : 0;
-}
-
-}  // namespace
 
 model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuSpec& gpu) {
   model::NodeSpec node;
@@ -153,7 +140,7 @@ model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuS
   node.interconnect_bw_gbps = type.interconnect_bw_gbps;
   node.network_gbps = type.network_gbps.value_or(0);
   node.vcpus = type.vcpus.value_or(0);
-  node.nvlink_domain_gpus = DomainFor(node, 0);
+  node.nvlink_domain_gpus = model::DefaultNvlinkDomain(node);
   return node;
 }
 
@@ -257,7 +244,8 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
     node.interconnect_bw_gbps = hw.interconnect_bw_gbps;
     node.network_gbps = hw.network_gbps;
     node.vcpus = hw.vcpus;
-    node.nvlink_domain_gpus = DomainFor(node, hw.nvlink_domain_gpus);
+    node.nvlink_domain_gpus =
+        hw.nvlink_domain_gpus > 0 ? hw.nvlink_domain_gpus : model::DefaultNvlinkDomain(node);
     r.price.currency = currency_;
     r.price.native_currency = hw.price_currency;
     r.price.source = "request";
