@@ -7,7 +7,7 @@ DEPS_MODE ?= all
 # Extra CMake options for `make build`, e.g. -DBUILD_TESTING=OFF -DGPUPLAN_BUILD_BENCH=OFF.
 CMAKE_ARGS ?=
 
-.PHONY: deps build run test clean test-sanitize fuzz-build fuzz fuzz-smoke
+.PHONY: deps build run test clean test-sanitize fuzz-build fuzz fuzz-smoke bench-check
 
 deps:
 	./scripts/install-deps.sh $(DEPS_MODE)
@@ -25,6 +25,11 @@ test: build
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# The speed guard: the benchmarks of docs/benchmarks.md's Budget table against the figures
+# recorded there; fails on a 2x regression (BENCH_CHECK_FACTOR).
+bench-check: build
+	python3 scripts/bench_check.py $(BUILD_DIR)/bench/gpuplan_bench
 
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (docs/fuzzing.md).
 # Own build directory; any UB or leak fails the run.
