@@ -6,6 +6,7 @@
 #include "api/query_params.h"
 #include "api/route_table.h"
 #include "api/routes.h"
+#include "db/cached_catalog.h"
 #include "db/catalog_store.h"
 #include "db/database.h"
 #include "db/offer_query.h"
@@ -81,7 +82,7 @@ void ListInstances(const ApiContext& ctx, const httplib::Request& req, httplib::
   auto request = DecodeInstancesRequest(req);
   if (!request.ok()) return WriteError(req, res, request.error());
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
+  db::CachedCatalog store(*lease);  // the snapshot's offers and rates: no SQL per listing
   auto rates = store.FxRates();
   if (!rates.ok()) return WriteError(req, res, rates.error());
   const std::string& currency = request->query.currency;
@@ -106,7 +107,7 @@ void GetInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Re
   QueryParams q(req.params, {});
   if (!q.ok()) return WriteError(req, res, q.error());
   auto lease = ctx.pool->Acquire();
-  db::CatalogStore store(*lease);
+  db::CachedCatalog store(*lease);
   auto found = store.GetInstanceType(req.matches[1], req.matches[2]);
   if (!found.ok()) return WriteError(req, res, found.error());
   auto gpu = store.GetGpu(found->first.gpu_id);

@@ -95,6 +95,9 @@ class TenfoldCatalog : public db::CachedCatalog {
     }
     return out;
   }
+  Result<std::shared_ptr<const std::vector<db::Offer>>> AllOffers() override {
+    return db::CatalogReader::AllOffers();  // the tenfold list above, built per request
+  }
 };
 
 // POST /api/v1/estimates/training without the HTTP server: body text -> parsed JSON ->

@@ -16,7 +16,10 @@ class CachedSnapshot {
   std::vector<model::GpuSpec> gpus;
   std::map<std::string, size_t> gpu_index;
   std::map<std::string, FxRate> rates;
-  std::map<std::pair<std::string, std::string>, std::pair<InstanceType, std::vector<Offer>>> types;
+  // Every offer, as CatalogStore::ListOffers orders them: the process's one copy.
+  std::shared_ptr<const std::vector<Offer>> offers;
+  // (cloud, instance type) -> the type and the positions of its offers in `offers`.
+  std::map<std::pair<std::string, std::string>, std::pair<InstanceType, std::vector<size_t>>> types;
 
   std::mutex spot_mutex;
   std::map<std::tuple<std::string, std::string, std::string, std::string, int>,
@@ -125,10 +128,12 @@ Result<std::shared_ptr<CachedSnapshot>> Build(CatalogStore& store, long long gen
   snapshot->rates = std::move(rates).value();
   auto offers = store.ListOffers(OfferFilter{});
   if (!offers.ok()) return offers.error();
-  for (Offer& o : *offers) {
+  snapshot->offers = std::make_shared<const std::vector<Offer>>(std::move(offers).value());
+  for (size_t i = 0; i < snapshot->offers->size(); ++i) {
+    const Offer& o = (*snapshot->offers)[i];
     auto& entry = snapshot->types[{o.instance.cloud, o.instance.id}];
     entry.first = o.instance;
-    entry.second.push_back(std::move(o));
+    entry.second.push_back(i);
   }
   return snapshot;
 }
@@ -231,9 +236,32 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CachedCatalog::GetInstanceTy
   if (!s.ok()) return s.error();
   if (*s) {
     auto it = (*s)->types.find({cloud, id});
-    if (it != (*s)->types.end()) return it->second;
+    if (it != (*s)->types.end()) {
+      std::pair<InstanceType, std::vector<Offer>> found{it->second.first, {}};
+      found.second.reserve(it->second.second.size());
+      for (size_t i : it->second.second) found.second.push_back((*(*s)->offers)[i]);
+      return found;
+    }
   }
   return store_.GetInstanceType(cloud, id);  // unpriced or unknown: SQLite says which
+}
+
+Result<std::vector<Offer>> CachedCatalog::ListOffers(const OfferFilter& filter) {
+  auto s = Snapshot();
+  if (!s.ok()) return s.error();
+  if (!*s) return store_.ListOffers(filter);
+  std::vector<Offer> out;
+  for (const Offer& o : *(*s)->offers) {
+    if (OfferMatches(o, filter)) out.push_back(o);
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const std::vector<Offer>>> CachedCatalog::AllOffers() {
+  auto s = Snapshot();
+  if (!s.ok()) return s.error();
+  if (!*s) return CatalogReader::AllOffers();
+  return (*s)->offers;
 }
 
 Result<std::map<std::string, FxRate>> CachedCatalog::FxRates() {

@@ -1,7 +1,7 @@
 // A CatalogReader that serves the planner's hot reads from a snapshot of the catalog built
 // once per catalog generation (every write bumps catalog_meta.generation) and shared by
-// every connection of the process: GPUs, exchange rates, instance types and their offers,
-// and the spot series the planner summarizes. One small query per CachedCatalog checks the
+// every connection of the process: GPUs, exchange rates, instance types and their offers
+// (the process's one cache of offers), and the spot series the planner summarizes. One small query per CachedCatalog checks the
 // generation; everything else the snapshot already holds is answered without SQL.
 // In-memory databases (private to their connection) are never shared: reads go to SQLite.
 // The same query reads the newest measured run's id, and the snapshot keeps values that upper
@@ -38,9 +38,9 @@ class CachedCatalog : public CatalogReader {
   Result<std::vector<Region>> ListRegions(const std::string& cloud) override {
     return store_.ListRegions(cloud);
   }
-  Result<std::vector<Offer>> ListOffers(const OfferFilter& filter) override {
-    return store_.ListOffers(filter);
-  }
+  // From the snapshot: no SQL, no copy for AllOffers.
+  Result<std::vector<Offer>> ListOffers(const OfferFilter& filter) override;
+  Result<std::shared_ptr<const std::vector<Offer>>> AllOffers() override;
   Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(
       const std::string& cloud, const std::string& id) override;
   Result<std::map<std::string, FxRate>> FxRates() override;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -27,6 +28,10 @@ struct OfferFilter {
   std::optional<double> min_gpu_memory_gb;  // per GPU
   std::string instance_type;
 };
+
+// Whether `offer` passes every filter of `filter` (ListOffers' rule, for readers that filter
+// offers they keep).
+bool OfferMatches(const Offer& offer, const OfferFilter& filter);
 
 struct CloudSummary {
   Cloud cloud;
@@ -53,6 +58,15 @@ class CatalogReader {
   // Every (instance type, region) with at least one current price matching `filter`,
   // ordered by (cloud, region, instance type).
   virtual Result<std::vector<Offer>> ListOffers(const OfferFilter& filter) = 0;
+  // Every offer, as ListOffers(OfferFilter{}) orders them, shared and read-only: what a
+  // planner walks without copying. The default copies ListOffers' answer once; a reader
+  // that keeps the offers (db::CachedCatalog) hands out its own; a reader that overrides
+  // ListOffers over another reader's offers overrides this too.
+  virtual Result<std::shared_ptr<const std::vector<Offer>>> AllOffers() {
+    auto offers = ListOffers(OfferFilter{});
+    if (!offers.ok()) return offers.error();
+    return std::make_shared<const std::vector<Offer>>(std::move(offers).value());
+  }
   // The instance type with its offers in every region; kNotFound if the type is absent.
   virtual Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(
       const std::string& cloud, const std::string& id) = 0;

@@ -200,9 +200,7 @@ Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) 
   }
 }
 
-namespace {
-
-bool Matches(const Offer& o, const OfferFilter& f) {
+bool OfferMatches(const Offer& o, const OfferFilter& f) {
   const InstanceType& t = o.instance;
   if (!f.cloud.empty() && t.cloud != f.cloud) return false;
   if (!f.region.empty() && o.region != f.region) return false;
@@ -214,50 +212,15 @@ bool Matches(const Offer& o, const OfferFilter& f) {
   return true;
 }
 
-// Every offer of one database file, computed once per catalog generation and shared by
-// all connections of the process.
-class OfferCache {
- public:
-  static OfferCache& Instance() {
-    static OfferCache cache;
-    return cache;
-  }
-  std::shared_ptr<const std::vector<Offer>> Get(const std::string& file, long long generation) {
-    std::lock_guard lock(mutex_);
-    auto it = entries_.find(file);
-    if (it == entries_.end() || it->second.first != generation) return nullptr;
-    return it->second.second;
-  }
-  void Put(const std::string& file, long long generation,
-           std::shared_ptr<const std::vector<Offer>> offers) {
-    std::lock_guard lock(mutex_);
-    entries_[file] = {generation, std::move(offers)};
-  }
-
- private:
-  std::mutex mutex_;
-  std::map<std::string, std::pair<long long, std::shared_ptr<const std::vector<Offer>>>> entries_;
-};
-
-}  // namespace
-
 Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
   try {
-    // In-memory databases are private to their connection: never cached.
-    std::string file = DatabaseFile(db_);
-    long long generation = CatalogGeneration(db_);
-    std::shared_ptr<const std::vector<Offer>> all;
-    if (!file.empty()) all = OfferCache::Instance().Get(file, generation);
-    if (!all) {
-      SQLite::Statement s(db_, kOfferQuery);
-      auto fresh = std::make_shared<std::vector<Offer>>();
-      while (s.executeStep()) fresh->push_back(ReadOffer(s));
-      all = fresh;
-      if (!file.empty()) OfferCache::Instance().Put(file, generation, all);
-    }
+    // Read from SQLite on every call: the one cache of offers is the per-generation
+    // snapshot of db::CachedCatalog, which the request paths read through.
+    SQLite::Statement s(db_, kOfferQuery);
     std::vector<Offer> offers;
-    for (const Offer& o : *all) {
-      if (Matches(o, filter)) offers.push_back(o);
+    while (s.executeStep()) {
+      Offer o = ReadOffer(s);
+      if (OfferMatches(o, filter)) offers.push_back(std::move(o));
     }
     return offers;
   } catch (const SQLite::Exception& e) {

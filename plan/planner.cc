@@ -206,10 +206,10 @@ Result<NamedGpu> Planner::FindGpu(const std::string& name, const std::string& fi
                                      ", the only GPU whose id starts with it"};
   }
   // Several parts share the name: the one that can be rented, if only one can.
-  auto offers = catalog_.ListOffers(db::OfferFilter{});
+  auto offers = catalog_.AllOffers();
   if (!offers.ok()) return offers.error();
   std::set<std::string> priced;
-  for (const db::Offer& o : *offers) {
+  for (const db::Offer& o : **offers) {
     if (o.price_ondemand_per_hour || o.price_spot_per_hour) priced.insert(o.instance.gpu_id);
   }
   std::vector<const model::GpuSpec*> rentable;

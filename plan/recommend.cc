@@ -80,15 +80,20 @@ struct CandidateStats {
   int unsupported = 0;  // offers with more GPUs per node than the model covers
 };
 
-Result<std::vector<db::Offer>> CandidateOffers(db::CatalogReader& catalog, const Constraints& c,
-                                               CandidateStats& stats) {
-  db::OfferFilter filter;
-  filter.min_gpu_memory_gb = c.min_gpu_memory_gb > 0 ? std::optional(c.min_gpu_memory_gb)
-                                                     : std::nullopt;
-  auto offers = catalog.ListOffers(filter);
-  if (!offers.ok()) return offers.error();
-  std::vector<db::Offer> out;
-  for (auto& o : *offers) {
+// The offers a recommendation walks: pointers into the catalog's shared offers (`all`
+// keeps them alive while the options point at them).
+struct CandidateOfferList {
+  std::shared_ptr<const std::vector<db::Offer>> all;
+  std::vector<const db::Offer*> offers;
+};
+
+Result<CandidateOfferList> CandidateOffers(db::CatalogReader& catalog, const Constraints& c,
+                                           CandidateStats& stats) {
+  auto all = catalog.AllOffers();
+  if (!all.ok()) return all.error();
+  CandidateOfferList out{*all, {}};
+  for (const db::Offer& o : **all) {
+    if (c.min_gpu_memory_gb > 0 && o.gpu_memory_gb < c.min_gpu_memory_gb) continue;
     if (!c.clouds.empty() && !c.clouds.count(o.instance.cloud)) continue;
     if (!c.regions.empty() && !c.regions.count(o.region)) continue;
     if (!GpuMatches(c.gpus, o.instance.gpu_id)) continue;
@@ -97,7 +102,7 @@ Result<std::vector<db::Offer>> CandidateOffers(db::CatalogReader& catalog, const
       ++stats.unsupported;
       continue;
     }
-    out.push_back(std::move(o));
+    out.offers.push_back(&o);
   }
   return out;
 }
@@ -111,11 +116,11 @@ Result<std::shared_ptr<const T>> Shared(Result<T> estimate) {
 
 // Whether the walk over `offers` stops before `next` (the request's planning share is
 // spent, plan/deadline.h); if so, `out` says how far it got.
-bool StopEarly(const std::vector<db::Offer>& offers, size_t next, Recommendation& out) {
+bool StopEarly(size_t offers, size_t next, Recommendation& out) {
   if (!PlanningTimeUp()) return false;
   out.stopped_early = true;
   out.offers_evaluated = static_cast<int>(next);
-  out.offers_not_evaluated = static_cast<int>(offers.size() - next);
+  out.offers_not_evaluated = static_cast<int>(offers - next);
   return true;
 }
 
@@ -382,9 +387,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
                      HardwareKeyHash>
       cache;
   std::vector<Candidate> feasible;
-  for (size_t next = 0; next < offers->size(); ++next) {
-    if (StopEarly(*offers, next, out)) break;
-    const db::Offer& offer = (*offers)[next];
+  for (size_t next = 0; next < offers->offers.size(); ++next) {
+    if (StopEarly(offers->offers.size(), next, out)) break;
+    const db::Offer& offer = *offers->offers[next];
     if (!gpus.count(offer.instance.gpu_id)) {
       auto g = catalog_.GetGpu(offer.instance.gpu_id);
       if (!g.ok()) return g.error();
@@ -545,9 +550,9 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
            model::ServingConstants(), model::IsDecoderOnly(request.workload.family))) {
     out.assumptions.push_back(std::move(a));
   }
-  for (size_t next = 0; next < offers->size(); ++next) {
-    if (StopEarly(*offers, next, out)) break;
-    const db::Offer& offer = (*offers)[next];
+  for (size_t next = 0; next < offers->offers.size(); ++next) {
+    if (StopEarly(offers->offers.size(), next, out)) break;
+    const db::Offer& offer = *offers->offers[next];
     HardwareKey key = KeyOf(offer.instance, 1, KeyFor::kServing);
     auto it = cache.find(key);
     if (it == cache.end()) {
@@ -631,13 +636,13 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
   Status valid = model::ValidateWorkload(request.training.workload);
   if (valid.ok()) valid = model::ValidateJobRequest(request.training.job, request.training.workload);
   if (!valid.ok()) return valid.error();
-  auto offers = catalog_.ListOffers(db::OfferFilter{});
+  auto offers = catalog_.AllOffers();
   if (!offers.ok()) return offers.error();
   // The cheapest on-demand price per GPU-hour of each GPU in the catalog: among instances
   // of exactly gpus_per_node GPUs (a node one can rent at that price) where there is one,
   // else the cheapest share of any instance (then said in the row's warnings).
   std::map<std::string, std::pair<double, const db::Offer*>> cheapest, cheapest_node;
-  for (const db::Offer& o : *offers) {
+  for (const db::Offer& o : **offers) {
     auto per_gpu = db::PricePerGpuHour(o, db::PriceKind::kOndemand);
     if (!per_gpu) continue;
     auto p = Convert(*per_gpu, o.currency);
