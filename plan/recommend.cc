@@ -223,10 +223,10 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   for (const auto& c : feasible) by_score.push_back(&c);
   std::vector<const Candidate*> by_time = by_score;
   // Ties keep the candidates' order: the pointers into `feasible` are in that order, so
-  // comparing them last makes std::sort as stable as std::stable_sort, without its buffer.
-  std::sort(by_score.begin(), by_score.end(), [](const Candidate* a, const Candidate* b) {
+  // comparing them last makes the order total (as stable as std::stable_sort).
+  auto better = [](const Candidate* a, const Candidate* b) {
     return a->score < b->score || (a->score == b->score && a < b);
-  });
+  };
   std::sort(by_time.begin(), by_time.end(), [](const Candidate* a, const Candidate* b) {
     if (a->hours != b->hours) return a->hours < b->hours;
     if (a->cost != b->cost) return a->cost < b->cost;
@@ -240,11 +240,17 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
     }
   }
   out.feasible = static_cast<int>(feasible.size());
+  // Only the best few are answered: a heap yields them in order without sorting the rest.
+  auto worse = [&](const Candidate* a, const Candidate* b) { return better(b, a); };
+  std::make_heap(by_score.begin(), by_score.end(), worse);
   std::set<std::string> seen;
-  for (size_t i = 0; i < by_score.size() && static_cast<int>(out.items.size()) < limit; ++i) {
-    std::string key = DistinctKey(*by_score[i], distinct);
+  for (auto end = by_score.end();
+       end != by_score.begin() && static_cast<int>(out.items.size()) < limit; --end) {
+    std::pop_heap(by_score.begin(), end, worse);
+    const Candidate* next = *(end - 1);
+    std::string key = DistinctKey(*next, distinct);
     if (!key.empty() && !seen.insert(key).second) continue;
-    out.items.push_back(Materialize(*by_score[i]));
+    out.items.push_back(Materialize(*next));
   }
 }
 
