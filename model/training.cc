@@ -498,6 +498,16 @@ std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const Trai
   return std::nullopt;
 }
 
+double SixteenBitStepLowerBound(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                                const ModelConstants& c) {
+  const double rate = PeakTflops(cluster.node.gpu, job.precision) * 1e12 * Efficiency(job.precision, c);
+  const int gpus = cluster.TotalGpus();
+  if (rate <= 0 || gpus <= 0 || job.global_batch <= 0) return 0;
+  // Forward and backward GEMMs of every sample of the step, shared evenly by the GPUs at
+  // the saturated rate: every layout's micro-steps time at least this (MicroStepTimeOf).
+  return 3 * Profile(w).gemm_flops * job.global_batch / gpus / rate;
+}
+
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
                                           const Cluster& cluster, const ModelConstants& c,
                                           bool find_smallest_layout) {
@@ -527,10 +537,14 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
       TrainingJob sixteen = resolved;
       sixteen.precision = AutoPrecision(cluster.node.gpu);
       // The smallest fitting layout does not depend on FP8 vs 16-bit (the same state and
-      // activation bytes): the FP8 estimate's is reused.
-      auto alt = EstimateTraining(w, sixteen, cluster, c, false);
-      if (alt.ok()) alt->smallest_layout = e->smallest_layout;
+      // activation bytes): the FP8 estimate's is reused. A 16-bit step cannot beat an FP8
+      // step that fits if its GEMMs alone take longer: then it is not estimated.
       const bool fp8_fits = e->memory.verdict != FitVerdict::kDoesNotFit;
+      const bool sixteen_may_win =
+          !fp8_fits || SixteenBitStepLowerBound(w, sixteen, cluster, c) < e->step.step_time_s;
+      auto alt = sixteen_may_win ? EstimateTraining(w, sixteen, cluster, c, false)
+                                 : Result<TrainingEstimate>(Error::Invalid("precision", ""));
+      if (alt.ok()) alt->smallest_layout = e->smallest_layout;
       if (alt.ok() && alt->memory.verdict != FitVerdict::kDoesNotFit &&
           (!fp8_fits || alt->step.step_time_s < e->step.step_time_s)) {
         line = "precision auto: " + std::string(PrecisionName(sixteen.precision)) + " (" +

@@ -126,6 +126,13 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                           const ModelConstants& c = DefaultConstants(),
                                           bool find_smallest_layout = true);
 
+// A lower bound (seconds) of the step time of `job` (its own precision, any layout and
+// micro-batch) on `cluster`: the forward and backward GEMMs of the global batch spread
+// evenly over the GPUs at the saturated rate of that precision. 0 when it cannot say.
+// `precision: auto` uses it to skip the 16-bit estimate an FP8 step already beats.
+double SixteenBitStepLowerBound(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                                const ModelConstants& c = DefaultConstants());
+
 // The smallest number of GPUs (and their layout) on nodes like `node` on which `w`
 // trains with micro-batch 1, trying up to `max_gpus`. nullopt if none.
 std::optional<FittingLayout> SmallestFittingLayout(const Workload& w, const TrainingJob& job,

@@ -60,6 +60,43 @@ TEST(TrainingV3PropertiesTest, Fp8IsNeverSlowerThanBf16AndGainsLessThanThePeakRa
   }
 }
 
+// What lets `precision: auto` skip the 16-bit estimate: no 16-bit estimate, whatever layout
+// and micro-batch its search picks, is faster than SixteenBitStepLowerBound; and the bound
+// is not vacuous (within 3x of the step of a GEMM-heavy job).
+TEST(TrainingV3PropertiesTest, NoSixteenBitStepBeatsItsLowerBound) {
+  int checked = 0;
+  for (const GpuSpec& gpu : {H100(), testing::A100_80(), testing::V100(), testing::T4()}) {
+    const std::string gpu_id = gpu.id;
+    for (const char* id : {"bert-large", "gpt2-xl", "mpt-1b", "llama-3-8b", "mixtral-8x7b"}) {
+      const auto preset = FindPreset(id);
+      ASSERT_TRUE(preset) << id;
+      for (int gpus : {1, 8, 16}) {
+        for (Framework f : {Framework::kOptimized, Framework::kEager}) {
+          for (int batch : {16, 256}) {
+            TrainingJob job = OptimizedJob(Precision::kBf16, batch);
+            job.framework = f;
+            const Cluster cluster = Node(gpu, std::min(gpus, 8), std::max(1, gpus / 8));
+            auto e = EstimateTraining(*preset, job, cluster, DefaultConstants(), false);
+            if (!e.ok() || e->memory.verdict == FitVerdict::kDoesNotFit) continue;
+            const double bound = SixteenBitStepLowerBound(*preset, job, cluster);
+            EXPECT_GT(bound, 0) << id << " on " << gpu_id;
+            EXPECT_LE(bound, e->step.step_time_s * (1 + 1e-12))
+                << id << " on " << gpus << "x " << gpu_id << " batch " << batch;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 80);
+  // Not vacuous: a large GEMM-bound step is within 3x of it.
+  TrainingJob job = OptimizedJob(Precision::kBf16, 256);
+  const Cluster one = Node(H100(), 8);
+  auto e = EstimateTraining(*FindPreset("llama-3-8b"), job, one);
+  ASSERT_TRUE(e.ok());
+  EXPECT_GT(SixteenBitStepLowerBound(*FindPreset("llama-3-8b"), job, one) * 3, e->step.step_time_s);
+}
+
 TEST(TrainingV3PropertiesTest, InterleavingNeverIncreasesTheBubble) {
   const Cluster cluster = Node(H100(), 8, 4);
   for (const char* id : {"llama-2-7b", "llama-2-70b", "mpt-30b"}) {
