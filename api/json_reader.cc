@@ -1,5 +1,6 @@
 #include "api/json_reader.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpuplan::api {
@@ -31,13 +32,17 @@ void JsonReader::Fail(const std::string& key, const std::string& detail) {
 }
 
 bool JsonReader::Has(const std::string& key) const {
-  return value_->is_object() && value_->contains(key) && !(*value_)[key].is_null();
+  if (!value_->is_object()) return false;
+  auto it = value_->find(key);
+  return it != value_->end() && !it->is_null();
 }
 
 const nlohmann::json* JsonReader::Raw(const std::string& key) {
-  read_.insert(key);
-  if (!Has(key)) return nullptr;
-  return &(*value_)[key];
+  if (!value_->is_object()) return nullptr;
+  auto it = value_->find(key);
+  if (it == value_->end()) return nullptr;
+  read_.push_back(&it.key());  // a null member is read too: not unknown
+  return it->is_null() ? nullptr : &*it;
 }
 
 std::optional<std::string> JsonReader::String(const std::string& key, bool required) {
@@ -169,7 +174,9 @@ std::optional<std::vector<std::string>> JsonReader::Strings(const std::string& k
 void JsonReader::Finish() {
   if (!value_->is_object()) return;
   for (auto it = value_->begin(); it != value_->end(); ++it) {
-    if (!read_.count(it.key())) Fail(it.key(), "unknown field '" + it.key() + "'");
+    if (std::find(read_.begin(), read_.end(), &it.key()) == read_.end()) {
+      Fail(it.key(), "unknown field '" + it.key() + "'");
+    }
   }
 }
 

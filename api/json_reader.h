@@ -72,7 +72,8 @@ class JsonReader {
   const nlohmann::json* value_;
   std::string pointer_;
   std::vector<FieldError>* errors_;
-  std::set<std::string> read_;
+  // The members read (present, null or not), by their key in `value_`: few, so a vector.
+  std::vector<const std::string*> read_;
 };
 
 // An error for the request body listing every field error.

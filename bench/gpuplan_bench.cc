@@ -5,11 +5,13 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "api/catalog_io.h"
 #include "api/plan_request.h"
+#include "api/plan_json.h"
 #include "api/recommender.h"
 #include "db/catalog_caps.h"
 #include "db/catalog_import.h"
@@ -20,6 +22,7 @@
 #include "db/seeder.h"
 #include "model/training.h"
 #include "model/workload_presets.h"
+#include "plan/planner.h"
 
 namespace {
 
@@ -100,14 +103,18 @@ class TenfoldCatalog : public db::CachedCatalog {
   }
 };
 
+constexpr const char* kTrainingEstimateBody =
+    R"({"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global_batch_size":256,)"
+    R"("precision":"bf16","hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"},)"
+    R"("pricing":{"kind":"both"}})";
+
 // POST /api/v1/estimates/training without the HTTP server: body text -> parsed JSON ->
 // typed request -> planner (catalog reads, model, cost, spot history) -> answer text.
+// The three parts are also timed alone (BM_TrainingEstimateParts: 0 decoding, 1 planning
+// over the cached catalog, 2 writing the answer).
 void BM_TrainingEstimateRequest(benchmark::State& state) {
   SeededDb seeded;
-  const std::string text =
-      R"({"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global_batch_size":256,)"
-      R"("precision":"bf16","hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"},)"
-      R"("pricing":{"kind":"both"}})";
+  const std::string text = kTrainingEstimateBody;
   auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
   for (auto _ : state) {
     auto lease = pool->Acquire();
@@ -119,6 +126,34 @@ void BM_TrainingEstimateRequest(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TrainingEstimateRequest)->Unit(benchmark::kMicrosecond);
+
+void BM_TrainingEstimateParts(benchmark::State& state) {
+  SeededDb seeded;
+  const std::string text = kTrainingEstimateBody;
+  auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
+  auto request = api::DecodeTrainingRequest(nlohmann::json::parse(text));
+  std::optional<plan::TrainingPlan> plan;
+  {
+    auto lease = pool->Acquire();
+    db::CachedCatalog store(lease);
+    plan = std::move(plan::Planner(store).Training(*request)).value();
+  }
+  for (auto _ : state) {
+    if (state.range(0) == 0) {
+      auto decoded = api::DecodeTrainingRequest(nlohmann::json::parse(text));
+      benchmark::DoNotOptimize(decoded);
+    } else if (state.range(0) == 1) {
+      auto lease = pool->Acquire();
+      db::CachedCatalog store(lease);
+      auto planned = plan::Planner(store).Training(*request);
+      benchmark::DoNotOptimize(planned);
+    } else {
+      auto answer = api::TrainingPlanJson(*plan);
+      benchmark::DoNotOptimize(answer);
+    }
+  }
+}
+BENCHMARK(BM_TrainingEstimateParts)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
 // A training recommendation over every offer of `Catalog` (1, 2, 4 nodes, both price kinds).
 template <typename Catalog>
