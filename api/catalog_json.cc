@@ -25,8 +25,8 @@ void AddPrices(nlohmann::json& out, const db::Offer& o) {
   out["price_spot_per_hour"] = OptionalMoney(o.price_spot_per_hour);
   out["spot_zone"] = o.spot_zone.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.spot_zone);
   out["currency"] = o.currency;
-  out["price_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, db::PriceKind::kOndemand));
-  out["price_spot_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, db::PriceKind::kSpot));
+  out["price_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kOndemand));
+  out["price_spot_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kSpot));
   out["spot_above_ondemand"] = db::SpotAboveOndemand(o);
   out["observed_at"] = o.observed_at;
   out["source"] = o.source;

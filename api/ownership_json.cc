@@ -52,7 +52,7 @@ std::optional<double> Money(const std::optional<double>& v) {
 void WriteComparison(JsonWriter& out, const plan::RentComparison& c) {
   out.BeginObject();
   out.Field("basis", c.basis == plan::OwnershipBasis::kSameGpu ? "same_gpu" : "same_work");
-  out.Field("price_kind", c.kind == plan::RentKind::kSpot ? "spot" : "ondemand");
+  out.Field("price_kind", model::PriceKindName(c.kind));
   out.Field("found", c.found);
   out.Field("note", c.note);
   if (c.found) {

@@ -90,7 +90,7 @@ std::vector<std::pair<std::string, std::string>> PlanEnv(const plan::RunnablePla
   if (!p.inference && p.expected_hours > 0 && std::isfinite(p.expected_hours)) {
     env.emplace_back("GPUPLAN_EXPECTED_HOURS", Hours(p.expected_hours));
   }
-  env.emplace_back("GPUPLAN_PRICE_KIND", p.price_kind);
+  env.emplace_back("GPUPLAN_PRICE_KIND", std::string(model::PriceKindName(p.price_kind)));
   if (!p.precision.empty()) env.emplace_back("GPUPLAN_PRECISION", p.precision);
   if (p.inference) {
     env.emplace_back("GPUPLAN_MODEL_REPLICAS", std::to_string(p.replicas));
@@ -115,7 +115,7 @@ std::string Header(const plan::RunnablePlan& p, const std::vector<std::string>& 
                                             " " + CommentValue(p.instance_type);
   lines.push_back(where + ": " + std::to_string(p.nodes) + " node(s) x " +
                   std::to_string(p.gpus_per_node) + " " + CommentValue(p.gpu_id) +
-                  ", price kind " + CommentValue(p.price_kind));
+                  ", price kind " + CommentValue(std::string(model::PriceKindName(p.price_kind))));
   std::string cost = p.expected_cost && std::isfinite(*p.expected_cost)
                          ? ", expected cost " + Money(*p.expected_cost) + " " + CommentValue(p.currency)
                          : "";
@@ -280,7 +280,7 @@ void Metadata(YAML::Emitter& out, const plan::RunnablePlan& p) {
     Put(out, "gpuplan/instance-type", p.instance_type);
   }
   Put(out, "gpuplan/gpu", p.gpu_id);
-  Put(out, "gpuplan/price-kind", p.price_kind);
+  Put(out, "gpuplan/price-kind", std::string(model::PriceKindName(p.price_kind)));
   if (p.expected_cost && std::isfinite(*p.expected_cost)) {
     Put(out, "gpuplan/expected-cost",
         Money(*p.expected_cost) + " " + p.currency + (p.inference ? "/h" : ""));

@@ -222,7 +222,7 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
   out.Field("gpus_per_instance", c.offer.instance.gpu_count);
   out.Field("nodes", c.nodes);
   out.Field("total_gpus", c.total_gpus);
-  out.Field("price_kind", c.fallback ? "spot_with_fallback" : c.spot ? "spot" : "ondemand");
+  out.Field("price_kind", model::PriceKindName(c.price_kind));
   out.Field("price_per_hour", RoundMoney(c.price_per_hour));
   out.Field(inference ? "latency_s" : "hours", c.hours);
   if (!inference) {
@@ -251,7 +251,7 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
       out.Key("spot_with_fallback");
       WriteFallback(out, *c.fallback, nullptr);
     }
-    if (c.spot) out.Field("checkpoint_interval_minutes", c.checkpoint_interval_minutes);
+    if (c.spot()) out.Field("checkpoint_interval_minutes", c.checkpoint_interval_minutes);
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;

@@ -147,12 +147,15 @@ void ReadPricing(JsonReader& parent, PricingRequest& p) {
   auto r = parent.Object("pricing");
   if (!r) return;
   if (auto kind = r->Choice("kind", {"ondemand", "spot", "both", "spot_with_fallback"})) {
-    p.fallback = *kind == "spot_with_fallback";
-    p.ondemand = *kind == "ondemand" || *kind == "both";
-    p.spot = *kind == "spot" || *kind == "both";
+    if (*kind == "both") {
+      p.kinds = {model::PriceKind::kOndemand, model::PriceKind::kSpot};
+    } else {
+      p.kinds = {*model::ParseEnum(model::kPriceKindNames, *kind)};
+    }
   }
-  p.deadline_hours = r->Number("deadline_hours", 0.001, 1e7, p.fallback);
-  if (p.deadline_hours && !p.fallback) {
+  const bool fallback = p.kinds.Has(model::PriceKind::kSpotWithFallback);
+  p.deadline_hours = r->Number("deadline_hours", 0.001, 1e7, fallback);
+  if (p.deadline_hours && !fallback) {
     r->Fail("deadline_hours", "deadline_hours applies to kind spot_with_fallback");
   }
   model::SpotParams& s = p.spot_params;
@@ -316,7 +319,7 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
     return t;
   }
   ReadPricing(r, t.pricing);
-  if (t.pricing.fallback && t.job.hours > 0) {
+  if (t.pricing.kinds.Has(model::PriceKind::kSpotWithFallback) && t.job.hours > 0) {
     r.Fail("pricing", "spot_with_fallback plans a given amount of work by a deadline; give "
                       "samples (and epochs) or tokens, not hours");
   }
@@ -382,7 +385,7 @@ std::optional<InferenceRequest> ReadInferenceRequest(JsonReader& r, bool read_ha
   ReadServingEngine(r, q.serving);
   if (read_hardware) ReadHardware(r, q.hardware);
   ReadPricing(r, q.pricing);
-  if (q.pricing.fallback) {
+  if (q.pricing.kinds.Has(model::PriceKind::kSpotWithFallback)) {
     r.Fail("pricing", "spot_with_fallback applies to training (a job with a deadline); a "
                       "serving fleet prices ondemand, spot or both");
   }

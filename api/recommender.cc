@@ -43,22 +43,19 @@ std::optional<plan::Constraints> ReadConstraints(JsonReader& parent, bool traini
   if (auto v = r->Enum("distinct", plan::kDistinctNames)) c.distinct = *v;
   if (auto kinds = r->Strings("price_kinds", 3)) {
     c.price_kinds_given = true;
-    c.ondemand = c.spot = false;
+    c.kinds = {};
     for (const auto& k : *kinds) {
-      if (k == "ondemand") {
-        c.ondemand = true;
-      } else if (k == "spot") {
-        c.spot = true;
-      } else if (k == "spot_with_fallback") {
-        c.fallback = true;
+      if (auto kind = model::ParseEnum(model::kPriceKindNames, k)) {
+        c.kinds.Add(*kind);
       } else {
         r->Fail("price_kinds", "price_kinds items must be ondemand, spot or spot_with_fallback, "
                                "got '" + db::Printable(k, 40) + "'");
       }
     }
-    if (c.fallback && !training) {
+    const bool fallback = c.kinds.Has(model::PriceKind::kSpotWithFallback);
+    if (fallback && !training) {
       r->Fail("price_kinds", "spot_with_fallback applies to training recommendations");
-    } else if (c.fallback && !c.deadline_hours) {
+    } else if (fallback && !c.deadline_hours) {
       r->Fail("price_kinds", "spot_with_fallback needs constraints.deadline_hours: the "
                              "deadline its switch to on-demand keeps");
     }

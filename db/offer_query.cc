@@ -7,9 +7,9 @@
 
 namespace gpuplan::db {
 
-std::optional<double> PricePerGpuHour(const Offer& offer, PriceKind kind) {
+std::optional<double> PricePerGpuHour(const Offer& offer, model::PriceKind kind) {
   const auto& price =
-      kind == PriceKind::kSpot ? offer.price_spot_per_hour : offer.price_ondemand_per_hour;
+      model::StartsOnSpot(kind) ? offer.price_spot_per_hour : offer.price_ondemand_per_hour;
   if (!price || offer.instance.gpu_count < 1) return std::nullopt;
   return *price / offer.instance.gpu_count;
 }
@@ -80,7 +80,7 @@ Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
   std::vector<Ranked> ranked;
   ranked.reserve(offers.size());
   for (Offer& offer : offers) {
-    const auto& chosen = query.price_kind == PriceKind::kSpot ? offer.price_spot_per_hour
+    const auto& chosen = query.price_kind == model::PriceKind::kSpot ? offer.price_spot_per_hour
                                                               : offer.price_ondemand_per_hour;
     auto price = Converted(chosen, offer, compare_currency, rates);
     if (!price.ok()) return price.error();

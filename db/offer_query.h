@@ -8,15 +8,14 @@
 #include <vector>
 
 #include "db/catalog_types.h"
+#include "model/price_kind.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
 
-enum class PriceKind { kOndemand, kSpot };
-
 // The offer's price of `kind` per GPU-hour (its instance price over its GPU count); nullopt
-// when that kind is not offered.
-std::optional<double> PricePerGpuHour(const Offer& offer, PriceKind kind);
+// when that kind is not offered. spot_with_fallback starts on the spot price: that one.
+std::optional<double> PricePerGpuHour(const Offer& offer, model::PriceKind kind);
 // An AWS zone as written: "id" (use1-az1, account-independent) or "name" (us-east-1a,
 // mapped to ids differently in every account); "" when it is neither or empty.
 std::string AwsZoneKind(const std::string& zone);
@@ -32,7 +31,7 @@ struct OfferCursor {
 };
 
 struct OfferQuery {
-  PriceKind price_kind = PriceKind::kOndemand;  // the price that sort and max_price use
+  model::PriceKind price_kind = model::PriceKind::kOndemand;  // the price sort and max_price use
   OfferSort sort = OfferSort::kPrice;
   bool descending = false;
   std::optional<double> max_price_per_hour;  // in `currency` (USD when empty)

@@ -58,10 +58,10 @@ plan::RunnablePlan PlanFrom(Bytes& in) {
   plan::RunnablePlan p;
   for (std::string* text : {&p.name, &p.workload_id, &p.workload_name, &p.cloud, &p.region,
                             &p.instance_type, &p.catalog_instance_type, &p.gpu_id, &p.gpu_name,
-                            &p.gpu_vendor, &p.skypilot_accelerator, &p.price_kind, &p.currency,
-                            &p.precision}) {
+                            &p.gpu_vendor, &p.skypilot_accelerator, &p.currency, &p.precision}) {
     *text = in.Text();
   }
+  p.price_kind = model::kPriceKindNames[in.Number<uint8_t>() % model::kPriceKindNames.size()].second;
   p.notes = {in.Text(), in.Text()};
   uint8_t flags = in.Number<uint8_t>();
   p.inference = flags & 1;

@@ -80,8 +80,8 @@ void Instances(const Params& params) {
   filter.min_gpu_memory_gb = q.Number("min_gpu_memory_gb", 0);
   query.max_price_per_hour = q.Number("max_price_per_hour", 0);
   query.price_kind = q.Choice("price_kind", {"ondemand", "spot"}, "ondemand") == "spot"
-                         ? db::PriceKind::kSpot
-                         : db::PriceKind::kOndemand;
+      ? model::PriceKind::kSpot
+      : model::PriceKind::kOndemand;
   std::string currency = q.String("currency");
   if (!currency.empty() && (currency.size() != 3 ||
                             !std::all_of(currency.begin(), currency.end(), [](char c) {

@@ -65,7 +65,10 @@ Error InTraining(Error e) {
   return e;
 }
 
-const char* KindName(RentKind kind) { return kind == RentKind::kSpot ? "spot" : "on-demand"; }
+// The kind in prose ("on-demand" reads better than the field value in a note).
+const char* KindName(model::PriceKind kind) {
+  return kind == model::PriceKind::kSpot ? "spot" : "on-demand";
+}
 
 // The cost figures of owning, from the inputs as filled in.
 void Cost(OwnershipPlan& p) {
@@ -109,15 +112,14 @@ Status SameGpu(db::CatalogReader& catalog, const Planner& planner, OwnershipPlan
   filter.gpu = p.gpu;
   auto offers = catalog.ListOffers(filter);
   if (!offers.ok()) return offers.error();
-  for (RentKind kind : {RentKind::kOndemand, RentKind::kSpot}) {
+  for (model::PriceKind kind : {model::PriceKind::kOndemand, model::PriceKind::kSpot}) {
     RentComparison c;
     c.basis = OwnershipBasis::kSameGpu;
     c.kind = kind;
     double best = std::numeric_limits<double>::infinity();
     for (const db::Offer& o : *offers) {
       if (o.instance.gpu_id != p.gpu) continue;  // the filter also matches a family prefix
-      auto per_gpu = db::PricePerGpuHour(
-          o, kind == RentKind::kSpot ? db::PriceKind::kSpot : db::PriceKind::kOndemand);
+      auto per_gpu = db::PricePerGpuHour(o, kind);
       if (!per_gpu) continue;
       auto price = planner.Convert(*per_gpu, o.currency);
       if (!price.ok()) return price.error();
@@ -157,7 +159,7 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
   job.hardware = HardwareRequest{};
   job.hardware.gpu = p.gpu;
   job.hardware.gpus_per_node = p.gpus;
-  job.pricing.ondemand = job.pricing.spot = false;
+  job.pricing.kinds = {};
   auto owned = planner.Training(job);
   if (!owned.ok()) return InTraining(owned.error());
   const model::TrainingEstimate& e = owned->estimate;
@@ -183,14 +185,13 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
       machine +
       "; its rent per month is its cost for the job (spot: expected, with interruptions) x the " +
       db::FormatNumber("%.4g", t.jobs_per_month) + " jobs the owned machine does in a month");
-  for (RentKind kind : {RentKind::kOndemand, RentKind::kSpot}) {
+  for (model::PriceKind kind : {model::PriceKind::kOndemand, model::PriceKind::kSpot}) {
     RecommendRequest r;
     r.objective = Objective::kCost;
     r.limit = 1;
     r.constraints.max_nodes = kOwnershipMaxRentedNodes;
     r.constraints.deadline_hours = t.hours_per_job * (1 + 1e-9);  // as fast, to rounding
-    r.constraints.ondemand = kind == RentKind::kOndemand;
-    r.constraints.spot = kind == RentKind::kSpot;
+    r.constraints.kinds = {kind};
     r.training = job;
     auto found = planner.Recommend(r);
     if (!found.ok()) return InTraining(found.error());

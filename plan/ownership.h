@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "db/catalog_reader.h"
+#include "model/price_kind.h"
 #include "model/result.h"
 #include "plan/requests.h"
 
@@ -63,12 +64,11 @@ struct OwnershipRequest {
 };
 
 enum class OwnershipBasis { kSameGpu, kSameWork };
-enum class RentKind { kOndemand, kSpot };
 
 // One rented alternative and its break-even.
 struct RentComparison {
   OwnershipBasis basis = OwnershipBasis::kSameGpu;
-  RentKind kind = RentKind::kOndemand;
+  model::PriceKind kind = model::PriceKind::kOndemand;  // ondemand or spot
   bool found = false;  // false: the catalog has no such offer (`note` says why)
   std::string note;
   db::Offer offer;     // the instance type and region rented

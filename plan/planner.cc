@@ -15,6 +15,8 @@
 
 namespace gpuplan::plan {
 
+using model::PriceKind;
+
 namespace {
 
 std::string Minutes(double minutes) {
@@ -274,7 +276,8 @@ Result<ResolvedHardware> Planner::Resolve(const HardwareRequest& hw, const Prici
   r.cluster.node = NodeFromInstance(found->first, *gpu);
   const std::vector<db::Offer>& offers = found->second;
   const db::Offer* chosen = nullptr;
-  const bool by_spot = pricing.spot && !pricing.ondemand;
+  const bool by_spot =
+      pricing.kinds.Has(PriceKind::kSpot) && !pricing.kinds.Has(PriceKind::kOndemand);
   double cheapest = std::numeric_limits<double>::infinity();
   for (const db::Offer& o : offers) {
     if (!hw.region.empty()) {
@@ -317,7 +320,7 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
                                      const std::string& cloud) const {
   TrainingCost cost;
   cost.currency = currency_;
-  if (pricing.ondemand && price.ondemand) {
+  if (pricing.kinds.Has(PriceKind::kOndemand) && price.ondemand) {
     OnDemandTrainingCost& c = cost.ondemand.emplace();
     c.price_per_hour = *price.ondemand;
     c.instances = nodes;
@@ -327,7 +330,8 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
     c.p90_total = *price.ondemand * nodes * e.p90_hours;
     c.units = model::SpreadCost(c.total, e.epochs, e.total_tokens, e.total_samples);
   }
-  if (pricing.fallback && price.spot && price.ondemand && pricing.deadline_hours) {
+  if (pricing.kinds.Has(PriceKind::kSpotWithFallback) && price.spot && price.ondemand &&
+      pricing.deadline_hours) {
     model::SpotParams params = pricing.spot_params;
     params.checkpoint_bytes = 14 * model::ParamsTotal(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
@@ -348,7 +352,7 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
       f.units = model::SpreadCost(f.expected_total, e.epochs, e.total_tokens, e.total_samples);
     }
   }
-  if (pricing.spot && price.spot) {
+  if (pricing.kinds.Has(PriceKind::kSpot) && price.spot) {
     model::SpotParams params = pricing.spot_params;
     params.checkpoint_bytes = 14 * model::ParamsTotal(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
@@ -614,7 +618,7 @@ Result<TrainingPlan> Planner::Training(const TrainingRequest& asked) {
                        "of work is lost per interruption");
     }
   }
-  if (request.pricing.fallback && plan.feasibility.feasible()) {
+  if (request.pricing.kinds.Has(PriceKind::kSpotWithFallback) && plan.feasibility.feasible()) {
     if (!plan.cost.fallback) {
       plan.warnings.push_back(
           "spot_with_fallback needs both an on-demand and a spot price: it is not estimated");
@@ -667,8 +671,8 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   plan.currency = currency_;
   plan.price = hw->price;
   plan.offer = hw->offer;
-  plan.ondemand_asked = request.pricing.ondemand;
-  plan.spot_asked = request.pricing.spot;
+  plan.ondemand_asked = request.pricing.kinds.Has(PriceKind::kOndemand);
+  plan.spot_asked = request.pricing.kinds.Has(PriceKind::kSpot);
   const model::ServingEstimate& est = plan.estimate;
   plan.feasibility = ServingFeasibility(est, hw->cluster.node);
   plan.instances = model::ServingInstances(est, hw->cluster.node.gpus_per_node);
@@ -700,8 +704,8 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
     if (served_rps > 0) c.per_thousand_requests = c.per_hour / (served_rps * 3600) * 1e3;
     return c;
   };
-  if (request.pricing.ondemand) plan.ondemand = costs(hw->price.ondemand);
-  if (request.pricing.spot) plan.spot = costs(hw->price.spot);
+  if (request.pricing.kinds.Has(PriceKind::kOndemand)) plan.ondemand = costs(hw->price.ondemand);
+  if (request.pricing.kinds.Has(PriceKind::kSpot)) plan.spot = costs(hw->price.spot);
   plan.assumptions = est.assumptions;
   if (plan.decoder) {
     plan.assumptions.push_back(
@@ -709,7 +713,9 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
         "per_million_input_and_output_tokens counts prompt and output tokens");
   }
   plan.warnings = est.warnings;
-  if (request.pricing.spot && hw->price.spot) plan.warnings.push_back(kSpotServingCaveat);
+  if (request.pricing.kinds.Has(PriceKind::kSpot) && hw->price.spot) {
+    plan.warnings.push_back(kSpotServingCaveat);
+  }
   for (const auto& w : hw->warnings) plan.warnings.push_back(w);
   for (const auto& a : hw->assumptions) plan.assumptions.push_back(a);
   if (hw->offer) {

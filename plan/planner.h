@@ -18,6 +18,7 @@
 
 #include "db/catalog_reader.h"
 #include "model/inference.h"
+#include "model/price_kind.h"
 #include "model/training.h"
 #include "plan/feasibility.h"
 #include "plan/price_quality.h"
@@ -198,7 +199,8 @@ struct RecommendedOption {
   db::Offer offer;
   int nodes = 1;  // instances
   int total_gpus = 1;
-  bool spot = false;  // starts on spot (also for spot_with_fallback)
+  model::PriceKind price_kind = model::PriceKind::kOndemand;
+  bool spot() const { return model::StartsOnSpot(price_kind); }  // also spot_with_fallback
   double price_per_hour = 0;  // per instance, request currency
   // Training on spot: the checkpoint interval the cost assumes (0 otherwise).
   double checkpoint_interval_minutes = 0;

@@ -58,20 +58,17 @@ HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use) {
   return {t.gpu_id, t.gpu_count, t.interconnect, t.interconnect_bw_gbps, network, vcpus, nodes};
 }
 
-enum class Kind { kOndemand, kSpot, kFallback };
+using model::PriceKind;
 
 // The price of one option (offer x price kind; spot_with_fallback starts at the spot price and
 // needs an on-demand one too): nullopt when the kind is not allowed, or when it is not
 // offered (then counted as considered and rejected for no_price).
-std::optional<double> OptionPrice(Kind kind, const PriceQuote& quote, const Constraints& cons,
+std::optional<double> OptionPrice(PriceKind kind, const PriceQuote& quote, const Constraints& cons,
                                   int& considered, std::map<std::string, int>& rejected) {
-  bool allowed = kind == Kind::kOndemand ? cons.ondemand
-                 : kind == Kind::kSpot   ? cons.spot
-                                         : cons.fallback;
-  if (!allowed) return std::nullopt;
+  if (!cons.kinds.Has(kind)) return std::nullopt;
   ++considered;
-  std::optional<double> price = kind == Kind::kOndemand ? quote.ondemand : quote.spot;
-  if (kind == Kind::kFallback && !quote.ondemand) price.reset();
+  std::optional<double> price = kind == PriceKind::kOndemand ? quote.ondemand : quote.spot;
+  if (kind == PriceKind::kSpotWithFallback && !quote.ondemand) price.reset();
   if (!price) ++rejected["no_price"];
   return price;
 }
@@ -133,7 +130,7 @@ bool FieldIs(const Error& e, const char* field) {
 struct Candidate {
   const db::Offer* offer = nullptr;
   int nodes = 1;
-  bool spot = false;
+  PriceKind kind = PriceKind::kOndemand;
   double price_per_hour = 0, hours = 0, cost = 0, score = 0;
   double p10_hours = 0, p90_hours = 0;  // training
   PriceQuality price;  // its offer's flags (plan/price_quality.h)
@@ -148,7 +145,7 @@ RecommendedOption Materialize(const Candidate& c) {
   o.offer = *c.offer;
   o.nodes = c.nodes;
   o.total_gpus = c.nodes * c.offer->instance.gpu_count;
-  o.spot = c.spot;
+  o.price_kind = c.kind;
   o.price_per_hour = c.price_per_hour;
   o.checkpoint_interval_minutes = c.checkpoint_interval_minutes;
   o.hours = c.hours;
@@ -166,7 +163,7 @@ RecommendedOption Materialize(const Candidate& c) {
   const std::string& gpu = c.offer->instance.gpu_id;
   if (c.training) {
     const model::TrainingEstimate& e = *c.training;
-    std::string kind = c.spot ? " on spot" : " on demand";
+    std::string kind = model::StartsOnSpot(c.kind) ? " on spot" : " on demand";
     if (c.fallback) {
       kind += ", moving to on-demand at " +
               db::FormatNumber("%.1f h", c.fallback->run.switch_at_hours) + " if not done";
@@ -181,8 +178,8 @@ RecommendedOption Materialize(const Candidate& c) {
     o.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
             "x " + gpu + " at batch " + std::to_string(e.chosen.batch) + ", " +
             db::FormatNumber("%.2f s", e.chosen.latency_s) + " per request" +
-            (c.spot ? " (spot: can be reclaimed)" : "");
-    if (c.spot) o.warnings.push_back(kSpotServingCaveat);
+            (model::StartsOnSpot(c.kind) ? " (spot: can be reclaimed)" : "");
+    if (model::StartsOnSpot(c.kind)) o.warnings.push_back(kSpotServingCaveat);
   }
   return o;
 }
@@ -367,8 +364,8 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
   }
   Recommendation out;
   Constraints cons = constraints;
-  if (cons.deadline_hours && !cons.price_kinds_given && cons.spot) {
-    cons.fallback = true;
+  if (cons.deadline_hours && !cons.price_kinds_given && cons.kinds.Has(PriceKind::kSpot)) {
+    cons.kinds.Add(PriceKind::kSpotWithFallback);
     out.assumptions.push_back(
         "with a deadline, options also include spot_with_fallback: spot that moves to "
         "on-demand in time for the deadline (its P90 time meets it); ask price_kinds to "
@@ -384,7 +381,9 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
                   {"node_too_large", stats.unsupported}, {"over_deadline", 0},
                   {"over_budget", 0},    {"no_price", 0}, {"doubtful_price", 0}};
   if (cons.deadline_hours) out.assumptions.push_back(DeadlineAssumption(cons));
-  if ((cons.spot || cons.fallback) && !request.pricing.rate_given) {
+  const bool any_spot =
+      cons.kinds.Has(PriceKind::kSpot) || cons.kinds.Has(PriceKind::kSpotWithFallback);
+  if (any_spot && !request.pricing.rate_given) {
     out.assumptions.push_back(DefaultRateAssumption(request.pricing.spot_params));
   }
   out.deadline_confidence = cons.deadline_confidence;
@@ -420,8 +419,8 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
                                                                false)))
                  .first;
       }
-      for (Kind kind : {Kind::kOndemand, Kind::kSpot, Kind::kFallback}) {
-        const bool spot = kind != Kind::kOndemand;
+      for (const auto& [name, kind] : model::kPriceKindNames) {
+        const bool spot = model::StartsOnSpot(kind);
         auto price = OptionPrice(kind, *quote, cons, out.considered, out.rejected);
         if (!price) continue;
         if (doubtful && !cons.include_doubtful_prices) {
@@ -450,15 +449,13 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
         Candidate c;
         c.offer = &offer;
         c.nodes = nodes;
-        c.spot = spot;
+        c.kind = kind;
         c.price = quality;
         c.price_per_hour = *price;
         c.training = estimate;
         if (spot) {
           PricingRequest spot_only = request.pricing;
-          spot_only.ondemand = false;
-          spot_only.spot = kind == Kind::kSpot;
-          spot_only.fallback = kind == Kind::kFallback;
+          spot_only.kinds = {kind};
           spot_only.deadline_hours = cons.deadline_hours;
           if (!spot_pricing) {
             auto found = SpotPricingFor(offer, *price);
@@ -468,7 +465,7 @@ Result<Recommendation> Planner::RecommendTraining(const TrainingRequest& request
           c.price_per_hour = spot_pricing->price_per_hour;
           TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, *quote, spot_only,
                                              *spot_pricing, offer.instance.cloud);
-          if (kind == Kind::kFallback) {
+          if (kind == PriceKind::kSpotWithFallback) {
             if (!cost.fallback) {
               ++out.rejected["no_price"];
               continue;
@@ -533,7 +530,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
   out.objective = objective;
   out.currency = currency_;
   if (!cons.price_kinds_given) {
-    cons.spot = false;
+    cons.kinds.Remove(PriceKind::kSpot);
     out.assumptions.push_back(
         "on-demand prices only: a serving fleet runs around the clock and spot capacity can "
         "be reclaimed; ask price_kinds [\"spot\"] to see spot options");
@@ -576,8 +573,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
     if (!quote.ok()) return quote.error();
     const PriceQuality quality = AssessPrice(offer, now_);
     const bool doubtful = quality.spot_above_ondemand;
-    for (Kind kind : {Kind::kOndemand, Kind::kSpot}) {
-      const bool spot = kind == Kind::kSpot;
+    for (PriceKind kind : {PriceKind::kOndemand, PriceKind::kSpot}) {
       auto price = OptionPrice(kind, *quote, cons, out.considered, out.rejected);
       if (!price) continue;
       if (doubtful && !cons.include_doubtful_prices) {
@@ -612,7 +608,7 @@ Result<Recommendation> Planner::RecommendInference(const InferenceRequest& reque
       Candidate c;
       c.offer = &offer;
       c.nodes = instances;
-      c.spot = spot;
+      c.kind = kind;
       c.price = quality;
       c.price_per_hour = *price;
       c.cost = *price * instances;  // per hour
@@ -649,7 +645,7 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
   // else the cheapest share of any instance (then said in the row's warnings).
   std::map<std::string, std::pair<double, const db::Offer*>> cheapest, cheapest_node;
   for (const db::Offer& o : **offers) {
-    auto per_gpu = db::PricePerGpuHour(o, db::PriceKind::kOndemand);
+    auto per_gpu = db::PricePerGpuHour(o, PriceKind::kOndemand);
     if (!per_gpu) continue;
     auto p = Convert(*per_gpu, o.currency);
     if (!p.ok()) return p.error();

@@ -11,6 +11,7 @@
 #include "model/enum_names.h"
 #include "model/hardware.h"
 #include "model/inference.h"
+#include "model/price_kind.h"
 #include "model/training_job.h"
 #include "model/workload.h"
 #include "plan/feasibility.h"
@@ -36,16 +37,14 @@ struct HardwareRequest {
 };
 
 struct PricingRequest {
-  bool ondemand = true;
-  bool spot = true;
+  // What to price: ondemand and spot ("both", the default), or spot_with_fallback alone.
+  model::PriceKindSet kinds{model::PriceKind::kOndemand, model::PriceKind::kSpot};
   model::SpotParams spot_params;
   // false: the planner takes the cloud's preemption notice (AWS 2 min, GCP/Azure 30 s).
   bool notice_given = false;
   // false: the interruption rate is model::SpotParams' default, named in assumptions.
   bool rate_given = false;
-  // kind "spot_with_fallback": spot, moving to on-demand in time for `deadline_hours`
-  // (ondemand and spot are then false).
-  bool fallback = false;
+  // kSpotWithFallback: spot, moving to on-demand in time for `deadline_hours`.
   std::optional<double> deadline_hours;
 };
 
@@ -99,8 +98,8 @@ struct Constraints {
   std::vector<std::string> cloud_names, region_names, gpu_names;
   int max_nodes = 4;
   std::optional<double> deadline_hours, budget;  // budget: total (training), per month (inference)
-  bool ondemand = true, spot = true;
-  bool fallback = false;  // spot_with_fallback options (needs deadline_hours)
+  // The options' price kinds (spot_with_fallback needs deadline_hours).
+  model::PriceKindSet kinds{model::PriceKind::kOndemand, model::PriceKind::kSpot};
   bool price_kinds_given = false;  // false: inference prices on-demand only
   double min_gpu_memory_gb = 0;
   // What deadline_hours is held to: each option's P90 time (the default) or its expected one.

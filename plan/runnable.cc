@@ -44,7 +44,7 @@ void SetGpu(RunnablePlan& p, const model::GpuSpec& gpu, int gpus_per_node) {
 }
 
 void UseFallback(RunnablePlan& p, const model::FallbackOutcome& run) {
-  p.price_kind = "spot_with_fallback";
+  p.price_kind = model::PriceKind::kSpotWithFallback;
   p.use_spot = true;
   p.checkpoint_interval_minutes = run.checkpoint_interval_minutes;
   p.switch_to_ondemand_at_hours = run.switch_at_hours;
@@ -151,10 +151,10 @@ RunnablePlan RunnableFromTraining(const TrainingPlan& plan) {
     UseFallback(p, cost.fallback->run);
     p.expected_cost = cost.fallback->expected_total;
   } else if (cost.ondemand) {
-    p.price_kind = "ondemand";
+    p.price_kind = model::PriceKind::kOndemand;
     p.expected_cost = cost.ondemand->total;
   } else if (cost.spot) {
-    p.price_kind = "spot";
+    p.price_kind = model::PriceKind::kSpot;
     p.use_spot = true;
     p.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
     p.expected_hours = cost.spot->run.wall_hours;
@@ -193,7 +193,7 @@ RunnablePlan RunnableFromInference(const InferencePlan& plan) {
   if (plan.ondemand) {
     p.expected_cost = plan.ondemand->per_hour;
   } else if (plan.spot) {
-    p.price_kind = "spot";
+    p.price_kind = model::PriceKind::kSpot;
     p.use_spot = true;
     p.expected_cost = plan.spot->per_hour;
   } else {
@@ -225,8 +225,8 @@ RunnablePlan RunnableFromOption(const RecommendedOption& option, const Recommend
   p.nodes = option.nodes;
   p.currency = r.currency;
   p.expected_cost = option.cost;
-  p.use_spot = option.spot;
-  p.price_kind = option.spot ? "spot" : "ondemand";
+  p.use_spot = option.spot();
+  p.price_kind = option.price_kind;
   if (option.training) {
     p.precision = std::string(model::PrecisionName(option.training->precision));
     p.micro_batch = option.training->micro_batch;
@@ -236,7 +236,7 @@ RunnablePlan RunnableFromOption(const RecommendedOption& option, const Recommend
     p.deadline_hours = request.constraints.deadline_hours;
     if (option.fallback) {
       UseFallback(p, option.fallback->run);
-    } else if (option.spot) {
+    } else if (option.spot()) {
       p.checkpoint_interval_minutes = option.checkpoint_interval_minutes;
       NoteSpotTraining(p);
     }

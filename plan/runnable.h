@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "db/catalog_reader.h"
+#include "model/price_kind.h"
 #include "plan/planner.h"
 
 namespace gpuplan::plan {
@@ -34,7 +35,7 @@ struct RunnablePlan {
   int nodes = 1;               // training: instances; inference: replicas' instances
   int replicas = 0;            // inference: serving replicas (0 for training)
   int gpus_per_replica = 0;    // inference
-  std::string price_kind = "ondemand";  // ondemand | spot | spot_with_fallback
+  model::PriceKind price_kind = model::PriceKind::kOndemand;
   bool use_spot = false;       // starts on spot
   // Training on spot: minutes between checkpoints (the Daly optimum or the request's).
   double checkpoint_interval_minutes = 0;

@@ -216,19 +216,19 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
 
 void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
   char line[512];
-  std::snprintf(line, sizeof(line), "%4s  %-8s %-14s %-28s %-16s %5s %-13s %10s %10s %12s\n",
+  std::snprintf(line, sizeof(line), "%4s  %-8s %-14s %-28s %-16s %5s %-18s %10s %10s %12s\n",
                 "rank", "cloud", "region", "instance type", "GPU", "nodes", "price kind",
                 r.inference ? "p95 latency" : "time", r.inference ? "" : "P90",
                 r.inference ? "cost/h" : "cost");
   out << line;
   for (size_t i = 0; i < r.items.size(); ++i) {
     const plan::RecommendedOption& c = r.items[i];
-    const char* kind = c.fallback ? "spot+fallback" : c.spot ? "spot" : "ondemand";
+    const std::string kind(model::PriceKindName(c.price_kind));
     std::string time = r.inference ? db::FormatNumber("%.2f s", c.hours) : db::FormatHours(c.hours);
     std::string p90 = r.inference ? "" : db::FormatHours(c.p90_hours);
-    std::snprintf(line, sizeof(line), "%4zu  %-8s %-14s %-28s %-16s %5d %-13s %10s %10s %12.2f\n",
+    std::snprintf(line, sizeof(line), "%4zu  %-8s %-14s %-28s %-16s %5d %-18s %10s %10s %12.2f\n",
                   i + 1, c.offer.instance.cloud.c_str(), c.offer.region.c_str(),
-                  c.offer.instance.id.c_str(), c.offer.instance.gpu_id.c_str(), c.nodes, kind,
+                  c.offer.instance.id.c_str(), c.offer.instance.gpu_id.c_str(), c.nodes, kind.c_str(),
                   time.c_str(), p90.c_str(), c.cost);
     out << line;
     for (const auto& w : c.warnings) out << "      warning: " << w << "\n";

@@ -351,7 +351,7 @@ plan::RunnablePlan FallbackPlan() {
   p.skypilot_accelerator = "A100";
   p.gpus_per_node = 8;
   p.nodes = 4;
-  p.price_kind = "spot_with_fallback";
+  p.price_kind = model::PriceKind::kSpotWithFallback;
   p.use_spot = true;
   p.checkpoint_interval_minutes = 42.25;
   p.switch_to_ondemand_at_hours = 31.5;

@@ -51,7 +51,7 @@ TEST(OfferQueryTest, SortsByPriceInACommonCurrencyWithTiesBrokenByKey) {
 
 TEST(OfferQueryTest, PutsOffersWithoutTheSortedPriceLastInBothOrders) {
   OfferQuery q;
-  q.price_kind = PriceKind::kSpot;
+  q.price_kind = model::PriceKind::kSpot;
   auto asc = PageOffers(Sample(), q, Rates());
   ASSERT_TRUE(asc.ok());
   EXPECT_EQ(Ids(*asc), (std::vector<std::string>{"a", "e", "c", "d", "b"}));
@@ -69,7 +69,7 @@ TEST(OfferQueryTest, MaxPriceUsesTheRequestedCurrencyAndDropsUnpricedOffers) {
   EXPECT_EQ(Ids(*page), (std::vector<std::string>{"a", "e", "d"}));
   EXPECT_EQ(page->items[0].currency, "CNY");
   EXPECT_DOUBLE_EQ(*page->items[0].price_ondemand_per_hour, 7.0);
-  q.price_kind = PriceKind::kSpot;
+  q.price_kind = model::PriceKind::kSpot;
   auto spot = PageOffers(Sample(), q, Rates());
   EXPECT_EQ(Ids(*spot), (std::vector<std::string>{"a", "e", "c"}));
 }

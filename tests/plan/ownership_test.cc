@@ -175,7 +175,7 @@ TEST(OwnershipTest, SameWorkIsTheCheapestOptionAsFastPricedForAMonthOfWork) {
     ASSERT_TRUE(c.found) << c.note;
     ASSERT_TRUE(c.hours_per_job);
     EXPECT_LE(*c.hours_per_job, owned.hours_per_job * (1 + 1e-9));
-    if (c.kind == RentKind::kOndemand) {
+    if (c.kind == model::PriceKind::kOndemand) {
       // The job's on-demand cost x the jobs done in a month.
       EXPECT_NEAR(c.rent_per_month,
                   c.price_per_hour * c.nodes * *c.hours_per_job * owned.jobs_per_month, 1e-6);
@@ -190,7 +190,7 @@ TEST(OwnershipTest, SameWorkIsTheCheapestOptionAsFastPricedForAMonthOfWork) {
   rec.training = r.training;
   rec.constraints.max_nodes = kOwnershipMaxRentedNodes;
   rec.constraints.deadline_hours = owned.hours_per_job * (1 + 1e-9);
-  rec.constraints.spot = false;
+  rec.constraints.kinds.Remove(model::PriceKind::kSpot);
   auto best = planner.Recommend(rec);
   ASSERT_TRUE(best.ok());
   ASSERT_FALSE(best->items.empty());

@@ -53,7 +53,7 @@ TEST(PlannerTest, RecommendationRanksWhatTheCatalogOffers) {
   // Cost ranking: each item's cost is its price x instances x hours (on-demand).
   for (const auto& item : r->items) {
     ASSERT_TRUE(item.training);
-    if (!item.spot) {
+    if (!item.spot()) {
       EXPECT_NEAR(item.cost, item.price_per_hour * item.nodes * item.training->total_hours, 1e-9);
     }
   }

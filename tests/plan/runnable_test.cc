@@ -37,7 +37,7 @@ TEST(Runnable, PriceKindOfATrainingPlan) {
   p.cost.spot = SpotTrainingCost{};
   p.cost.spot->run.checkpoint_interval_minutes = 25;
   RunnablePlan r = RunnableFromTraining(p);
-  EXPECT_EQ(r.price_kind, "ondemand");  // on demand wins over spot when both are priced
+  EXPECT_EQ(r.price_kind, model::PriceKind::kOndemand);  // on demand wins over spot when both are priced
   EXPECT_FALSE(r.use_spot);
   EXPECT_EQ(r.checkpoint_interval_minutes, 0);
   EXPECT_EQ(r.expected_cost, 500);
@@ -49,7 +49,7 @@ TEST(Runnable, PriceKindOfATrainingPlan) {
   p.cost.ondemand.reset();
   p.cost.spot->run.wall_hours = 14;
   r = RunnableFromTraining(p);
-  EXPECT_EQ(r.price_kind, "spot");
+  EXPECT_EQ(r.price_kind, model::PriceKind::kSpot);
   EXPECT_TRUE(r.use_spot);
   EXPECT_EQ(r.checkpoint_interval_minutes, 25);
   EXPECT_EQ(r.expected_hours, 14);
@@ -60,7 +60,7 @@ TEST(Runnable, PriceKindOfATrainingPlan) {
   p.cost.fallback->run.deadline_hours = 36;
   p.cost.fallback->run.expected_hours = 15;
   r = RunnableFromTraining(p);
-  EXPECT_EQ(r.price_kind, "spot_with_fallback");
+  EXPECT_EQ(r.price_kind, model::PriceKind::kSpotWithFallback);
   EXPECT_TRUE(r.use_spot);
   EXPECT_EQ(r.checkpoint_interval_minutes, 30);
   EXPECT_EQ(r.switch_to_ondemand_at_hours, 20);
@@ -82,7 +82,7 @@ TEST(Runnable, RecommendationItems) {
   RecommendedOption o;
   o.offer = *OnA100s().offer;
   o.nodes = 3;
-  o.spot = true;
+  o.price_kind = model::PriceKind::kSpot;
   o.checkpoint_interval_minutes = 12;
   o.hours = 9;
   o.training = std::make_shared<model::TrainingEstimate>();
@@ -94,7 +94,7 @@ TEST(Runnable, RecommendationItems) {
   auto r = RunnableFromItem(rec, 1, request);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->nodes, 3);
-  EXPECT_EQ(r->price_kind, "spot");
+  EXPECT_EQ(r->price_kind, model::PriceKind::kSpot);
   EXPECT_EQ(r->checkpoint_interval_minutes, 12);
   EXPECT_EQ(r->deadline_hours, 24);
   EXPECT_EQ(r->name, "gpuplan-bert-large");
@@ -106,7 +106,7 @@ TEST(Runnable, RecommendationItems) {
   rec.items[0].fallback = fallback;
   r = RunnableFromItem(rec, 1, request);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->price_kind, "spot_with_fallback");
+  EXPECT_EQ(r->price_kind, model::PriceKind::kSpotWithFallback);
   EXPECT_EQ(r->switch_to_ondemand_at_hours, 18);
   EXPECT_EQ(r->checkpoint_interval_minutes, 40);
 

@@ -267,7 +267,7 @@ TEST_F(PlanCommandsTest, Issue23RecommendTableNamesKindsAndP90AndListsAreThere) 
   ASSERT_EQ(RunRecommend(o, out, err), 0) << err.str();
   const std::string table = out.str();
   EXPECT_NE(table.find("P90"), std::string::npos) << table;
-  EXPECT_NE(table.find("spot+fallback"), std::string::npos) << table;
+  EXPECT_NE(table.find("spot_with_fallback"), std::string::npos) << table;
   EXPECT_NE(table.find("held to each option's P90 time"), std::string::npos) << table;
 
   o.distinct = "instance_type";
