@@ -70,14 +70,15 @@ std::string CsvTextCell(std::string_view text) {
   return out + "\"";
 }
 
-ExportWriter::ExportWriter(std::unique_ptr<db::CatalogSnapshot> snapshot, ExportFormat format)
+ExportWriter::ExportWriter(std::unique_ptr<db::CatalogSnapshot> snapshot,
+                           CatalogExportFormat format)
     : snapshot_(std::move(snapshot)), format_(format) {}
 
 Result<std::unique_ptr<ExportWriter>> ExportWriter::Start(
-    std::unique_ptr<db::CatalogSnapshot> snapshot, ExportFormat format,
+    std::unique_ptr<db::CatalogSnapshot> snapshot, CatalogExportFormat format,
     const std::string& exported_at) {
   std::unique_ptr<ExportWriter> w(new ExportWriter(std::move(snapshot), format));
-  if (format == ExportFormat::kCsv) {
+  if (format == CatalogExportFormat::kCsv) {
     w->head_ =
         "cloud,region,zone,instance_type,gpu,gpu_count,vcpus,memory_gib,kind,price_per_hour,"
         "currency,observed_at,source\n";
@@ -118,7 +119,7 @@ bool ExportWriter::Next(std::string& out, size_t min_bytes) {
       case Stage::kHead:
         out += head_;
         head_.clear();
-        stage_ = format_ == ExportFormat::kCsv ? Stage::kPrices : Stage::kTypes;
+        stage_ = format_ == CatalogExportFormat::kCsv ? Stage::kPrices : Stage::kTypes;
         break;
       case Stage::kTypes: {
         db::InstanceType t;
@@ -134,7 +135,7 @@ bool ExportWriter::Next(std::string& out, size_t min_bytes) {
         break;
       }
       case Stage::kPrices: {
-        if (format_ == ExportFormat::kCsv) {
+        if (format_ == CatalogExportFormat::kCsv) {
           CsvPrices(out, min_bytes - (out.size() - start));
           break;
         }

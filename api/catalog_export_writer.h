@@ -16,7 +16,7 @@
 
 namespace gpuplan::api {
 
-enum class ExportFormat { kJson, kCsv };
+enum class CatalogExportFormat { kJson, kCsv };
 
 // One text cell of the CSV export. A cell a spreadsheet would run as a formula (first byte
 // '=', '+', '-', '@', tab or CR; OWASP "CSV injection") gets a leading "'"; then a cell
@@ -31,7 +31,7 @@ class ExportWriter {
  public:
   // Reads the reference tables now (kUnavailable on database errors).
   static Result<std::unique_ptr<ExportWriter>> Start(std::unique_ptr<db::CatalogSnapshot> snapshot,
-                                                     ExportFormat format,
+                                                     CatalogExportFormat format,
                                                      const std::string& exported_at);
 
   // Appends the next piece (at least `min_bytes` unless the export ends) to `out`.
@@ -41,11 +41,11 @@ class ExportWriter {
 
  private:
   enum class Stage { kHead, kTypes, kPrices, kDone };
-  ExportWriter(std::unique_ptr<db::CatalogSnapshot> snapshot, ExportFormat format);
+  ExportWriter(std::unique_ptr<db::CatalogSnapshot> snapshot, CatalogExportFormat format);
   void CsvPrices(std::string& out, size_t min_bytes);
 
   std::unique_ptr<db::CatalogSnapshot> snapshot_;
-  ExportFormat format_;
+  CatalogExportFormat format_;
   Stage stage_ = Stage::kHead;
   std::string head_, tail_;  // JSON before the instance types and after the prices
   bool first_ = true;

@@ -214,7 +214,8 @@ void GetExport(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   if (!snapshot.ok()) return WriteError(req, res, snapshot.error());
   bool csv = format == "csv";
   auto writer = ExportWriter::Start(std::move(snapshot).value(),
-                                    csv ? ExportFormat::kCsv : ExportFormat::kJson, db::UtcNow());
+                                    csv ? CatalogExportFormat::kCsv : CatalogExportFormat::kJson,
+                                    db::UtcNow());
   if (!writer.ok()) return WriteError(req, res, writer.error());
   stream->writer = std::move(writer).value();
   if (csv) res.set_header("Content-Disposition", "attachment; filename=\"gpuplan-prices.csv\"");

@@ -25,7 +25,7 @@ inline constexpr size_t kMaxBatchScenarios = 1000;
 // JSON, or with ?format=skypilot|kubernetes the runnable plan's YAML (api/export_answer.h).
 template <typename Request>
 Result<std::string> Answer(db::CatalogReader& store, const Request& request, const ExportQuery& query) {
-  if (query.format == ExportFormat::kJson) return PlanAnswer(store, request);
+  if (query.format == PlanExportFormat::kJson) return PlanAnswer(store, request);
   return ExportAnswer(store, request, query);
 }
 // Comparisons are JSON only.
@@ -48,7 +48,7 @@ void AnswerPlan(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   if (!prepared.ok()) return WriteError(req, res, prepared.error());
   auto answer = Answer(store, *request, query);
   if (!answer.ok()) return WriteError(req, res, answer.error());
-  if (query.format == ExportFormat::kJson) return WriteJsonText(res, std::move(answer).value());
+  if (query.format == PlanExportFormat::kJson) return WriteJsonText(res, std::move(answer).value());
   res.status = 200;
   res.set_content(std::move(answer).value(), kYamlContentType);
 }

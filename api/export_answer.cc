@@ -14,7 +14,7 @@ namespace {
 template <typename Request, typename Plan, typename ToRunnable>
 Result<std::string> Export(db::CatalogReader& catalog, const Request& request,
                            Result<Plan> (plan::Planner::*ask)(const Request&),
-                           ToRunnable to_runnable, ExportFormat format) {
+                           ToRunnable to_runnable, PlanExportFormat format) {
   plan::Planner planner(catalog);
   auto answer = (planner.*ask)(request);
   if (!answer.ok()) return WithPointers(answer.error());
@@ -34,11 +34,11 @@ Result<ExportQuery> ReadExportQuery(const std::multimap<std::string, std::string
   QueryParams q = with_item ? QueryParams(params, {"format", "item"}) : QueryParams(params, {"format"});
   ExportQuery out;
   std::string format = q.Choice("format", {"json", "skypilot", "kubernetes"}, "json");
-  out.format = ParseExportFormat(format).value_or(ExportFormat::kJson);
+  out.format = ParseExportFormat(format).value_or(PlanExportFormat::kJson);
   if (with_item) {
     if (auto item = q.Integer("item", 1, plan::kMaxRecommendationLimit)) {
       out.item = static_cast<int>(*item);
-      if (out.format == ExportFormat::kJson && q.ok()) {
+      if (out.format == PlanExportFormat::kJson && q.ok()) {
         q.Fail("item", "item picks the recommendation item to export: it needs format skypilot "
                        "or kubernetes");
       }

@@ -15,7 +15,7 @@
 namespace gpuplan::api {
 
 struct ExportQuery {
-  ExportFormat format = ExportFormat::kJson;
+  PlanExportFormat format = PlanExportFormat::kJson;
   int item = 1;  // recommendations: the item's rank, 1 = the top one
 };
 

@@ -184,10 +184,10 @@ std::string RunScript(const plan::RunnablePlan& p) {
 
 }  // namespace
 
-std::optional<ExportFormat> ParseExportFormat(std::string_view name) {
-  if (name == "json") return ExportFormat::kJson;
-  if (name == "skypilot") return ExportFormat::kSkyPilot;
-  if (name == "kubernetes") return ExportFormat::kKubernetes;
+std::optional<PlanExportFormat> ParseExportFormat(std::string_view name) {
+  if (name == "json") return PlanExportFormat::kJson;
+  if (name == "skypilot") return PlanExportFormat::kSkyPilot;
+  if (name == "kubernetes") return PlanExportFormat::kKubernetes;
   return std::nullopt;
 }
 
@@ -428,8 +428,8 @@ std::string KubernetesYaml(const plan::RunnablePlan& p) {
   return Document(p, extra, out);
 }
 
-std::string ExportYaml(const plan::RunnablePlan& plan, ExportFormat format) {
-  return format == ExportFormat::kKubernetes ? KubernetesYaml(plan) : SkyPilotYaml(plan);
+std::string ExportYaml(const plan::RunnablePlan& plan, PlanExportFormat format) {
+  return format == PlanExportFormat::kKubernetes ? KubernetesYaml(plan) : SkyPilotYaml(plan);
 }
 
 }  // namespace gpuplan::api

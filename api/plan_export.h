@@ -29,16 +29,16 @@
 
 namespace gpuplan::api {
 
-enum class ExportFormat { kJson, kSkyPilot, kKubernetes };
+enum class PlanExportFormat { kJson, kSkyPilot, kKubernetes };
 
 inline constexpr const char* kYamlContentType = "application/yaml";
 
 // "json", "skypilot", "kubernetes"; nullopt for anything else.
-std::optional<ExportFormat> ParseExportFormat(std::string_view name);
+std::optional<PlanExportFormat> ParseExportFormat(std::string_view name);
 
 std::string SkyPilotYaml(const plan::RunnablePlan& plan);
 std::string KubernetesYaml(const plan::RunnablePlan& plan);
 // One of the two above; `format` is kSkyPilot or kKubernetes.
-std::string ExportYaml(const plan::RunnablePlan& plan, ExportFormat format);
+std::string ExportYaml(const plan::RunnablePlan& plan, PlanExportFormat format);
 
 }  // namespace gpuplan::api

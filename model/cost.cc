@@ -264,25 +264,6 @@ Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_ho
   return out;
 }
 
-Result<CostBreakdown> JobCost(double solve_hours, int nodes, double ondemand_price,
-                              std::optional<double> spot_price, const SpotParams& params) {
-  if (!(solve_hours >= 0) || !std::isfinite(solve_hours)) {
-    return Error::Invalid("time", "solve time must be a finite non-negative number");
-  }
-  if (!(ondemand_price >= 0)) {
-    return Error::Invalid("pricing.price_per_hour", "price_per_hour must not be negative");
-  }
-  CostBreakdown cost;
-  cost.ondemand_total = ondemand_price * nodes * solve_hours;
-  if (spot_price) {
-    auto run = SpotRun(solve_hours, nodes, params);
-    if (!run.ok()) return run.error();
-    cost.spot = *run;
-    if (run->viable) cost.spot_expected_total = *spot_price * nodes * run->billable_hours;
-  }
-  return cost;
-}
-
 UnitCosts SpreadCost(double total, double epochs, double tokens, double samples) {
   UnitCosts u;
   if (epochs > 0) u.per_epoch = total / epochs;

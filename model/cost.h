@@ -64,18 +64,6 @@ struct WallRange {
 WallRange SpotWallRange(double solve_p10_hours, double solve_p90_hours, int nodes,
                         const SpotParams& params, const SpotOutcome& expected);
 
-struct CostBreakdown {
-  double ondemand_total = 0;  // price x nodes x hours
-  std::optional<double> spot_expected_total;
-  SpotOutcome spot;
-};
-
-// On-demand and (when `spot_price_per_hour` is set) spot cost of `solve_hours` on `nodes`
-// instances priced per instance-hour.
-Result<CostBreakdown> JobCost(double solve_hours, int nodes, double ondemand_price_per_hour,
-                              std::optional<double> spot_price_per_hour,
-                              const SpotParams& params);
-
 // Spot with an on-demand fallback and a deadline: the job runs on spot; if it has not
 // finished `switch_at_hours` of wall time after the start, it moves to on-demand nodes for
 // the rest. The switch point is the latest at which a run still going then (it met more

@@ -23,6 +23,11 @@ StateBytes ModelStateBytesPerParam(Precision precision, Optimizer optimizer) {
   return {4, 4, sgd ? 4.0 : 8.0};
 }
 
+double TrainingCheckpointBytes(const Workload& w) {
+  const StateBytes s = ModelStateBytesPerParam(Precision::kBf16, Optimizer::kAdam);
+  return (s.weights + s.optimizer) * ParamsTotal(w);
+}
+
 StateBytes ShardedStateBytes(double params, const ParallelLayout& layout, Precision precision,
                              Optimizer optimizer) {
   StateBytes per = ModelStateBytesPerParam(precision, optimizer);

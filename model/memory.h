@@ -31,6 +31,11 @@ struct StateBytes {
 };
 StateBytes ModelStateBytesPerParam(Precision precision, Optimizer optimizer);
 
+// Bytes of a training checkpoint of `w` (what a spot job writes and reloads): 16-bit weights
+// plus fp32 master weights and Adam's moments, 14 bytes per parameter (the states of
+// ModelStateBytesPerParam without the gradients), whatever the job's own precision.
+double TrainingCheckpointBytes(const Workload& w);
+
 // Model-state bytes per GPU for `params` parameters split over `layout`.
 StateBytes ShardedStateBytes(double params, const ParallelLayout& layout, Precision precision,
                              Optimizer optimizer);

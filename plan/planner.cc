@@ -12,6 +12,7 @@
 #include "db/offer_query.h"
 #include "db/text.h"
 #include "model/counts.h"
+#include "model/memory.h"
 
 namespace gpuplan::plan {
 
@@ -333,7 +334,7 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
   if (pricing.kinds.Has(PriceKind::kSpotWithFallback) && price.spot && price.ondemand &&
       pricing.deadline_hours) {
     model::SpotParams params = pricing.spot_params;
-    params.checkpoint_bytes = 14 * model::ParamsTotal(w);
+    params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
     auto run = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
                                        *pricing.deadline_hours);
@@ -354,7 +355,7 @@ TrainingCost Planner::CostOfTraining(const model::TrainingEstimate& e, const mod
   }
   if (pricing.kinds.Has(PriceKind::kSpot) && price.spot) {
     model::SpotParams params = pricing.spot_params;
-    params.checkpoint_bytes = 14 * model::ParamsTotal(w);
+    params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
     auto run = model::SpotRun(e.total_hours, nodes, params);
     if (run.ok()) {

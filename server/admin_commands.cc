@@ -222,8 +222,8 @@ int RunExport(const std::string& path, const std::string& format, std::ostream& 
   auto snapshot = db::CatalogSnapshot::Open(*db);
   if (!snapshot.ok()) return ReportError(snapshot.error(), err);
   auto writer = api::ExportWriter::Start(std::move(snapshot).value(),
-                                         format == "csv" ? api::ExportFormat::kCsv
-                                                         : api::ExportFormat::kJson,
+                                         format == "csv" ? api::CatalogExportFormat::kCsv
+                                                         : api::CatalogExportFormat::kJson,
                                          db::UtcNow());
   if (!writer.ok()) return ReportError(writer.error(), err);
   try {

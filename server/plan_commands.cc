@@ -282,7 +282,7 @@ Result<api::ExportQuery> ExportQueryOf(const CommonPlanOptions& o, int item = 1)
   query.item = item;
   if (o.export_format.empty()) return query;
   auto format = api::ParseExportFormat(o.export_format);
-  if (!format || *format == api::ExportFormat::kJson) {
+  if (!format || *format == api::PlanExportFormat::kJson) {
     return Error::Invalid("--export", "--export must be skypilot or kubernetes, got '" +
                                           o.export_format + "'");
   }
@@ -310,7 +310,7 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
   auto db = OpenCatalog(o.db);
   if (!db.ok()) return ReportError(db.error(), err);
   db::CachedCatalog catalog(**db);
-  if (exporter && query->format != api::ExportFormat::kJson) {
+  if (exporter && query->format != api::PlanExportFormat::kJson) {
     auto yaml = exporter(catalog, *request, *query);
     if (!yaml.ok()) return ReportError(yaml.error(), err);
     out << *yaml;
