@@ -116,18 +116,14 @@ Status SameGpu(db::CatalogReader& catalog, const Planner& planner, OwnershipPlan
     RentComparison c;
     c.basis = OwnershipBasis::kSameGpu;
     c.kind = kind;
-    double best = std::numeric_limits<double>::infinity();
-    for (const db::Offer& o : *offers) {
-      if (o.instance.gpu_id != p.gpu) continue;  // the filter also matches a family prefix
-      auto per_gpu = db::PricePerGpuHour(o, kind);
-      if (!per_gpu) continue;
-      auto price = planner.Convert(*per_gpu, o.currency);
-      if (!price.ok()) return price.error();
-      if (*price < best) {
-        best = *price;
-        c.offer = o;
-      }
-    }
+    // The filter also matches a family prefix: only this GPU's offers count.
+    auto cheapest = planner.CheapestPerGpuHour(
+        *offers, kind, [&](const db::Offer& o) { return o.instance.gpu_id == p.gpu; });
+    if (!cheapest.ok()) return cheapest.error();
+    auto found = cheapest->find(p.gpu);
+    const double best = found == cheapest->end() ? std::numeric_limits<double>::infinity()
+                                                 : found->second.price;
+    if (found != cheapest->end()) c.offer = *found->second.offer;
     if (std::isinf(best)) {
       c.note = "no " + std::string(KindName(kind)) + " offer of " + p.gpu + " in the catalog";
     } else {

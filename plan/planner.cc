@@ -164,6 +164,22 @@ Result<double> Planner::Convert(double amount, const std::string& from) const {
   return *v;
 }
 
+Result<std::map<std::string, Planner::GpuHourPrice>> Planner::CheapestPerGpuHour(
+    const std::vector<db::Offer>& offers, PriceKind kind,
+    const std::function<bool(const db::Offer&)>& keep) const {
+  std::map<std::string, GpuHourPrice> best;
+  for (const db::Offer& o : offers) {
+    if (keep && !keep(o)) continue;
+    auto per_gpu = db::PricePerGpuHour(o, kind);
+    if (!per_gpu) continue;
+    auto price = Convert(*per_gpu, o.currency);
+    if (!price.ok()) return price.error();
+    auto it = best.find(o.instance.gpu_id);
+    if (it == best.end() || *price < it->second.price) best[o.instance.gpu_id] = {*price, &o};
+  }
+  return best;
+}
+
 void Planner::NoteFxRate(PriceQuote& q) const {
   if (q.native_currency == q.currency) return;
   auto from = rates_.find(q.native_currency), to = rates_.find(q.currency);

@@ -10,6 +10,7 @@
 // kUnavailable when the catalog fails.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -288,6 +289,17 @@ class Planner {
   // Loads the exchange rates; kInvalidArgument naming "currency" if `currency` has none.
   Status UseCurrency(const std::string& currency);
   Result<double> Convert(double amount, const std::string& from) const;
+  // The cheapest price per GPU-hour of `kind` (an instance's price over its GPUs, in the
+  // request currency) of each GPU among the `offers` that pass `keep` (all when empty),
+  // with the offer it is found on (a pointer into `offers`; the first of equal prices).
+  // Errors: kInvalidArgument naming "currency" for a price without an exchange rate.
+  struct GpuHourPrice {
+    double price = 0;
+    const db::Offer* offer = nullptr;
+  };
+  Result<std::map<std::string, GpuHourPrice>> CheapestPerGpuHour(
+      const std::vector<db::Offer>& offers, model::PriceKind kind,
+      const std::function<bool(const db::Offer&)>& keep = {}) const;
   // The offer's prices in the request currency.
   Result<PriceQuote> Quote(const db::Offer& offer) const;
   // Without a region, the cheapest region for the price kind asked (spot price when only

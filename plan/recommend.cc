@@ -643,20 +643,14 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
   // The cheapest on-demand price per GPU-hour of each GPU in the catalog: among instances
   // of exactly gpus_per_node GPUs (a node one can rent at that price) where there is one,
   // else the cheapest share of any instance (then said in the row's warnings).
-  std::map<std::string, std::pair<double, const db::Offer*>> cheapest, cheapest_node;
-  for (const db::Offer& o : **offers) {
-    auto per_gpu = db::PricePerGpuHour(o, PriceKind::kOndemand);
-    if (!per_gpu) continue;
-    auto p = Convert(*per_gpu, o.currency);
-    if (!p.ok()) return p.error();
-    auto keep = [&](std::map<std::string, std::pair<double, const db::Offer*>>& best) {
-      auto it = best.find(o.instance.gpu_id);
-      if (it == best.end() || *p < it->second.first) best[o.instance.gpu_id] = {*p, &o};
-    };
-    keep(cheapest);
-    if (o.instance.gpu_count == asked.gpus_per_node) keep(cheapest_node);
-  }
-  for (const auto& [id, best] : cheapest_node) cheapest[id] = best;
+  auto any_node = CheapestPerGpuHour(**offers, PriceKind::kOndemand);
+  if (!any_node.ok()) return any_node.error();
+  auto whole_node = CheapestPerGpuHour(**offers, PriceKind::kOndemand, [&](const db::Offer& o) {
+    return o.instance.gpu_count == asked.gpus_per_node;
+  });
+  if (!whole_node.ok()) return whole_node.error();
+  std::map<std::string, GpuHourPrice> cheapest = std::move(any_node).value();
+  for (const auto& [id, best] : *whole_node) cheapest[id] = best;
   std::vector<std::string> ids = request.gpus;
   if (!request.gpus_given) {
     for (const auto& [id, v] : cheapest) ids.push_back(id);
@@ -701,9 +695,9 @@ Result<Comparison> Planner::Compare(const CompareRequest& asked) {
                           "import or add a price for an instance with this GPU "
                           "(POST /api/v1/prices), or estimate it with hardware.price_per_hour");
     } else {
-      double per_hour = price->second.first * per_node;
-      const db::Offer& offer = *price->second.second;
-      row.price_per_gpu_hour = price->second.first;
+      double per_hour = price->second.price * per_node;
+      const db::Offer& offer = *price->second.offer;
+      row.price_per_gpu_hour = price->second.price;
       row.price_source = offer;
       if (row.feasibility.feasible()) {
         row.cost = per_hour * row.estimate.total_hours;
