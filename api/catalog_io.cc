@@ -10,6 +10,7 @@
 #include "api/request_admission.h"
 #include "db/csv.h"
 #include "db/field_rules.h"
+#include "db/offer_query.h"
 #include "db/text.h"
 #include "db/seeder.h"
 #include "db/skypilot_parser.h"
@@ -194,42 +195,6 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
   return b;
 }
 
-// "us-east-1a" -> "us-east-1"; Local Zones ("us-west-2-lax-1a") keep their parent
-// region; "" when `zone` is not an AWS zone name. `zone` has passed rules::CheckName (at
-// most 64 bytes), so this scan is bounded.
-std::string RegionOfZone(const std::string& zone) {
-  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
-  auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  // Split on '-': parts must be [a-z]{2} [gov]? [a-z]+ \d+ ([a-z]+ \d+)? with a final [a-z].
-  if (zone.size() < 4 || !lower(zone.back())) return "";
-  std::string body = zone.substr(0, zone.size() - 1);
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dash = body.find('-', start);
-    parts.push_back(body.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
-    if (dash == std::string::npos) break;
-    start = dash + 1;
-  }
-  auto all = [](const std::string& s, auto pred) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), pred);
-  };
-  size_t i = 0;
-  if (parts.size() < 3 || parts[0].size() != 2 || !all(parts[0], lower)) return "";
-  i = 1;
-  if (parts[i] == "gov") ++i;
-  if (i + 1 >= parts.size() + 0 || !all(parts[i], lower) || !all(parts[i + 1], digit)) return "";
-  size_t region_end = i + 2;
-  if (parts.size() == region_end + 2) {
-    if (!all(parts[region_end], lower) || !all(parts[region_end + 1], digit)) return "";
-  } else if (parts.size() != region_end) {
-    return "";
-  }
-  std::string region = parts[0];
-  for (size_t k = 1; k < region_end; ++k) region += "-" + parts[k];
-  return region;
-}
-
 Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string& cloud,
                                       const std::string& source, db::CatalogStore& store) {
   ParsedJson parsed = ParseBoundedJson(body, LimitsForBody(kImportBodyLimit));
@@ -271,7 +236,7 @@ Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string
       b.report.Reject(line, "SpotPrice " + *reason);
       continue;
     }
-    std::string region = rules::CheckName(zone) ? "" : RegionOfZone(zone);
+    std::string region = rules::CheckName(zone) ? "" : db::AwsRegionOfZone(zone);
     if (region.empty()) {
       b.report.Reject(line, "AvailabilityZone '" + db::Printable(zone, 40) + "' is not an AWS zone name");
       continue;

@@ -9,6 +9,7 @@
 #include "db/cached_catalog.h"
 #include "db/catalog_store.h"
 #include "db/database.h"
+#include "db/field_rules.h"
 #include "db/offer_query.h"
 #include "db/text.h"
 
@@ -46,11 +47,8 @@ Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
       ? model::PriceKind::kSpot
       : model::PriceKind::kOndemand;
   std::string currency = q.String("currency");
-  if (!currency.empty() && (currency.size() != 3 || !std::all_of(currency.begin(), currency.end(),
-                                                                 [](unsigned char c) {
-                                                                   return c >= 'A' && c <= 'Z';
-                                                                 }))) {
-    q.Fail("currency", "currency must be an ISO 4217 code such as USD, got '" + currency + "'");
+  if (!currency.empty()) {
+    if (auto why = db::rules::CheckCurrency(currency)) q.Fail("currency", "currency " + *why);
   }
   r.query.currency = currency;
   std::string sort =

@@ -261,9 +261,8 @@ void PutFxRate(const ApiContext& ctx, const httplib::Request& req, httplib::Resp
   rate.as_of = r.String("as_of", true).value_or("");
   rate.source = r.String("source").value_or("");
   r.Finish();
-  if (rate.currency.size() != 3 ||
-      !std::all_of(rate.currency.begin(), rate.currency.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
-    errors.push_back({"currency", "the currency in the URL must be an ISO 4217 code such as JPY"});
+  if (auto why = db::rules::CheckCurrency(rate.currency)) {
+    errors.push_back({"currency", "the currency in the URL " + *why});
   }
   if (rate.currency == "USD" && rate.units_per_usd != 1) {
     errors.push_back({"/units_per_usd", "USD is the base: its rate is 1"});

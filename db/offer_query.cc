@@ -14,19 +14,48 @@ std::optional<double> PricePerGpuHour(const Offer& offer, model::PriceKind kind)
   return *price / offer.instance.gpu_count;
 }
 
+std::string AwsRegionOfZone(const std::string& zone) {
+  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  // Split on '-': parts must be [a-z]{2} [gov]? [a-z]+ \d+ ([a-z]+ \d+)? with a final [a-z].
+  if (zone.size() < 4 || !lower(zone.back())) return "";
+  std::string body = zone.substr(0, zone.size() - 1);
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dash = body.find('-', start);
+    parts.push_back(body.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
+    if (dash == std::string::npos) break;
+    start = dash + 1;
+  }
+  auto all = [](const std::string& s, auto pred) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), pred);
+  };
+  size_t i = 0;
+  if (parts.size() < 3 || parts[0].size() != 2 || !all(parts[0], lower)) return "";
+  i = 1;
+  if (parts[i] == "gov") ++i;
+  if (i + 1 >= parts.size() + 0 || !all(parts[i], lower) || !all(parts[i + 1], digit)) return "";
+  size_t region_end = i + 2;
+  if (parts.size() == region_end + 2) {
+    if (!all(parts[region_end], lower) || !all(parts[region_end + 1], digit)) return "";
+  } else if (parts.size() != region_end) {
+    return "";
+  }
+  std::string region = parts[0];
+  for (size_t k = 1; k < region_end; ++k) region += "-" + parts[k];
+  return region;
+}
+
 std::string AwsZoneKind(const std::string& zone) {
   if (zone.empty()) return "";
-  // Ids: letters and a digit, "-az", digits (use1-az1, apne1-az4). Names: a region and a
-  // letter (us-east-1a).
+  // Ids: letters and a digit, "-az", digits (use1-az1, apne1-az4).
   size_t az = zone.find("-az");
   if (az != std::string::npos && az + 3 < zone.size() &&
       std::all_of(zone.begin() + az + 3, zone.end(), [](unsigned char c) { return std::isdigit(c); })) {
     return "id";
   }
-  if (std::isalpha(static_cast<unsigned char>(zone.back())) && zone.find('-') != std::string::npos) {
-    return "name";
-  }
-  return "";
+  return AwsRegionOfZone(zone).empty() ? "" : "name";
 }
 
 bool SpotAboveOndemand(const Offer& offer) {

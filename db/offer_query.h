@@ -19,6 +19,10 @@ std::optional<double> PricePerGpuHour(const Offer& offer, model::PriceKind kind)
 // An AWS zone as written: "id" (use1-az1, account-independent) or "name" (us-east-1a,
 // mapped to ids differently in every account); "" when it is neither or empty.
 std::string AwsZoneKind(const std::string& zone);
+// "us-east-1a" -> "us-east-1"; Local Zones ("us-west-2-lax-1a") keep their parent region;
+// "" when `zone` is not an AWS zone name. Bounded by the zone's length (names are at most
+// 64 bytes once rules::CheckName passed).
+std::string AwsRegionOfZone(const std::string& zone);
 // Whether the offer's spot price is above its own on-demand price (a suspicious row).
 bool SpotAboveOndemand(const Offer& offer);
 enum class OfferSort { kPrice, kPricePerGpu, kGpuCount, kGpuMemory };

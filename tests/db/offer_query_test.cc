@@ -107,5 +107,22 @@ TEST(OfferQueryTest, UnknownCurrencyIsAnErrorNamingCurrency) {
   EXPECT_EQ(page.error().fields.at(0).field, "currency");
 }
 
+
+// One parser of AWS zones: the spot-history importer's region of a zone and the listing's
+// zone kind agree.
+TEST(OfferQueryTest, AwsZonesAreParsedOnce) {
+  EXPECT_EQ(AwsRegionOfZone("us-east-1a"), "us-east-1");
+  EXPECT_EQ(AwsRegionOfZone("us-west-2-lax-1a"), "us-west-2");
+  EXPECT_EQ(AwsRegionOfZone("us-gov-west-1b"), "us-gov-west-1");
+  EXPECT_EQ(AwsRegionOfZone("us-central1-a"), "");  // a GCP zone
+  EXPECT_EQ(AwsRegionOfZone("use1-az1"), "");
+  EXPECT_EQ(AwsZoneKind("use1-az1"), "id");
+  EXPECT_EQ(AwsZoneKind("apne1-az4"), "id");
+  EXPECT_EQ(AwsZoneKind("us-east-1a"), "name");
+  EXPECT_EQ(AwsZoneKind("us-west-2-lax-1a"), "name");
+  EXPECT_EQ(AwsZoneKind("us-central1-a"), "");
+  EXPECT_EQ(AwsZoneKind(""), "");
+}
+
 }  // namespace
 }  // namespace gpuplan::db
