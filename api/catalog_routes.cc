@@ -43,9 +43,9 @@ Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
   }
   r.filter.min_gpu_memory_gb = q.Number("min_gpu_memory_gb", 0);
   r.query.max_price_per_hour = q.Number("max_price_per_hour", 0);
-  r.query.price_kind = q.Choice("price_kind", {"ondemand", "spot"}, "ondemand") == "spot"
-      ? model::PriceKind::kSpot
-      : model::PriceKind::kOndemand;
+  r.query.price_kind = model::ParseEnum(model::kPriceKindNames,
+                                       q.Choice("price_kind", {"ondemand", "spot"}, "ondemand"))
+      .value_or(model::PriceKind::kOndemand);
   std::string currency = q.String("currency");
   if (!currency.empty()) {
     if (auto why = db::rules::CheckCurrency(currency)) q.Fail("currency", "currency " + *why);

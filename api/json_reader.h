@@ -7,7 +7,6 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,13 +18,16 @@
 
 namespace gpuplan::api {
 
+// `value` must outlive the reader (and its copies) unchanged: the reader keeps pointers to
+// its member keys.
 class JsonReader {
  public:
   // Reads the object `value` found at `pointer` ("" for the document root).
   JsonReader(const nlohmann::json& value, std::string pointer, std::vector<FieldError>* errors);
 
   bool Has(const std::string& key) const;
-  const nlohmann::json* Raw(const std::string& key);  // marks the key read; null if absent
+  // The member `key`, marked read when present; null when absent or JSON null.
+  const nlohmann::json* Raw(const std::string& key);
 
   std::optional<std::string> String(const std::string& key, bool required = false);
   std::optional<double> Number(const std::string& key, double min, double max,

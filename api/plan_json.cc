@@ -490,9 +490,9 @@ void WriteInferencePlan(JsonWriter& out, const plan::InferencePlan& plan) {
   out.Object("cost", [&] {
     out.Field("currency", plan.currency);
     out.Key("ondemand");
-    WriteServingCost(out, plan.ondemand_asked ? plan.ondemand : std::nullopt);
+    WriteServingCost(out, plan.asked.Has(model::PriceKind::kOndemand) ? plan.ondemand : std::nullopt);
     out.Key("spot");
-    WriteServingCost(out, plan.spot_asked ? plan.spot : std::nullopt);
+    WriteServingCost(out, plan.asked.Has(model::PriceKind::kSpot) ? plan.spot : std::nullopt);
   });
   out.Object("instance", [&] { WritePriceQuoteMembers(out, plan.price, plan.offer); });
   out.Field("assumptions", plan.assumptions);

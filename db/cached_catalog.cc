@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "db/catalog_writer.h"
+#include "db/offer_query.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {

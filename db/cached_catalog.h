@@ -1,8 +1,9 @@
 // A CatalogReader that serves the planner's hot reads from a snapshot of the catalog built
 // once per catalog generation (every write bumps catalog_meta.generation) and shared by
 // every connection of the process: GPUs, exchange rates, instance types and their offers
-// (the process's one cache of offers), and the spot series the planner summarizes. One small query per CachedCatalog checks the
-// generation; everything else the snapshot already holds is answered without SQL.
+// (the process's one cache of offers), and the spot series the planner summarizes. One
+// small query per CachedCatalog checks the generation; everything else the snapshot
+// already holds is answered without SQL.
 // In-memory databases (private to their connection) are never shared: reads go to SQLite.
 // The same query reads the newest measured run's id, and the snapshot keeps values that upper
 // layers derive from the catalog and the runs (Derived: the runs' predictions), so planning
@@ -38,7 +39,9 @@ class CachedCatalog : public CatalogReader {
   Result<std::vector<Region>> ListRegions(const std::string& cloud) override {
     return store_.ListRegions(cloud);
   }
-  // From the snapshot: no SQL, no copy for AllOffers.
+  // From the snapshot: no SQL. AllOffers' vector is the snapshot's own: immutable, safe to
+  // read from any thread, and kept alive by the pointer beyond this CachedCatalog. In-memory
+  // databases read SQLite (CatalogStore) instead.
   Result<std::vector<Offer>> ListOffers(const OfferFilter& filter) override;
   Result<std::shared_ptr<const std::vector<Offer>>> AllOffers() override;
   Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(

@@ -29,10 +29,6 @@ struct OfferFilter {
   std::string instance_type;
 };
 
-// Whether `offer` passes every filter of `filter` (ListOffers' rule, for readers that filter
-// offers they keep).
-bool OfferMatches(const Offer& offer, const OfferFilter& filter);
-
 struct CloudSummary {
   Cloud cloud;
   int regions = 0;

@@ -10,6 +10,7 @@
 #include "db/catalog_writer.h"
 #include "db/write_transaction.h"
 #include "db/database.h"
+#include "db/offer_query.h"
 #include "db/price_rows.h"
 #include "db/text.h"
 
@@ -90,21 +91,26 @@ InstanceType ReadInstance(SQLite::Statement& s) {
 // price. On-demand = cheapest current observation of the region; spot = the cheapest zone
 // among zones observed within 7 days of the region's newest spot observation (so zones
 // that stopped being reported do not keep a stale price current).
-const std::string kOfferQuery = std::string(R"SQL(
+// Every offer, or (`one_type`) the offers of the instance type bound to :cloud and :type,
+// restricted inside the price scans so that one type does not cost a whole-catalog query.
+std::string OfferSql(bool one_type) {
+  const char* only = one_type ? " AND cloud = :cloud AND instance_type = :type" : "";
+  const char* only_c = one_type ? " AND c.cloud = :cloud AND c.instance_type = :type" : "";
+  return std::string(R"SQL(
 WITH od AS (
   SELECT cloud, instance_type, region, MIN(price_per_hour) AS price, currency, observed_at, source
-  FROM current_prices WHERE kind = 'ondemand' GROUP BY cloud, instance_type, region),
+  FROM current_prices WHERE kind = 'ondemand')SQL") + only + R"SQL( GROUP BY cloud, instance_type, region),
 sp AS (
   SELECT c.cloud, c.instance_type, c.region, MIN(c.price_per_hour) AS price, c.zone, c.currency,
          c.observed_at, c.source
   FROM current_prices c
-  WHERE c.kind = 'spot' AND julianday(c.observed_at) >= (
+  WHERE c.kind = 'spot')SQL" + only_c + R"SQL( AND julianday(c.observed_at) >= (
     SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q
     WHERE q.cloud = c.cloud AND q.instance_type = c.instance_type AND q.region = c.region
       AND q.kind = 'spot')
   GROUP BY c.cloud, c.instance_type, c.region),
 k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
-SELECT )SQL") + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
+SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
   sp.price, sp.zone, sp.currency, sp.observed_at, sp.source
 FROM k
@@ -114,6 +120,7 @@ LEFT JOIN od ON od.cloud = k.cloud AND od.instance_type = k.instance_type AND od
 LEFT JOIN sp ON sp.cloud = k.cloud AND sp.instance_type = k.instance_type AND sp.region = k.region
 ORDER BY it.cloud, k.region, it.id
 )SQL";
+}
 
 Offer ReadOffer(SQLite::Statement& s) {
   Offer o;
@@ -200,23 +207,12 @@ Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) 
   }
 }
 
-bool OfferMatches(const Offer& o, const OfferFilter& f) {
-  const InstanceType& t = o.instance;
-  if (!f.cloud.empty() && t.cloud != f.cloud) return false;
-  if (!f.region.empty() && o.region != f.region) return false;
-  if (!f.instance_type.empty() && t.id != f.instance_type) return false;
-  if (!f.gpu.empty() && !GpuIdMatches(t.gpu_id, f.gpu)) return false;
-  if (f.min_gpu_count && t.gpu_count < *f.min_gpu_count) return false;
-  if (f.max_gpu_count && t.gpu_count > *f.max_gpu_count) return false;
-  if (f.min_gpu_memory_gb && o.gpu_memory_gb < *f.min_gpu_memory_gb) return false;
-  return true;
-}
 
 Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
   try {
     // Read from SQLite on every call: the one cache of offers is the per-generation
     // snapshot of db::CachedCatalog, which the request paths read through.
-    SQLite::Statement s(db_, kOfferQuery);
+    SQLite::Statement s(db_, OfferSql(false));
     std::vector<Offer> offers;
     while (s.executeStep()) {
       Offer o = ReadOffer(s);
@@ -239,12 +235,12 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
       return Error::NotFound("no instance type '" + id + "' in cloud '" + cloud + "'");
     }
     InstanceType type = ReadInstance(s);
-    OfferFilter filter;
-    filter.cloud = cloud;
-    filter.instance_type = id;
-    auto offers = ListOffers(filter);
-    if (!offers.ok()) return offers.error();
-    return std::make_pair(std::move(type), std::move(offers).value());
+    SQLite::Statement q(db_, OfferSql(true));
+    q.bind(":cloud", cloud);
+    q.bind(":type", id);
+    std::vector<Offer> offers;
+    while (q.executeStep()) offers.push_back(ReadOffer(q));
+    return std::make_pair(std::move(type), std::move(offers));
   } catch (const SQLite::Exception& e) {
     return StorageFailure(e);
   }

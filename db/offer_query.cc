@@ -5,11 +5,16 @@
 #include <iterator>
 #include <tuple>
 
+#include "db/text.h"
+
 namespace gpuplan::db {
 
+const std::optional<double>& PriceOf(const Offer& offer, model::PriceKind kind) {
+  return model::StartsOnSpot(kind) ? offer.price_spot_per_hour : offer.price_ondemand_per_hour;
+}
+
 std::optional<double> PricePerGpuHour(const Offer& offer, model::PriceKind kind) {
-  const auto& price =
-      model::StartsOnSpot(kind) ? offer.price_spot_per_hour : offer.price_ondemand_per_hour;
+  const auto& price = PriceOf(offer, kind);
   if (!price || offer.instance.gpu_count < 1) return std::nullopt;
   return *price / offer.instance.gpu_count;
 }
@@ -35,7 +40,7 @@ std::string AwsRegionOfZone(const std::string& zone) {
   if (parts.size() < 3 || parts[0].size() != 2 || !all(parts[0], lower)) return "";
   i = 1;
   if (parts[i] == "gov") ++i;
-  if (i + 1 >= parts.size() + 0 || !all(parts[i], lower) || !all(parts[i + 1], digit)) return "";
+  if (i + 1 >= parts.size() || !all(parts[i], lower) || !all(parts[i + 1], digit)) return "";
   size_t region_end = i + 2;
   if (parts.size() == region_end + 2) {
     if (!all(parts[region_end], lower) || !all(parts[region_end + 1], digit)) return "";
@@ -45,6 +50,18 @@ std::string AwsRegionOfZone(const std::string& zone) {
   std::string region = parts[0];
   for (size_t k = 1; k < region_end; ++k) region += "-" + parts[k];
   return region;
+}
+
+bool OfferMatches(const Offer& o, const OfferFilter& f) {
+  const InstanceType& t = o.instance;
+  if (!f.cloud.empty() && t.cloud != f.cloud) return false;
+  if (!f.region.empty() && o.region != f.region) return false;
+  if (!f.instance_type.empty() && t.id != f.instance_type) return false;
+  if (!f.gpu.empty() && !GpuIdMatches(t.gpu_id, f.gpu)) return false;
+  if (f.min_gpu_count && t.gpu_count < *f.min_gpu_count) return false;
+  if (f.max_gpu_count && t.gpu_count > *f.max_gpu_count) return false;
+  if (f.min_gpu_memory_gb && o.gpu_memory_gb < *f.min_gpu_memory_gb) return false;
+  return true;
 }
 
 std::string AwsZoneKind(const std::string& zone) {
@@ -109,8 +126,7 @@ Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
   std::vector<Ranked> ranked;
   ranked.reserve(offers.size());
   for (Offer& offer : offers) {
-    const auto& chosen = query.price_kind == model::PriceKind::kSpot ? offer.price_spot_per_hour
-                                                              : offer.price_ondemand_per_hour;
+    const std::optional<double>& chosen = PriceOf(offer, query.price_kind);
     auto price = Converted(chosen, offer, compare_currency, rates);
     if (!price.ok()) return price.error();
     if (query.max_price_per_hour && (!*price || **price > *query.max_price_per_hour)) continue;

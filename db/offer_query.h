@@ -7,12 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "db/catalog_reader.h"
 #include "db/catalog_types.h"
 #include "model/price_kind.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
 
+// The offer's instance price per hour of `kind` (spot_with_fallback starts on spot: that
+// one); nullopt when that kind is not offered. A reference into `offer`.
+const std::optional<double>& PriceOf(const Offer& offer, model::PriceKind kind);
+// Whether `offer` passes every filter of `filter` (CatalogReader::ListOffers' rule, for
+// readers that filter offers they keep).
+bool OfferMatches(const Offer& offer, const OfferFilter& filter);
 // The offer's price of `kind` per GPU-hour (its instance price over its GPU count); nullopt
 // when that kind is not offered. spot_with_fallback starts on the spot price: that one.
 std::optional<double> PricePerGpuHour(const Offer& offer, model::PriceKind kind);

@@ -79,15 +79,12 @@ void Instances(const Params& params) {
   }
   filter.min_gpu_memory_gb = q.Number("min_gpu_memory_gb", 0);
   query.max_price_per_hour = q.Number("max_price_per_hour", 0);
-  query.price_kind = q.Choice("price_kind", {"ondemand", "spot"}, "ondemand") == "spot"
-      ? model::PriceKind::kSpot
-      : model::PriceKind::kOndemand;
+  query.price_kind = model::ParseEnum(model::kPriceKindNames,
+                                     q.Choice("price_kind", {"ondemand", "spot"}, "ondemand"))
+      .value_or(model::PriceKind::kOndemand);
   std::string currency = q.String("currency");
-  if (!currency.empty() && (currency.size() != 3 ||
-                            !std::all_of(currency.begin(), currency.end(), [](char c) {
-                              return c >= 'A' && c <= 'Z';
-                            }))) {
-    q.Fail("currency", "currency must be an ISO 4217 code such as USD, got '" + currency + "'");
+  if (!currency.empty()) {
+    if (auto why = db::rules::CheckCurrency(currency)) q.Fail("currency", "currency " + *why);
   }
   query.currency = currency;
   std::string sort = q.Choice("sort", {"price", "price_per_gpu", "gpu_count", "gpu_memory"}, "price");

@@ -38,7 +38,6 @@ class PriceKindSet {
   constexpr bool Has(PriceKind k) const { return bits_ & Bit(k); }
   constexpr void Add(PriceKind k) { bits_ |= Bit(k); }
   constexpr void Remove(PriceKind k) { bits_ &= ~Bit(k); }
-  constexpr void Set(PriceKind k, bool on) { on ? Add(k) : Remove(k); }
   constexpr bool empty() const { return bits_ == 0; }
   constexpr bool operator==(const PriceKindSet&) const = default;
 

@@ -126,9 +126,10 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                           const ModelConstants& c = DefaultConstants(),
                                           bool find_smallest_layout = true);
 
-// A lower bound (seconds) of the step time of `job` (its own precision, any layout and
-// micro-batch) on `cluster`: the forward and backward GEMMs of the global batch spread
-// evenly over the GPUs at the saturated rate of that precision. 0 when it cannot say.
+// A lower bound (seconds) of the step time of a 16-bit (or fp32/tf32) `job`, any layout and
+// micro-batch, on `cluster`: the forward and backward GEMMs of the global batch spread
+// evenly over the GPUs at the saturated rate of that precision. 0 when it cannot say. Not
+// a bound for FP8 jobs (their output head runs at the 16-bit rate).
 // `precision: auto` uses it to skip the 16-bit estimate an FP8 step already beats.
 double SixteenBitStepLowerBound(const Workload& w, const TrainingJob& job, const Cluster& cluster,
                                 const ModelConstants& c = DefaultConstants());

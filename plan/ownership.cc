@@ -108,17 +108,15 @@ void BreakEven(const OwnershipPlan& p, RentComparison& c, std::vector<std::strin
 
 // (a), (b): the cheapest current price per GPU-hour of `gpu` in any cloud and region.
 Status SameGpu(db::CatalogReader& catalog, const Planner& planner, OwnershipPlan& p) {
-  db::OfferFilter filter;
-  filter.gpu = p.gpu;
-  auto offers = catalog.ListOffers(filter);
+  auto offers = catalog.AllOffers();
   if (!offers.ok()) return offers.error();
   for (model::PriceKind kind : {model::PriceKind::kOndemand, model::PriceKind::kSpot}) {
     RentComparison c;
     c.basis = OwnershipBasis::kSameGpu;
     c.kind = kind;
-    // The filter also matches a family prefix: only this GPU's offers count.
+    // Only this GPU's offers count.
     auto cheapest = planner.CheapestPerGpuHour(
-        *offers, kind, [&](const db::Offer& o) { return o.instance.gpu_id == p.gpu; });
+        **offers, kind, [&](const db::Offer& o) { return o.instance.gpu_id == p.gpu; });
     if (!cheapest.ok()) return cheapest.error();
     auto found = cheapest->find(p.gpu);
     const double best = found == cheapest->end() ? std::numeric_limits<double>::infinity()

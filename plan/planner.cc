@@ -688,8 +688,7 @@ Result<InferencePlan> Planner::Inference(const InferenceRequest& request) {
   plan.currency = currency_;
   plan.price = hw->price;
   plan.offer = hw->offer;
-  plan.ondemand_asked = request.pricing.kinds.Has(PriceKind::kOndemand);
-  plan.spot_asked = request.pricing.kinds.Has(PriceKind::kSpot);
+  plan.asked = request.pricing.kinds;
   const model::ServingEstimate& est = plan.estimate;
   plan.feasibility = ServingFeasibility(est, hw->cluster.node);
   plan.instances = model::ServingInstances(est, hw->cluster.node.gpus_per_node);

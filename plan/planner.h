@@ -187,7 +187,7 @@ struct InferencePlan {
   double capacity_requests_per_s = 0;  // replicas x requests/s of one replica
   bool decoder = false;  // token-generating: tpot and per-token figures apply
   std::optional<ServingCost> ondemand, spot;
-  bool ondemand_asked = true, spot_asked = true;
+  model::PriceKindSet asked{model::PriceKind::kOndemand, model::PriceKind::kSpot};
   std::string currency;
   PriceQuote price;
   std::optional<db::Offer> offer;

@@ -37,7 +37,8 @@ struct HardwareRequest {
 };
 
 struct PricingRequest {
-  // What to price: ondemand and spot ("both", the default), or spot_with_fallback alone.
+  // What to price (pricing.kind): ondemand and spot ("both", the default), one of them, or
+  // spot_with_fallback alone.
   model::PriceKindSet kinds{model::PriceKind::kOndemand, model::PriceKind::kSpot};
   model::SpotParams spot_params;
   // false: the planner takes the cloud's preemption notice (AWS 2 min, GCP/Azure 30 s).

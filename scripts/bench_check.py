@@ -34,17 +34,26 @@ def parse_goal(text):
 
 
 def budget():
-    """{benchmark name: (recorded seconds, goal seconds or None)} from the Budget table."""
+    """{benchmark name: (recorded seconds, goal seconds or None)} from the Budget table.
+    A row naming a benchmark that does not parse, or a benchmark listed twice, is an error."""
     rows = {}
     in_budget = False
     with open(DOC, encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             if line.startswith("## "):
                 in_budget = line.strip().startswith("## Budget")
                 continue
-            m = ROW.match(line) if in_budget else None
-            if m:
-                rows[m.group(1)] = (seconds(m.group(2), m.group(3)), parse_goal(m.group(4)))
+            if not in_budget or not line.startswith("| `BM_"):
+                continue
+            m = ROW.match(line)
+            goal_text = m.group(4).strip() if m else ""
+            goal = parse_goal(goal_text) if m else None
+            if not m or (goal is None and goal_text != "-"):
+                raise SystemExit(f"bench-check: {DOC}:{number}: a Budget row must read "
+                                 f"| `BM_name` | 1.5 us | 20 us or - | what |, got: {line.strip()}")
+            if m.group(1) in rows:
+                raise SystemExit(f"bench-check: {DOC}:{number}: {m.group(1)} is listed twice")
+            rows[m.group(1)] = (seconds(m.group(2), m.group(3)), goal)
     return rows
 
 
@@ -63,14 +72,22 @@ def main():
     if not rows:
         print(f"bench-check: no Budget table in {DOC}")
         return 1
+    if not os.access(binary, os.X_OK):
+        print(f"bench-check: no benchmark program at {binary} (build with GPUPLAN_BUILD_BENCH=ON)")
+        return 1
     pattern = "^(" + "|".join(re.escape(n) for n in rows) + ")$"
     run = subprocess.run(
         [binary, f"--benchmark_filter={pattern}", f"--benchmark_repetitions={repetitions}",
          "--benchmark_format=json"],
-        stdout=subprocess.PIPE, check=True, text=True)
+        stdout=subprocess.PIPE, check=False, text=True)
+    try:
+        report = json.loads(run.stdout) if run.stdout.strip() else {"benchmarks": []}
+    except json.JSONDecodeError:
+        print(f"bench-check: {binary} printed no JSON report (exit {run.returncode})")
+        return 1
     times = {}
-    for b in json.loads(run.stdout)["benchmarks"]:
-        if b.get("run_type") != "iteration":
+    for b in report["benchmarks"]:
+        if b.get("run_type") != "iteration" or b.get("error_occurred"):
             continue
         times.setdefault(b["run_name"], []).append(b["real_time"] * UNITS[b["time_unit"]])
     failed = 0
@@ -92,7 +109,7 @@ def main():
         print(f"{name:44} {show(recorded):>10} {show(now):>10} {ratio:6.2f} {goal_text:>9}  {verdict}")
     print(f"bench-check: {len(rows) - failed} of {len(rows)} within {factor:g}x of docs/benchmarks.md "
           f"(medians of {repetitions})")
-    return 1 if failed else 0
+    return 1 if failed or run.returncode != 0 else 0
 
 
 if __name__ == "__main__":
