@@ -19,6 +19,7 @@
 #include "api/catalog_requests.h"
 #include "api/cursor.h"
 #include "api/query_params.h"
+#include "db/field_rules.h"
 #include "db/offer_query.h"
 #include "fuzz/fuzz_common.h"
 
