@@ -6,7 +6,7 @@
 #include "db/catalog_store.h"
 #include "db/catalog_types.h"
 #include "model/gpu_spec.h"
-#include "plan/planner.h"
+#include "plan/pricing.h"
 
 namespace gpuplan::api {
 

@@ -12,6 +12,7 @@
 #include "api/recommender.h"
 #include "db/catalog_writer.h"
 #include "db/field_rules.h"
+#include "plan/context.h"
 
 namespace gpuplan::api {
 
@@ -90,8 +91,8 @@ Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body) {
 }
 
 Status CheckRun(db::CatalogReader& catalog, RecordedRun& run) {
-  plan::Planner planner(catalog);
-  auto p = planner.Predict(run.run);
+  plan::PlanContext context(catalog, std::time(nullptr));
+  auto p = plan::PredictRun(context.hardware, run.run);
   if (!p.ok()) return WithPointers(p.error());
   run.prediction = *p;
   run.row.gpu_id = p->gpu_id;
@@ -116,13 +117,13 @@ constexpr int kIndexPageRuns = 1000;
 
 // Adds stored run `m` to `index` as the model predicts it today; a run whose request no
 // longer decodes, or whose hardware the catalog or model no longer takes, is left out.
-Status AddPredicted(plan::Planner& planner, const db::Measurement& m,
+Status AddPredicted(const plan::HardwareResolver& hardware, const db::Measurement& m,
                     plan::MeasuredRunIndex& index) {
   auto body = nlohmann::json::parse(m.request, nullptr, false);
   if (body.is_discarded()) return OkStatus();
   auto decoded = DecodeMeasurement(body);
   if (!decoded.ok()) return OkStatus();
-  auto p = planner.Predict(decoded->run);
+  auto p = plan::PredictRun(hardware, decoded->run);
   if (!p.ok()) return p.error().code == ErrorCode::kUnavailable ? Status(p.error()) : OkStatus();
   double ratio = m.samples_per_s / p->predicted_samples_per_s;
   if (!(ratio > 0) || !std::isfinite(ratio)) return OkStatus();
@@ -156,7 +157,7 @@ Result<std::shared_ptr<const RunIndex>> UpdatedIndex(db::CachedCatalog& catalog,
     if (!after.ok()) return after.error();
     index->index.set_covered_id(*after);
   }
-  plan::Planner planner(catalog);
+  plan::PlanContext context(catalog, std::time(nullptr));
   db::MeasurementQuery q;
   q.every_owner = true;
   q.after_id = index->index.covered_id();
@@ -170,7 +171,7 @@ Result<std::shared_ptr<const RunIndex>> UpdatedIndex(db::CachedCatalog& catalog,
         more = false;
         break;
       }
-      Status added = AddPredicted(planner, m, index->index);
+      Status added = AddPredicted(context.hardware, m, index->index);
       if (!added.ok()) return added.error();
       ++index->runs_read;
       q.after_id = m.id;

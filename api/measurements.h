@@ -16,7 +16,7 @@
 #include "db/catalog_reader.h"
 #include "db/measurements.h"
 #include "model/result.h"
-#include "plan/planner.h"
+#include "plan/run_calibration.h"
 
 namespace gpuplan::api {
 

@@ -107,7 +107,7 @@ void BreakEven(const OwnershipPlan& p, RentComparison& c, std::vector<std::strin
 }
 
 // (a), (b): the cheapest current price per GPU-hour of `gpu` in any cloud and region.
-Status SameGpu(db::CatalogReader& catalog, const Planner& planner, OwnershipPlan& p) {
+Status SameGpu(db::CatalogReader& catalog, const Pricing& pricing, OwnershipPlan& p) {
   auto offers = catalog.AllOffers();
   if (!offers.ok()) return offers.error();
   for (model::PriceKind kind : {model::PriceKind::kOndemand, model::PriceKind::kSpot}) {
@@ -115,7 +115,7 @@ Status SameGpu(db::CatalogReader& catalog, const Planner& planner, OwnershipPlan
     c.basis = OwnershipBasis::kSameGpu;
     c.kind = kind;
     // Only this GPU's offers count.
-    auto cheapest = planner.CheapestPerGpuHour(
+    auto cheapest = pricing.CheapestPerGpuHour(
         **offers, kind, [&](const db::Offer& o) { return o.instance.gpu_id == p.gpu; });
     if (!cheapest.ok()) return cheapest.error();
     auto found = cheapest->find(p.gpu);
@@ -224,7 +224,8 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
   Status valid = CheckRequest(request);
   if (!valid.ok()) return valid.error();
   Planner planner(catalog);
-  Status currency = planner.UseCurrency(request.currency);
+  Pricing& pricing = planner.context().pricing;
+  Status currency = pricing.UseCurrency(request.currency);
   if (!currency.ok()) return currency.error();
   auto gpu = catalog.GetGpu(request.gpu);
   if (!gpu.ok()) {
@@ -237,7 +238,7 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
   p.gpus = request.gpus;
   p.currency = request.currency;
   const std::string& cur = p.currency;
-  auto from_usd = [&](double usd) { return planner.Convert(usd, "USD"); };
+  auto from_usd = [&](double usd) { return pricing.Convert(usd, "USD"); };
 
   if (request.purchase_price) {
     p.purchase_price = *request.purchase_price;
@@ -307,7 +308,7 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
       "break-even months = (purchase x gpus + host_cost) / (rent per month - power and "
       "maintenance per month); resale is not counted in it");
   Cost(p);
-  Status same_gpu = SameGpu(catalog, planner, p);
+  Status same_gpu = SameGpu(catalog, pricing, p);
   if (!same_gpu.ok()) return same_gpu.error();
   p.assumptions.push_back(
       "same GPU: the cheapest current price per GPU-hour in any cloud and region, for the GPUs "

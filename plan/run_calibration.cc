@@ -1,15 +1,13 @@
-// Planner::Predict and Planner::Calibrate: measured runs against the model, and the
-// correction they give later estimates of the same GPU and workload family. Calibrate reads
-// predictions made once per catalog generation (plan/measured_runs.h), never re-predicts.
+#include "plan/run_calibration.h"
+
 #include <algorithm>
 #include <cmath>
-
-#include "plan/planner.h"
+#include <cstdio>
 
 namespace gpuplan::plan {
 
-Result<RunPrediction> Planner::Predict(const MeasuredRun& run) {
-  auto hw = Resolve(run.hardware, PricingRequest{});
+Result<RunPrediction> PredictRun(const HardwareResolver& hardware, const MeasuredRun& run) {
+  auto hw = hardware.Resolve(run.hardware, PricingRequest{});
   if (!hw.ok()) return hw.error();
   model::TrainingJob job = run.job;
   job.samples = std::max(1.0, static_cast<double>(job.global_batch)) * 1000;  // any work
@@ -42,9 +40,8 @@ double Correction(double sum_log, int n) {
 
 }  // namespace
 
-std::optional<RunCalibration> Planner::Calibrate(const MeasuredRuns& runs,
-                                                const std::string& gpu_id,
-                                                model::Family family) {
+std::optional<RunCalibration> Calibrate(const MeasuredRuns& runs, const std::string& gpu_id,
+                                        model::Family family) {
   if (!runs.index) return std::nullopt;
   RunSelection chosen = runs.index->Select(runs.owner, family, gpu_id, kMaxRunsPerEstimate);
   if (chosen.runs.empty()) return std::nullopt;
@@ -66,6 +63,46 @@ std::optional<RunCalibration> Planner::Calibrate(const MeasuredRuns& runs,
   c.error_before /= c.runs;
   c.error_after /= c.runs;
   return c;
+}
+
+std::string CalibrationAssumption(const RunCalibration& c, const std::string& gpu_id,
+                                  model::Family family) {
+  char text[400];
+  std::snprintf(text, sizeof(text),
+                "calibrated by %d measured run(s) of %s (%s workloads): throughput x %.4g, "
+                "the runs' mean ratio to the model moved %d/(%d+%g) of the way from 1; "
+                "error_after is leave-one-out; the step breakdown is the model's, before "
+                "the correction",
+                c.runs, gpu_id.c_str(), std::string(model::FamilyName(family)).c_str(), c.factor,
+                c.runs, c.runs, kMeasurementPriorRuns);
+  return text;
+}
+
+std::string CalibrationCapWarning(const RunCalibration& c) {
+  if (c.runs_available <= c.runs) return "";
+  return "calibrated by " + std::to_string(c.runs) + " of " + std::to_string(c.runs_available) +
+         " measured runs that apply (at most " + std::to_string(kMaxRunsPerEstimate) +
+         " per estimate): the caller's own runs first, then shared ones, each the most "
+         "recently recorded first";
+}
+
+
+void ApplyCalibration(model::TrainingEstimate& e, const RunCalibration& c, bool fixed_duration) {
+  const double f = c.factor;
+  e.samples_per_s *= f;
+  e.tokens_per_s *= f;
+  e.mfu *= f;
+  e.step.step_time_s /= f;
+  if (fixed_duration) {
+    for (double* v : {&e.steps, &e.total_samples, &e.total_tokens, &e.epochs,
+                      &e.work_p10_samples, &e.work_p90_samples, &e.train_flops}) {
+      *v *= f;
+    }
+  } else {
+    e.total_hours /= f;
+    e.p10_hours /= f;
+    e.p90_hours /= f;
+  }
 }
 
 }  // namespace gpuplan::plan

@@ -1,0 +1,96 @@
+// The serving walk of a recommendation: every admitted offer as one replica's node, each
+// price kind asked, estimated once per distinct hardware configuration.
+#include <map>
+#include <unordered_map>
+
+#include "model/counts.h"
+#include "plan/recommend_walk.h"
+
+namespace gpuplan::plan {
+
+using model::PriceKind;
+
+Result<Recommendation> RecommendInference(PlanContext& context, const InferenceRequest& request,
+                                          Constraints cons, Objective objective, int limit) {
+  Pricing& pricing = context.pricing;
+  Recommendation out;
+  out.inference = true;
+  out.objective = objective;
+  out.currency = pricing.currency();
+  if (!cons.price_kinds_given) {
+    cons.kinds.Remove(PriceKind::kSpot);
+    out.assumptions.push_back(
+        "on-demand prices only: a serving fleet runs around the clock and spot capacity can "
+        "be reclaimed; ask price_kinds [\"spot\"] to see spot options");
+  }
+  auto offers = CandidateOffers(context.catalog, cons);
+  if (!offers.ok()) return offers.error();
+  out.rejected = {{"does_not_fit", 0}, {"precision_unsupported", 0},
+                  {"tensor_parallel_too_large", 0}, {"over_max_gpus", 0},
+                  {"node_too_large", offers->unsupported},
+                  {"slo_not_met", 0}, {"over_budget", 0}, {"no_price", 0},
+                  {"doubtful_price", 0}};
+  NodeSpecs nodes_of(context.catalog);
+  std::unordered_map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>,
+                     HardwareKeyHash>
+      cache;
+  std::vector<Candidate> feasible;
+  // The model's defaults (utilisation, weight overhead) hold for every option.
+  for (std::string& a : model::ServingDefaultsAssumptions(
+           model::ServingConstants(), model::IsDecoderOnly(request.workload.family))) {
+    out.assumptions.push_back(std::move(a));
+  }
+  for (size_t next = 0; next < offers->offers.size(); ++next) {
+    if (StopEarly(offers->offers.size(), next, out)) break;
+    const db::Offer& offer = *offers->offers[next];
+    HardwareKey key = KeyOf(offer.instance, 1, KeyFor::kServing);
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      auto node = nodes_of.Of(offer.instance);
+      if (!node.ok()) return node.error();
+      it = cache.emplace(key, Shared(model::EstimateServing(request.workload, *node,
+                                                            request.serving)))
+               .first;
+    }
+    auto prices = PriceOffer(pricing, offer);
+    if (!prices.ok()) return prices.error();
+    for (PriceKind kind : {PriceKind::kOndemand, PriceKind::kSpot}) {
+      auto price = OptionPrice(kind, *prices, cons, out);
+      if (!price) continue;
+      if (!it->second.ok()) {
+        if (FieldIs(it->second.error(), "precision")) {
+          ++out.rejected["precision_unsupported"];
+          continue;
+        }
+        if (FieldIs(it->second.error(), "tensor_parallel")) {
+          ++out.rejected["tensor_parallel_too_large"];  // more GPUs per replica than the node has
+          continue;
+        }
+        if (FieldIs(it->second.error(), "target_requests_per_s")) {
+          ++out.rejected["over_max_gpus"];  // the load needs more than model::kMaxTotalGpus
+          continue;
+        }
+        return it->second.error();
+      }
+      const auto& e = *it->second;
+      if (e->verdict == model::FitVerdict::kDoesNotFit) {
+        ++out.rejected["does_not_fit"];
+        continue;
+      }
+      if (!e->slo_met) {
+        ++out.rejected["slo_not_met"];
+        continue;
+      }
+      const int instances = model::ServingInstances(*e, offer.instance.gpu_count);
+      Candidate c = NewCandidate(offer, instances, kind, *prices, *price);
+      c.cost = *price * instances;  // per hour
+      c.hours = e->chosen.latency_s;
+      c.serving = e;
+      if (WithinBudget(c.cost * kHoursPerMonth, cons, out)) feasible.push_back(std::move(c));
+    }
+  }
+  Finish(feasible, objective, limit, cons, out);
+  return out;
+}
+
+}  // namespace gpuplan::plan

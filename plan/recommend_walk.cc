@@ -1,0 +1,275 @@
+// The parts the two recommendation walks share (plan/recommend_walk.h).
+#include "plan/recommend_walk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "db/offer_query.h"
+#include "db/text.h"
+#include "model/counts.h"
+#include "plan/deadline.h"
+#include "plan/inference_plan.h"
+
+namespace gpuplan::plan {
+
+using model::PriceKind;
+
+namespace {
+
+// `gpu` is one of `wanted` (db::GpuIdMatches); every GPU when `wanted` is empty.
+bool GpuMatches(const std::set<std::string>& wanted, const std::string& gpu) {
+  if (wanted.empty()) return true;
+  for (const std::string& w : wanted) {
+    if (db::GpuIdMatches(gpu, w)) return true;
+  }
+  return false;
+}
+
+RecommendedOption Materialize(const Candidate& c) {
+  RecommendedOption o;
+  o.offer = *c.offer;
+  o.nodes = c.nodes;
+  o.total_gpus = c.nodes * c.offer->instance.gpu_count;
+  o.price_kind = c.kind;
+  o.price_per_hour = c.price_per_hour;
+  o.checkpoint_interval_minutes = c.checkpoint_interval_minutes;
+  o.hours = c.hours;
+  o.p10_hours = c.p10_hours;
+  o.p90_hours = c.p90_hours;
+  if (c.price.flagged()) {
+    o.price_flags = c.price.Flags();
+    for (auto& w : PriceWarnings(*c.offer, c.price)) o.warnings.push_back(std::move(w));
+  }
+  o.cost = c.cost;
+  o.score = c.score;
+  o.training = c.training;
+  o.serving = c.serving;
+  o.fallback = c.fallback;
+  const std::string& gpu = c.offer->instance.gpu_id;
+  if (c.training) {
+    const model::TrainingEstimate& e = *c.training;
+    std::string kind = model::StartsOnSpot(c.kind) ? " on spot" : " on demand";
+    if (c.fallback) {
+      kind += ", moving to on-demand at " +
+              db::FormatNumber("%.1f h", c.fallback->run.switch_at_hours) + " if not done";
+    }
+    o.why = std::to_string(o.total_gpus) + "x " + gpu + kind + ", " +
+            db::FormatNumber("%.1f h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
+            db::FormatNumber("%.2f", e.mfu);
+  }
+  if (c.serving) {
+    const model::ServingEstimate& e = *c.serving;
+    o.cost_per_month = c.cost * kHoursPerMonth;
+    o.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
+            "x " + gpu + " at batch " + std::to_string(e.chosen.batch) + ", " +
+            db::FormatNumber("%.2f s", e.chosen.latency_s) + " per request" +
+            (model::StartsOnSpot(c.kind) ? " (spot: can be reclaimed)" : "");
+    if (model::StartsOnSpot(c.kind)) o.warnings.push_back(kSpotServingCaveat);
+  }
+  return o;
+}
+
+// What Constraints::distinct keeps apart: "" when every option is its own choice.
+std::string DistinctKey(const Candidate& c, Constraints::Distinct distinct) {
+  switch (distinct) {
+    case Constraints::Distinct::kInstanceType:
+      return c.offer->instance.cloud + "/" + c.offer->instance.id;
+    case Constraints::Distinct::kRegion: return c.offer->instance.cloud + "/" + c.offer->region;
+    case Constraints::Distinct::kNone: break;
+  }
+  return "";
+}
+
+// Ranks `feasible` by the objective; answers the first `limit` (the best of each distinct
+// key only) and the Pareto front.
+void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
+          Constraints::Distinct distinct, Recommendation& out) {
+  double min_cost = INFINITY, min_hours = INFINITY;
+  for (const auto& c : feasible) {
+    min_cost = std::min(min_cost, c.cost);
+    min_hours = std::min(min_hours, c.hours);
+  }
+  for (auto& c : feasible) {
+    switch (objective) {
+      case Objective::kCost: c.score = c.cost + c.hours * 1e-9; break;
+      case Objective::kTime: c.score = c.hours + c.cost * 1e-12; break;
+      case Objective::kBalanced:  // product of the ratios to the best of each
+        c.score = (c.cost / std::max(min_cost, 1e-12)) * (c.hours / std::max(min_hours, 1e-12));
+        break;
+    }
+  }
+  // Pointers are sorted, not the candidates (each holds an offer's price flags and three
+  // shared estimates: moving them dominated the sort).
+  std::vector<const Candidate*> by_score;
+  by_score.reserve(feasible.size());
+  for (const auto& c : feasible) by_score.push_back(&c);
+  std::vector<const Candidate*> by_time = by_score;
+  // Ties keep the candidates' order: the pointers into `feasible` are in that order, so
+  // comparing them last makes the order total (as stable as std::stable_sort).
+  auto better = [](const Candidate* a, const Candidate* b) {
+    return a->score < b->score || (a->score == b->score && a < b);
+  };
+  std::sort(by_time.begin(), by_time.end(), [](const Candidate* a, const Candidate* b) {
+    if (a->hours != b->hours) return a->hours < b->hours;
+    if (a->cost != b->cost) return a->cost < b->cost;
+    return a < b;
+  });
+  double best_cost = INFINITY;
+  for (const Candidate* c : by_time) {
+    if (c->cost < best_cost) {
+      best_cost = c->cost;
+      out.pareto_front.push_back(Materialize(*c));
+    }
+  }
+  out.feasible = static_cast<int>(feasible.size());
+  // Only the best few are answered: a heap yields them in order without sorting the rest.
+  auto worse = [&](const Candidate* a, const Candidate* b) { return better(b, a); };
+  std::make_heap(by_score.begin(), by_score.end(), worse);
+  std::set<std::string> seen;
+  for (auto end = by_score.end();
+       end != by_score.begin() && static_cast<int>(out.items.size()) < limit; --end) {
+    std::pop_heap(by_score.begin(), end, worse);
+    const Candidate* next = *(end - 1);
+    std::string key = DistinctKey(*next, distinct);
+    if (!key.empty() && !seen.insert(key).second) continue;
+    out.items.push_back(Materialize(*next));
+  }
+}
+
+// Says how many options a flagged price kept out of the ranking, if any.
+void NoteDoubtfulPrices(Recommendation& out) {
+  int n = out.rejected["doubtful_price"];
+  if (n == 0) return;
+  out.warnings.push_back(std::to_string(n) +
+                         " option(s) not ranked: their offer's spot price is above its own "
+                         "on-demand price, so the catalog price may be stale or wrong "
+                         "(constraints.include_doubtful_prices ranks them, flagged)");
+}
+
+}  // namespace
+
+size_t HardwareKeyHash::operator()(const HardwareKey& k) const {
+  size_t h = std::hash<std::string>()(std::get<0>(k));
+  auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  mix(std::hash<int>()(std::get<1>(k)));
+  mix(std::hash<std::string>()(std::get<2>(k)));
+  mix(std::hash<double>()(std::get<3>(k)));
+  mix(std::hash<double>()(std::get<4>(k)));
+  mix(std::hash<double>()(std::get<5>(k)));
+  mix(std::hash<int>()(std::get<6>(k)));
+  return h;
+}
+
+HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use) {
+  const double network = use != KeyFor::kServing && nodes > 1 ? t.network_gbps.value_or(0) : 0;
+  const double vcpus = use == KeyFor::kImageTraining ? t.vcpus.value_or(0) : 0;
+  return {t.gpu_id, t.gpu_count, t.interconnect, t.interconnect_bw_gbps, network, vcpus, nodes};
+}
+
+Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer) {
+  auto quote = pricing.Quote(offer);
+  if (!quote.ok()) return quote.error();
+  return OfferPrices{std::move(quote).value(), pricing.Assess(offer)};
+}
+
+std::optional<double> OptionPrice(PriceKind kind, const OfferPrices& prices,
+                                  const Constraints& cons, Recommendation& out) {
+  if (!cons.kinds.Has(kind)) return std::nullopt;
+  ++out.considered;
+  const PriceQuote& quote = prices.quote;
+  std::optional<double> price = kind == PriceKind::kOndemand ? quote.ondemand : quote.spot;
+  if (kind == PriceKind::kSpotWithFallback && !quote.ondemand) price.reset();
+  if (!price) {
+    ++out.rejected["no_price"];
+    return std::nullopt;
+  }
+  if (prices.quality.spot_above_ondemand && !cons.include_doubtful_prices) {
+    ++out.rejected["doubtful_price"];
+    return std::nullopt;
+  }
+  return price;
+}
+
+Result<model::NodeSpec> NodeSpecs::Of(const db::InstanceType& type) {
+  auto known = gpus_.find(type.gpu_id);
+  if (known == gpus_.end()) {
+    auto g = catalog_.GetGpu(type.gpu_id);
+    if (!g.ok()) return g.error();
+    known = gpus_.emplace(type.gpu_id, std::move(g).value()).first;
+  }
+  return NodeFromInstance(type, known->second);
+}
+
+Result<CandidateOfferList> CandidateOffers(db::CatalogReader& catalog, const Constraints& c) {
+  auto all = catalog.AllOffers();
+  if (!all.ok()) return all.error();
+  CandidateOfferList out{*all, {}, 0};
+  for (const db::Offer& o : **all) {
+    if (c.min_gpu_memory_gb > 0 && o.gpu_memory_gb < c.min_gpu_memory_gb) continue;
+    if (!c.clouds.empty() && !c.clouds.count(o.instance.cloud)) continue;
+    if (!c.regions.empty() && !c.regions.count(o.region)) continue;
+    if (!GpuMatches(c.gpus, o.instance.gpu_id)) continue;
+    // Nodes larger than the model covers (catalog counts go to 1024) are skipped, not errors.
+    if (o.instance.gpu_count < 1 || o.instance.gpu_count > model::kMaxGpusPerNode) {
+      ++out.unsupported;
+      continue;
+    }
+    out.offers.push_back(&o);
+  }
+  return out;
+}
+
+bool StopEarly(size_t offers, size_t next, Recommendation& out) {
+  if (!PlanningTimeUp()) return false;
+  out.stopped_early = true;
+  out.offers_evaluated = static_cast<int>(next);
+  out.offers_not_evaluated = static_cast<int>(offers - next);
+  return true;
+}
+
+bool FieldIs(const Error& e, const char* field) {
+  return e.code == ErrorCode::kInvalidArgument && !e.fields.empty() && e.fields[0].field == field;
+}
+
+Candidate NewCandidate(const db::Offer& offer, int nodes, PriceKind kind,
+                       const OfferPrices& prices, double price) {
+  Candidate c;
+  c.offer = &offer;
+  c.nodes = nodes;
+  c.kind = kind;
+  c.price = prices.quality;
+  c.price_per_hour = price;
+  return c;
+}
+
+bool WithinBudget(double budget_cost, const Constraints& cons, Recommendation& out) {
+  if (!cons.budget || budget_cost <= *cons.budget) return true;
+  ++out.rejected["over_budget"];
+  return false;
+}
+
+void Finish(std::vector<Candidate>& feasible, Objective objective, int limit,
+            const Constraints& cons, Recommendation& out) {
+  Rank(feasible, objective, limit, cons.distinct, out);
+  NoteDoubtfulPrices(out);
+}
+
+// The deadline assumption every recommendation with a deadline names.
+std::string DeadlineAssumption(const Constraints& c) {
+  return c.deadline_confidence == DeadlineConfidence::kP90
+             ? "deadline_hours is held to each option's P90 time (deadline_confidence p90, the "
+               "default): at most one run in ten takes longer; spot times include interruptions"
+             : "deadline_hours is held to each option's expected time (deadline_confidence p50): "
+               "about half of the runs take longer";
+}
+
+// Whether an option whose times are `c` misses the deadline at the asked confidence.
+bool MissesDeadline(const Candidate& c, const Constraints& cons) {
+  if (!cons.deadline_hours) return false;
+  double t = cons.deadline_confidence == DeadlineConfidence::kP90 ? std::max(c.hours, c.p90_hours)
+                                                                  : c.hours;
+  return t > *cons.deadline_hours;
+}
+
+}  // namespace gpuplan::plan

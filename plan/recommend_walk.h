@@ -1,0 +1,131 @@
+// What the training and the serving recommendation walks share (plan/recommend_training.cc,
+// plan/recommend_inference.cc): the catalog offers a request's constraints admit, the key
+// under which offers share one estimate, an option's price, the candidates they rank, and
+// the ranking itself. Internal to the recommendation question (plan/recommendation.h).
+// Not thread-safe beyond what its arguments are; no I/O but CandidateOffers' catalog read.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "db/catalog_reader.h"
+#include "plan/price_quality.h"
+#include "plan/recommendation.h"
+
+namespace gpuplan::plan {
+
+// What the model sees of an offer: offers with equal keys get equal estimates, whatever
+// their cloud, region or price (a p4d.24xlarge in six regions is estimated once; an
+// 8 x A100 node of any cloud, on one node, once).
+using HardwareKey = std::tuple<std::string, int, std::string, double, double, double, int>;
+
+// Offers are looked up by key three times each (1, 2, 4 nodes): a hash, not an ordered map
+// of string tuples.
+struct HardwareKeyHash {
+  size_t operator()(const HardwareKey& k) const;
+};
+
+// Only what the model reads is in the key: the network between nodes when there are several,
+// the vCPUs (the input pipeline) for image workloads in training; serving reads neither.
+enum class KeyFor { kTraining, kImageTraining, kServing };
+HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use);
+
+// An offer's prices in the request currency and their flags, read once per offer.
+struct OfferPrices {
+  PriceQuote quote;
+  PriceQuality quality;
+};
+Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer);
+
+// The price of one option (offer x price kind; spot_with_fallback starts at the spot price and
+// needs an on-demand one too): nullopt when the kind is not allowed; when it is not offered
+// (counted in `out` as considered and rejected for no_price); or when its spot price is
+// above its own on-demand one and the request does not rank such prices (rejected for
+// doubtful_price).
+std::optional<double> OptionPrice(model::PriceKind kind, const OfferPrices& prices,
+                                  const Constraints& cons, Recommendation& out);
+
+// The node of each instance type a walk meets, its GPU's spec read from the catalog once.
+class NodeSpecs {
+ public:
+  explicit NodeSpecs(db::CatalogReader& catalog) : catalog_(catalog) {}
+  Result<model::NodeSpec> Of(const db::InstanceType& type);
+
+ private:
+  db::CatalogReader& catalog_;
+  std::map<std::string, model::GpuSpec> gpus_;
+};
+
+// The offers a recommendation walks: pointers into the catalog's shared offers (`all`
+// keeps them alive while the options point at them), and how many were skipped as nodes
+// larger than the model covers.
+struct CandidateOfferList {
+  std::shared_ptr<const std::vector<db::Offer>> all;
+  std::vector<const db::Offer*> offers;
+  int unsupported = 0;
+};
+Result<CandidateOfferList> CandidateOffers(db::CatalogReader& catalog, const Constraints& c);
+
+// An estimate kept once and shared by every option with the same hardware.
+template <typename T>
+Result<std::shared_ptr<const T>> Shared(Result<T> estimate) {
+  if (!estimate.ok()) return estimate.error();
+  return std::make_shared<const T>(std::move(estimate).value());
+}
+
+// Whether the walk over `offers` stops before `next` (the request's planning share is
+// spent, plan/deadline.h); if so, `out` says how far it got.
+bool StopEarly(size_t offers, size_t next, Recommendation& out);
+
+// Whether `e` is a refusal of request field `field`.
+bool FieldIs(const Error& e, const char* field);
+
+// An option while options are counted and ranked: no strings, the offer by pointer (the
+// offers outlive the ranking); only the options answered become RecommendedOptions.
+struct Candidate {
+  const db::Offer* offer = nullptr;
+  int nodes = 1;
+  model::PriceKind kind = model::PriceKind::kOndemand;
+  double price_per_hour = 0, hours = 0, cost = 0, score = 0;
+  double p10_hours = 0, p90_hours = 0;  // training
+  PriceQuality price;  // its offer's flags (plan/price_quality.h)
+  double checkpoint_interval_minutes = 0;
+  std::shared_ptr<const FallbackTrainingCost> fallback;
+  std::shared_ptr<const model::TrainingEstimate> training;
+  std::shared_ptr<const model::ServingEstimate> serving;
+};
+
+// An option of `offer` on `nodes` instances at `price` (per instance) of `kind`; its times,
+// cost and estimate are the walk's to set.
+Candidate NewCandidate(const db::Offer& offer, int nodes, model::PriceKind kind,
+                       const OfferPrices& prices, double price);
+
+// Whether `budget_cost` (training: the total; serving: per month) is within the request's
+// budget; counts over_budget in `out` when it is not.
+bool WithinBudget(double budget_cost, const Constraints& cons, Recommendation& out);
+
+// Ranks `feasible` by the objective; answers the first `limit` (the best of each distinct
+// key only) and the Pareto front, and says how many options a flagged price kept out.
+void Finish(std::vector<Candidate>& feasible, Objective objective, int limit,
+            const Constraints& cons, Recommendation& out);
+
+// The deadline assumption every recommendation with a deadline names.
+std::string DeadlineAssumption(const Constraints& c);
+
+// Whether an option whose times are `c` misses the deadline at the asked confidence.
+bool MissesDeadline(const Candidate& c, const Constraints& cons);
+
+// The two walks (Recommend checks the constraint names and sets the currency first).
+Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingRequest& request,
+                                         const Constraints& constraints, Objective objective,
+                                         int limit);
+Result<Recommendation> RecommendInference(PlanContext& context, const InferenceRequest& request,
+                                          Constraints constraints, Objective objective, int limit);
+
+}  // namespace gpuplan::plan

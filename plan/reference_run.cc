@@ -1,0 +1,94 @@
+#include "plan/reference_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace gpuplan::plan {
+
+namespace {
+
+// Prefixes the fields of `e` with "reference_run." (the reference hardware's errors).
+Error UnderReference(Error e) {
+  for (FieldError& f : e.fields) {
+    if (f.field.rfind("hardware", 0) == 0 || f.field == "precision" || f.field == "dataset.hours") {
+      f.field = "reference_run." + (f.field == "dataset.hours" ? std::string("hours") : f.field);
+    }
+  }
+  return e;
+}
+
+// Combines two independent P10/P90 spreads (ratios to the central value) in log space.
+double CombineSpread(double a, double b, bool high) {
+  double la = std::log(std::max(a, 1e-12)), lb = std::log(std::max(b, 1e-12));
+  double spread = std::sqrt(la * la + lb * lb);
+  return std::exp(high ? spread : -spread);
+}
+
+}  // namespace
+
+std::string ReferenceAssumption(const ReferenceWork& w) {
+  char text[400];
+  std::snprintf(text, sizeof(text),
+                "reference run: the work is what the model predicts %d x %s processes in %.4g h "
+                "at %s (%.4g samples, P10-P90 %.4g-%.4g)",
+                w.cluster.TotalGpus(), w.cluster.node.gpu.id.c_str(), w.hours,
+                std::string(model::PrecisionName(w.precision)).c_str(), w.samples, w.p10_samples,
+                w.p90_samples);
+  return text;
+}
+
+Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
+                                          const TrainingRequest& request,
+                                          std::optional<ReferenceWork>* work) {
+  if (!request.reference) return request;
+  const ReferenceRun& ref = *request.reference;
+  auto hw = hardware.Resolve(ref.hardware, PricingRequest{});
+  if (!hw.ok()) return UnderReference(hw.error());
+  model::TrainingJob job = request.job;
+  job.samples = job.tokens = 0;
+  job.epochs = 1;
+  job.hours = ref.hours;
+  if (ref.precision) {
+    job.precision = *ref.precision;
+    job.precision_auto = false;
+  }
+  auto e = model::EstimateTraining(request.workload, job, hw->cluster, model::DefaultConstants(),
+                                   false);
+  if (!e.ok()) return UnderReference(e.error());
+  if (e->memory.verdict == model::FitVerdict::kDoesNotFit) {
+    return Error::Invalid("reference_run.hardware",
+                          "the workload does not fit the reference hardware's memory, so the "
+                          "model cannot say what it processed there");
+  }
+  ReferenceWork w;
+  w.cluster = hw->cluster;
+  if (ref.hardware.from_catalog) {
+    w.cloud = ref.hardware.cloud;
+    w.instance_type = ref.hardware.instance_type;
+  }
+  w.hours = ref.hours;
+  w.precision = e->precision;
+  w.samples_per_s = e->samples_per_s;
+  w.samples = e->total_samples;
+  w.p10_samples = e->work_p10_samples;
+  w.p90_samples = e->work_p90_samples;
+  w.tokens = e->total_tokens;
+  TrainingRequest out = request;
+  out.reference.reset();
+  out.job.samples = w.samples;
+  out.job.tokens = 0;
+  out.job.hours = 0;
+  out.job.epochs = 1;
+  *work = w;
+  return out;
+}
+
+void WidenByReference(model::TrainingEstimate& e, const ReferenceWork& work) {
+  double t = e.total_hours;
+  if (t <= 0 || work.samples <= 0) return;
+  e.p10_hours = t * CombineSpread(work.p10_samples / work.samples, e.p10_hours / t, false);
+  e.p90_hours = t * CombineSpread(work.p90_samples / work.samples, e.p90_hours / t, true);
+}
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,57 @@
+// Measured runs against the model: what it predicts for a run someone timed, and the
+// correction the runs of one GPU and workload family give later estimates of them
+// (shrunk toward 1 by kMeasurementPriorRuns, bounded by kMaxMeasurementCorrection).
+// Calibrate reads predictions made once per catalog generation (plan/measured_runs.h) and
+// never re-predicts. Pure functions but PredictRun (which reads the resolver's catalog).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/training.h"
+#include "plan/hardware.h"
+#include "plan/measured_runs.h"
+#include "plan/requests.h"
+
+namespace gpuplan::plan {
+
+// The correction measured runs of the same GPU and workload family apply to an estimate.
+struct RunCalibration {
+  int runs = 0;            // the runs used (at most kMaxRunsPerEstimate)
+  int runs_available = 0;  // the runs that apply, before that cap
+  std::vector<long long> ids;
+  double factor = 1;        // measured / predicted throughput, shrunk toward 1
+  double error_before = 0;  // mean |predicted / measured - 1| over the runs
+  double error_after = 0;   // the same with the correction fitted on the other runs
+};
+
+// A measured run re-predicted with the current model.
+struct RunPrediction {
+  std::string gpu_id;
+  int gpus_per_node = 1, nodes = 1;
+  double predicted_samples_per_s = 0;
+  model::Precision precision = model::Precision::kBf16;
+};
+
+// What the model predicts for a measured run (its hardware resolved: errors name
+// "hardware.*", "precision", "global_batch_size"...; kInvalidArgument on "hardware" when
+// the run does not fit the GPUs' memory).
+Result<RunPrediction> PredictRun(const HardwareResolver& hardware, const MeasuredRun& run);
+
+// The correction the runs of GPU `gpu_id` and `family` in `runs` give (nullopt: none
+// applies), from at most kMaxRunsPerEstimate of them (MeasuredRunIndex::Select).
+std::optional<RunCalibration> Calibrate(const MeasuredRuns& runs, const std::string& gpu_id,
+                                        model::Family family);
+
+// Scales `e` by the correction: the rate by its factor, and so the time (or, for a fixed
+// duration, the work) by it.
+void ApplyCalibration(model::TrainingEstimate& e, const RunCalibration& c, bool fixed_duration);
+
+// What the correction is, in words, for assumptions; and the warning when the cap of
+// kMaxRunsPerEstimate left runs out (empty when none were).
+std::string CalibrationAssumption(const RunCalibration& c, const std::string& gpu_id,
+                                  model::Family family);
+std::string CalibrationCapWarning(const RunCalibration& c);
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,179 @@
+#include "plan/training_cost.h"
+
+#include <cstdio>
+
+#include "db/text.h"
+#include "model/memory.h"
+
+namespace gpuplan::plan {
+
+using model::PriceKind;
+
+namespace {
+
+std::string Minutes(double minutes) {
+  return minutes < 1 ? db::FormatNumber("%.1f s", minutes * 60)
+                     : db::FormatNumber("%.1f min", minutes);
+}
+
+}  // namespace
+
+std::string DefaultRateAssumption(const model::SpotParams& params) {
+  return "spot interruption rate " +
+         db::FormatNumber("%.3g", params.interruption_rate_per_hour) +
+         " per node-hour: the default (no per-offer interruption data); set "
+         "pricing.interruption_rate_per_hour for your cloud and region";
+}
+
+
+std::string FallbackRule(const model::FallbackOutcome& run) {
+  char text[400];
+  if (run.switch_at_hours <= 0) {
+    std::snprintf(text, sizeof(text),
+                  "spot_with_fallback: the %.4g h to the deadline leave no room for a spot "
+                  "interruption and the move to on-demand, so the job runs on demand from the "
+                  "start",
+                  run.deadline_hours);
+  } else {
+    std::snprintf(text, sizeof(text),
+                  "spot_with_fallback: run on spot; if the job is not done %.4g h after the "
+                  "start, write a checkpoint and move to on-demand. That switch point lets a "
+                  "run that met the P90 number of interruptions still finish on demand by the "
+                  "%.4g h deadline at the model's P90 work",
+                  run.switch_at_hours, run.deadline_hours);
+  }
+  return text;
+}
+
+double PreemptionNoticeMinutes(const std::string& cloud) {
+  if (cloud == "aws") return 2;                     // EC2 spot interruption notice
+  if (cloud == "gcp" || cloud == "azure") return 0.5;  // preemption / eviction notice: ~30 s
+  return 0;
+}
+
+TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w, int nodes,
+                            const PriceQuote& price, const PricingRequest& pricing,
+                            const SpotPricing& spot, const std::string& cloud) {
+  TrainingCost cost;
+  cost.currency = price.currency;
+  if (pricing.kinds.Has(PriceKind::kOndemand) && price.ondemand) {
+    OnDemandTrainingCost& c = cost.ondemand.emplace();
+    c.price_per_hour = *price.ondemand;
+    c.instances = nodes;
+    c.hours = e.total_hours;
+    c.total = *price.ondemand * nodes * e.total_hours;
+    c.p10_total = *price.ondemand * nodes * e.p10_hours;
+    c.p90_total = *price.ondemand * nodes * e.p90_hours;
+    c.units = model::SpreadCost(c.total, e.epochs, e.total_tokens, e.total_samples);
+  }
+  if (pricing.kinds.Has(PriceKind::kSpotWithFallback) && price.spot && price.ondemand &&
+      pricing.deadline_hours) {
+    model::SpotParams params = pricing.spot_params;
+    params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
+    if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
+    auto run = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
+                                       *pricing.deadline_hours);
+    if (run.ok()) {
+      FallbackTrainingCost& f = cost.fallback.emplace();
+      f.pricing = spot;
+      f.spot_price_per_hour = spot.price_per_hour;
+      f.ondemand_price_per_hour = *price.ondemand;
+      f.instances = nodes;
+      f.params = params;
+      f.run = *run;
+      f.expected_total = nodes * (spot.price_per_hour * run->expected_spot_hours +
+                                  *price.ondemand * run->expected_ondemand_hours);
+      f.p90_total = nodes * (spot.p90_per_hour * run->p90_spot_hours +
+                             *price.ondemand * run->p90_ondemand_hours);
+      f.units = model::SpreadCost(f.expected_total, e.epochs, e.total_tokens, e.total_samples);
+    }
+  }
+  if (pricing.kinds.Has(PriceKind::kSpot) && price.spot) {
+    model::SpotParams params = pricing.spot_params;
+    params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
+    if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
+    auto run = model::SpotRun(e.total_hours, nodes, params);
+    if (run.ok()) {
+      SpotTrainingCost& s = cost.spot.emplace();
+      s.pricing = spot;
+      s.price_per_hour = spot.price_per_hour;
+      s.instances = nodes;
+      s.params = params;
+      s.run = *run;
+      model::WallRange range =
+          model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *run);
+      s.p10_wall_hours = range.p10_hours;
+      s.p90_wall_hours = range.p90_hours;
+      if (run->viable) {
+        s.expected_total = spot.price_per_hour * nodes * run->billable_hours;
+        double time_p10 = e.total_hours > 0 ? e.p10_hours / e.total_hours : 1;
+        double time_p90 = e.total_hours > 0 ? e.p90_hours / e.total_hours : 1;
+        s.p10_total = spot.p10_per_hour * nodes * run->billable_hours * time_p10;
+        s.p90_total = spot.p90_per_hour * nodes * run->billable_hours * time_p90;
+        s.units = model::SpreadCost(s.expected_total, e.epochs, e.total_tokens, e.total_samples);
+      }
+    }
+  }
+  return cost;
+}
+
+void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing,
+                         double fixed_hours, bool feasible, const std::string& cloud,
+                         std::vector<std::string>& assumptions,
+                         std::vector<std::string>& warnings) {
+  if (cost.spot) {
+    const SpotTrainingCost& s = *cost.spot;
+    assumptions.push_back("spot cost at " + s.pricing.basis);
+    if (!pricing.rate_given) assumptions.push_back(DefaultRateAssumption(s.params));
+    if (!s.run.viable) {
+      warnings.push_back(
+          "spot is not viable: at " + db::FormatNumber("%.4g", s.params.interruption_rate_per_hour) +
+          " interruption(s) per node-hour on " + std::to_string(s.instances) +
+          " node(s), the work lost, the checkpoint writes and the restarts take longer than "
+          "the progress between interruptions: the job never finishes on spot, so it has no "
+          "expected time or cost");
+    }
+    if (fixed_hours > 0 && s.run.viable) {
+      // On-demand holds the duration; spot does the same work, and interruptions stretch it.
+      char text[160];
+      std::snprintf(text, sizeof(text),
+                    "fixed duration on spot: the work of the %.4g h takes %.4g wall hours with "
+                    "interruptions, and is billed for %.4g h",
+                    fixed_hours, s.run.wall_hours, s.run.billable_hours);
+      assumptions.push_back(text);
+    }
+    if (!pricing.notice_given) {
+      double notice = s.params.preemption_notice_minutes;
+      assumptions.push_back(
+          notice > 0 ? "preemption notice " + Minutes(notice) + " (" + cloud + "): " +
+                           (s.run.checkpoint_on_notice
+                                ? "the checkpoint (" + Minutes(s.run.checkpoint_write_minutes) +
+                                      ") is written on notice, so interruptions lose no work"
+                                : "too short for the " + Minutes(s.run.checkpoint_write_minutes) +
+                                      " checkpoint write: half an interval of work is lost "
+                                      "per interruption")
+                     : "no preemption notice known for this cloud: half a checkpoint interval "
+                       "of work is lost per interruption");
+    }
+  }
+  if (pricing.kinds.Has(PriceKind::kSpotWithFallback) && feasible) {
+    if (!cost.fallback) {
+      warnings.push_back(
+          "spot_with_fallback needs both an on-demand and a spot price: it is not estimated");
+    } else {
+      const FallbackTrainingCost& f = *cost.fallback;
+      assumptions.push_back("spot_with_fallback: spot cost at " + f.pricing.basis);
+      assumptions.push_back(FallbackRule(f.run));
+      if (!f.run.feasible) {
+        char text[200];
+        std::snprintf(text, sizeof(text),
+                      "the deadline of %.4g h cannot be met even on demand from the start: the "
+                      "P90 time is %.4g h",
+                      f.run.deadline_hours, f.run.p90_hours);
+        warnings.push_back(text);
+      }
+    }
+  }
+}
+
+}  // namespace gpuplan::plan

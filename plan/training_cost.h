@@ -1,0 +1,88 @@
+// What a training estimate costs on rented nodes: on demand, on spot (interruptions,
+// checkpoints and restarts priced by model::SpotRun at the catalog's recent spot price) and
+// spot that moves to on-demand in time for a deadline (model::SpotWithFallback), with the
+// assumptions and warnings an answer names about them.
+// Pure functions of their arguments (no catalog, no I/O); thread-safe. Money is in the
+// quote's currency; hours are wall hours.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cost.h"
+#include "model/training.h"
+#include "plan/pricing.h"
+#include "plan/requests.h"
+
+namespace gpuplan::plan {
+
+struct OnDemandTrainingCost {
+  double price_per_hour = 0;
+  int instances = 0;
+  double hours = 0;
+  double total = 0, p10_total = 0, p90_total = 0;
+  model::UnitCosts units;
+};
+
+struct SpotTrainingCost {
+  double price_per_hour = 0;  // SpotPricing::price_per_hour
+  int instances = 0;
+  model::SpotParams params;
+  model::SpotOutcome run;
+  double expected_total = 0;  // 0 when not viable
+  double p10_total = 0, p90_total = 0;  // spot price P10/P90 x the time P10/P90
+  // Wall hours of the P10 and P90 runs: the estimate's time range and the P10/P90 count of
+  // interruptions (model::SpotWallRange); infinite when not viable.
+  double p10_wall_hours = 0, p90_wall_hours = 0;
+  SpotPricing pricing;
+  model::UnitCosts units;
+};
+
+// Spot that moves to on-demand in time for a deadline (model::SpotWithFallback).
+struct FallbackTrainingCost {
+  double spot_price_per_hour = 0;  // SpotPricing::price_per_hour
+  double ondemand_price_per_hour = 0;
+  int instances = 0;
+  model::SpotParams params;
+  model::FallbackOutcome run;
+  double expected_total = 0;
+  double p90_total = 0;  // the P90 run, spot at its P90 price
+  SpotPricing pricing;
+  model::UnitCosts units;
+};
+
+struct TrainingCost {
+  std::string currency;
+  std::optional<OnDemandTrainingCost> ondemand;
+  std::optional<SpotTrainingCost> spot;
+  std::optional<FallbackTrainingCost> fallback;  // price kind spot_with_fallback
+};
+
+// Minutes of warning `cloud` gives before it reclaims a spot node (0 when unknown).
+double PreemptionNoticeMinutes(const std::string& cloud);
+
+// The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;
+// spot at `spot` (Pricing::SpotPricingFor) and with `cloud`'s preemption notice unless the
+// request gives one. A kind without its prices (or spot_with_fallback without a deadline)
+// has no entry.
+TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model::Workload& w,
+                            int nodes, const PriceQuote& price, const PricingRequest& pricing,
+                            const SpotPricing& spot, const std::string& cloud);
+
+// Adds to `assumptions` and `warnings` what `cost` rests on: the spot price's basis, the
+// default interruption rate, the preemption notice of `cloud`, a spot run that never
+// finishes, the fallback rule and a deadline missed even on demand. `feasible`: the plan
+// runs as asked (an infeasible plan has no cost, and no fallback warning).
+void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing,
+                         double fixed_hours, bool feasible, const std::string& cloud,
+                         std::vector<std::string>& assumptions,
+                         std::vector<std::string>& warnings);
+
+// The spot_with_fallback policy of `run` in words, for assumptions.
+std::string FallbackRule(const model::FallbackOutcome& run);
+
+// The assumption an answer names when a spot cost uses the default interruption rate.
+std::string DefaultRateAssumption(const model::SpotParams& params);
+
+}  // namespace gpuplan::plan
