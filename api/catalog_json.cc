@@ -37,13 +37,12 @@ void AddPrices(nlohmann::json& out, const db::Offer& o) {
 
 namespace {
 
-// Dense tensor FLOPs one SM retires per clock, by precision: the peak divided by SMs x boost
-// clock (derived, null where a factor is unknown). Where a vendor quotes tensor peaks at a
-// lower clock than the boost (Hopper: 1830 MHz), this reads low by that ratio.
+// Dense tensor FLOPs one SM retires per clock, by precision (model::TensorFlopsPerSmPerClock;
+// null where a factor is unknown).
 nlohmann::json TensorFlopsPerSmPerClock(const model::GpuSpec& g) {
   auto per_clock = [&](double tflops) {
-    if (!(tflops > 0) || !(g.sm_count > 0) || !(g.boost_clock_mhz > 0)) return nlohmann::json();
-    return nlohmann::json(std::round(tflops * 1e12 / (g.sm_count * g.boost_clock_mhz * 1e6)));
+    auto v = model::TensorFlopsPerSmPerClock(g, tflops);
+    return v ? nlohmann::json(*v) : nlohmann::json();
   };
   return {{"tf32", per_clock(g.tf32_tflops)},
           {"fp16", per_clock(g.fp16_tflops)},

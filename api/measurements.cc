@@ -30,32 +30,29 @@ Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body) {
   auto measured = r.Object("measured", true);
   double samples_per_s = 0;
   if (measured) {
-    auto sps = measured->Number("samples_per_s", 1e-9, 1e12);
-    auto tps = measured->Number("tokens_per_s", 1e-9, 1e15);
-    auto step = measured->Number("step_time_s", 1e-9, 1e7);
-    int given = sps.has_value() + tps.has_value() + step.has_value();
-    if (given != 1) {
+    std::optional<std::pair<plan::MeasuredUnit, double>> given;
+    int count = 0;
+    for (const auto& [name, unit] : plan::kMeasuredUnitNames) {
+      const double most = unit == plan::MeasuredUnit::kSamplesPerS ? 1e12
+                          : unit == plan::MeasuredUnit::kTokensPerS ? 1e15
+                                                                     : 1e7;
+      if (auto v = measured->Number(std::string(name), 1e-9, most)) {
+        given = {unit, *v};
+        ++count;
+      }
+    }
+    if (count != 1) {
       measured->Fail("samples_per_s",
                      "give exactly one of samples_per_s, tokens_per_s and step_time_s");
     } else if (request) {
-      const model::Workload& w = request->workload;
-      if (sps) {
+      auto [unit, value] = *given;
+      out.row.measured_as = std::string(model::EnumName(plan::kMeasuredUnitNames, unit));
+      out.row.measured_value = value;
+      auto sps = plan::SamplesPerSecond(unit, value, request->workload, request->job.global_batch);
+      if (sps.ok()) {
         samples_per_s = *sps;
-        out.row.measured_as = "samples_per_s";
-        out.row.measured_value = *sps;
-      } else if (tps) {
-        if (model::IsImage(w.family) || w.seq_len < 1) {
-          measured->Fail("tokens_per_s", "tokens_per_s applies to workloads with a sequence "
-                                         "length; give samples_per_s or step_time_s");
-        } else {
-          samples_per_s = *tps / w.seq_len;
-        }
-        out.row.measured_as = "tokens_per_s";
-        out.row.measured_value = *tps;
       } else {
-        samples_per_s = request->job.global_batch / *step;
-        out.row.measured_as = "step_time_s";
-        out.row.measured_value = *step;
+        measured->Fail(out.row.measured_as, sps.error().message);
       }
     }
     measured->Finish();

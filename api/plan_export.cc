@@ -247,16 +247,6 @@ std::string SkyPilotYaml(const plan::RunnablePlan& p) {
 
 namespace {
 
-// activeDeadlineSeconds of the plan's deadline; nullopt without one, or when it is not a
-// finite number of seconds a Job takes (at most kMaxDeadlineSeconds).
-std::optional<long long> DeadlineSeconds(const plan::RunnablePlan& p) {
-  constexpr double kMaxDeadlineSeconds = 1e12;
-  if (!p.deadline_hours) return std::nullopt;
-  double seconds = std::ceil(*p.deadline_hours * 3600);
-  if (!(seconds > 0 && seconds <= kMaxDeadlineSeconds)) return std::nullopt;
-  return static_cast<long long>(seconds);
-}
-
 // The extended resource a container asks for the plan's GPUs by.
 std::string GpuResource(const plan::RunnablePlan& p) {
   if (p.gpu_vendor == "AMD") return "amd.com/gpu";
@@ -403,7 +393,7 @@ std::string KubernetesYaml(const plan::RunnablePlan& p) {
       extra.push_back("spot: backoffLimit 10 lets the Job start again after preemptions; each "
                       "restart must resume from the latest checkpoint");
     }
-    if (auto seconds = DeadlineSeconds(p)) {
+    if (auto seconds = plan::DeadlineSeconds(p)) {
       out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *seconds;
     }
   }

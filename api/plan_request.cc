@@ -52,60 +52,6 @@ void ReadShape(JsonReader& r, model::Workload& w) {
   }
 }
 
-// Shape fields that mean nothing for `family`: sending one is an error, not silently
-// ignored (an image_size on a decoder, experts on a dense model, MACs on a transformer).
-std::vector<const char*> FieldsNotFor(model::Family family) {
-  using F = model::Family;
-  const std::vector<const char*> image_counts = {"macs_per_sample", "flops_per_sample",
-                                                 "activation_elements_per_sample",
-                                                 "reference_image_size", "conv_layers",
-                                                 "depthwise_macs_share", "spatial_dims"};
-  const std::vector<const char*> moe = {"experts", "active_experts"};
-  const std::vector<const char*> seq2seq = {"decoder_layers", "target_len"};
-  std::vector<const char*> out;
-  auto add = [&](const std::vector<const char*>& keys) { out.insert(out.end(), keys.begin(), keys.end()); };
-  switch (family) {
-    case F::kCnn:
-      add({"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "seq_len",
-           "attention_context", "patch_size", "gated_mlp", "tied_embeddings", "max_context",
-           "variable_length"});
-      add(moe);
-      add(seq2seq);
-      break;
-    case F::kRnn:
-      add({"heads", "kv_heads", "head_dim", "ffn", "attention_context", "image_size", "patch_size",
-           "gated_mlp"});
-      add(image_counts);
-      add(moe);
-      add(seq2seq);
-      break;
-    case F::kVit:
-      add({"vocab", "seq_len", "tied_embeddings", "max_context", "variable_length"});
-      add(image_counts);
-      add(moe);
-      add(seq2seq);
-      break;
-    case F::kEncoder:
-    case F::kDecoder:
-      add({"image_size", "patch_size"});
-      add(image_counts);
-      add(moe);
-      add(seq2seq);
-      break;
-    case F::kMoe:
-      add({"image_size", "patch_size"});
-      add(image_counts);
-      add(seq2seq);
-      break;
-    case F::kEncoderDecoder:
-      add({"image_size", "patch_size", "attention_context", "tied_embeddings"});
-      add(image_counts);
-      add(moe);
-      break;
-  }
-  return out;
-}
-
 // "auto" (the default) leaves the choice to the GPU: AutoPrecision, named in assumptions.
 void ReadPrecision(JsonReader& r, const char* key, model::Precision& precision, bool& is_auto) {
   auto text = r.Choice(key, {"auto", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"});
@@ -230,7 +176,7 @@ std::optional<model::Workload> ReadWorkload(JsonReader& reader, const std::strin
     w.name = "custom";
   }
   ReadShape(r, w);
-  for (const char* field : FieldsNotFor(w.family)) {
+  for (const char* field : model::ShapeFieldsNotFor(w.family)) {
     if (r.Has(field)) {
       r.Fail(field, std::string(field) + " does not apply to a " +
                         std::string(model::FamilyName(w.family)) + " workload");

@@ -37,6 +37,11 @@ double PeakTflops(const GpuSpec& gpu, Precision precision) {
   return 0;
 }
 
+std::optional<double> TensorFlopsPerSmPerClock(const GpuSpec& gpu, double tflops) {
+  if (!(tflops > 0) || !(gpu.sm_count > 0) || !(gpu.boost_clock_mhz > 0)) return std::nullopt;
+  return std::round(tflops * 1e12 / (gpu.sm_count * gpu.boost_clock_mhz * 1e6));
+}
+
 double SixteenBitPeakTflops(const GpuSpec& gpu) {
   return gpu.bf16_tflops > 0 ? gpu.bf16_tflops : gpu.fp16_tflops;
 }

@@ -92,6 +92,12 @@ double PeakTflops(const GpuSpec& gpu, Precision precision);
 // at (attention, an FP8 recipe's output head): BF16, else FP16; TFLOPS.
 double SixteenBitPeakTflops(const GpuSpec& gpu);
 
+// Dense tensor operations one SM retires per clock at a peak of `tflops`: the peak divided
+// by SMs x boost clock, rounded to a whole number; nullopt where a factor is unknown (no
+// peak, no SM count, no clock). Where a vendor quotes tensor peaks at a lower clock than the
+// boost (Hopper: 1830 MHz), this reads low by that ratio.
+std::optional<double> TensorFlopsPerSmPerClock(const GpuSpec& gpu, double tflops);
+
 // Checks the invariants every stored GPU must satisfy (id non-empty, memory > 0, rates
 // >= 0, at least one positive compute rate, a launch price > 0 when set). Errors name the
 // offending field.

@@ -380,4 +380,58 @@ int KernelLayers(const Workload& w) {
   return w.layers;
 }
 
+std::vector<const char*> ShapeFieldsNotFor(Family family) {
+  using F = Family;
+  const std::vector<const char*> image_counts = {"macs_per_sample", "flops_per_sample",
+                                                 "activation_elements_per_sample",
+                                                 "reference_image_size", "conv_layers",
+                                                 "depthwise_macs_share", "spatial_dims"};
+  const std::vector<const char*> moe = {"experts", "active_experts"};
+  const std::vector<const char*> seq2seq = {"decoder_layers", "target_len"};
+  std::vector<const char*> out;
+  auto add = [&](const std::vector<const char*>& keys) {
+    out.insert(out.end(), keys.begin(), keys.end());
+  };
+  switch (family) {
+    case F::kCnn:
+      add({"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "seq_len",
+           "attention_context", "patch_size", "gated_mlp", "tied_embeddings", "max_context",
+           "variable_length"});
+      add(moe);
+      add(seq2seq);
+      break;
+    case F::kRnn:
+      add({"heads", "kv_heads", "head_dim", "ffn", "attention_context", "image_size", "patch_size",
+           "gated_mlp"});
+      add(image_counts);
+      add(moe);
+      add(seq2seq);
+      break;
+    case F::kVit:
+      add({"vocab", "seq_len", "tied_embeddings", "max_context", "variable_length"});
+      add(image_counts);
+      add(moe);
+      add(seq2seq);
+      break;
+    case F::kEncoder:
+    case F::kDecoder:
+      add({"image_size", "patch_size"});
+      add(image_counts);
+      add(moe);
+      add(seq2seq);
+      break;
+    case F::kMoe:
+      add({"image_size", "patch_size"});
+      add(image_counts);
+      add(seq2seq);
+      break;
+    case F::kEncoderDecoder:
+      add({"image_size", "patch_size", "attention_context", "tied_embeddings"});
+      add(image_counts);
+      add(moe);
+      break;
+  }
+  return out;
+}
+
 }  // namespace gpuplan::model

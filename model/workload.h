@@ -91,6 +91,11 @@ std::vector<std::string> ShapeDefaults(const Workload& w);
 // Kernel-count default for a CNN without conv_layers (ResNet-50 has 54).
 inline constexpr int kDefaultConvLayers = 50;
 
+// The shape fields (Workload members, by the names requests give them) that mean nothing
+// for `family`: an image_size on a decoder, experts on a dense model, MACs on a
+// transformer. A request that sets one is refused, not silently ignored.
+std::vector<const char*> ShapeFieldsNotFor(Family family);
+
 bool IsTransformer(Family family);  // encoder, vit, decoder, moe, encoder_decoder
 bool IsDecoderOnly(Family family);  // decoder, moe: served token by token with a KV cache
 bool IsImage(Family family);

@@ -6,6 +6,22 @@
 
 namespace gpuplan::plan {
 
+Result<double> SamplesPerSecond(MeasuredUnit unit, double value, const model::Workload& w,
+                                int global_batch) {
+  switch (unit) {
+    case MeasuredUnit::kSamplesPerS: return value;
+    case MeasuredUnit::kTokensPerS:
+      if (model::IsImage(w.family) || w.seq_len < 1) {
+        return Error::Invalid("tokens_per_s",
+                              "tokens_per_s applies to workloads with a sequence length; give "
+                              "samples_per_s or step_time_s");
+      }
+      return value / w.seq_len;
+    case MeasuredUnit::kStepTimeS: return global_batch / value;
+  }
+  return value;
+}
+
 Result<RunPrediction> PredictRun(const HardwareResolver& hardware, const MeasuredRun& run) {
   auto hw = hardware.Resolve(run.hardware, PricingRequest{});
   if (!hw.ok()) return hw.error();

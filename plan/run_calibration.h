@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "model/enum_names.h"
 #include "model/training.h"
+#include "model/workload.h"
 #include "plan/hardware.h"
 #include "plan/measured_runs.h"
 #include "plan/requests.h"
@@ -33,6 +35,21 @@ struct RunPrediction {
   double predicted_samples_per_s = 0;
   model::Precision precision = model::Precision::kBf16;
 };
+
+// How a run's speed was measured: samples per second, tokens per second (workloads with a
+// sequence length) or seconds per step of global_batch_size samples.
+enum class MeasuredUnit { kSamplesPerS, kTokensPerS, kStepTimeS };
+// Their names in requests and stored rows.
+inline constexpr model::EnumNames<MeasuredUnit, 3> kMeasuredUnitNames = {
+    {{"samples_per_s", MeasuredUnit::kSamplesPerS},
+     {"tokens_per_s", MeasuredUnit::kTokensPerS},
+     {"step_time_s", MeasuredUnit::kStepTimeS}}};
+
+// A measured speed `value` in `unit` as samples per second, for workload `w` trained at
+// `global_batch` samples per step. kInvalidArgument (naming the unit) for tokens per second
+// of a workload without a sequence length; `value` must be > 0.
+Result<double> SamplesPerSecond(MeasuredUnit unit, double value, const model::Workload& w,
+                                int global_batch);
 
 // What the model predicts for a measured run (its hardware resolved: errors name
 // "hardware.*", "precision", "global_batch_size"...; kInvalidArgument on "hardware" when

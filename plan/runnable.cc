@@ -277,4 +277,12 @@ Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan) {
   return OkStatus();
 }
 
+std::optional<long long> DeadlineSeconds(const RunnablePlan& p) {
+  constexpr double kMaxDeadlineSeconds = 1e12;
+  if (!p.deadline_hours) return std::nullopt;
+  double seconds = std::ceil(*p.deadline_hours * 3600);
+  if (!(seconds > 0 && seconds <= kMaxDeadlineSeconds)) return std::nullopt;
+  return static_cast<long long>(seconds);
+}
+
 }  // namespace gpuplan::plan

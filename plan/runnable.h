@@ -75,6 +75,11 @@ Result<RunnablePlan> RunnableFromItem(const Recommendation& r, int item,
 // then: a manifest never says inf, NaN or a cost of 0 for an unknown one.
 Status CheckRunnable(const RunnablePlan& plan);
 
+// The plan's deadline in whole seconds (rounded up: what a Kubernetes Job's
+// activeDeadlineSeconds holds); nullopt without one, or when it is not a finite number of
+// seconds in (0, 1e12].
+std::optional<long long> DeadlineSeconds(const RunnablePlan& plan);
+
 // Fills the names the catalog knows for the plan's GPU (skypilot_accelerator); kUnavailable
 // when the catalog fails.
 Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan);
