@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <ctime>
-#include <set>
 #include <sstream>
 
 #include "api/json_limits.h"
 #include "api/json_reader.h"
 #include "api/request_admission.h"
+#include "db/aws_spot_history.h"
 #include "db/csv.h"
+#include "db/import_references.h"
 #include "db/field_rules.h"
-#include "db/offer_query.h"
 #include "db/text.h"
 #include "db/seeder.h"
 #include "db/skypilot_parser.h"
@@ -195,125 +195,29 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
   return b;
 }
 
-Result<db::CatalogBatch> ParseAwsSpot(const std::string& body, const std::string& cloud,
-                                      const std::string& source, db::CatalogStore& store) {
+// The document of `aws ec2 describe-spot-price-history` as rows (db::ParseAwsSpotHistory
+// reads them).
+Result<std::vector<db::AwsSpotRow>> ReadAwsSpotRows(const std::string& body) {
   ParsedJson parsed = ParseBoundedJson(body, LimitsForBody(kImportBodyLimit));
   if (!parsed.value) return Error::Invalid("body", parsed.error);
-  nlohmann::json& doc = *parsed.value;
+  const nlohmann::json& doc = *parsed.value;
   if (!doc.is_object() || !doc.contains("SpotPriceHistory") ||
       !doc["SpotPriceHistory"].is_array()) {
     return Error::Invalid("/SpotPriceHistory",
                           "expected the JSON of `aws ec2 describe-spot-price-history`: "
                           "{\"SpotPriceHistory\": [...]}");
   }
-  db::CatalogBatch b;
-  std::set<std::string> known, unknown;
-  const nlohmann::json& rows = doc["SpotPriceHistory"];
-  for (size_t i = 0; i < rows.size(); ++i) {
-    ++b.report.rows_read;
-    int line = static_cast<int>(i + 1);
-    const nlohmann::json& row = rows[i];
+  std::vector<db::AwsSpotRow> rows;
+  for (const nlohmann::json& row : doc["SpotPriceHistory"]) {
     auto text = [&](const char* key) {
-      return row.is_object() && row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : std::string();
+      return row.is_object() && row.contains(key) && row[key].is_string()
+                 ? row[key].get<std::string>()
+                 : std::string();
     };
-    std::string zone = text("AvailabilityZone"), type = text("InstanceType");
-    std::string product = text("ProductDescription"), price_text = text("SpotPrice");
-    std::string timestamp = text("Timestamp");
-    if (!row.is_object() || zone.empty() || type.empty() || price_text.empty() || timestamp.empty()) {
-      b.report.Reject(line, "needs AvailabilityZone, InstanceType, SpotPrice and Timestamp strings");
-      continue;
-    }
-    if (product.find("Linux") == std::string::npos) {
-      b.report.Skip("not a Linux price: " + db::Printable(product, 60));
-      continue;
-    }
-    auto price = db::ParseDouble(price_text);
-    if (!price) {
-      b.report.Reject(line, "SpotPrice '" + db::Printable(price_text, 40) + "' is not a number");
-      continue;
-    }
-    if (auto reason = rules::CheckPrice(*price)) {
-      b.report.Reject(line, "SpotPrice " + *reason);
-      continue;
-    }
-    std::string region = rules::CheckName(zone) ? "" : db::AwsRegionOfZone(zone);
-    if (region.empty()) {
-      b.report.Reject(line, "AvailabilityZone '" + db::Printable(zone, 40) + "' is not an AWS zone name");
-      continue;
-    }
-    if (auto reason = rules::CheckTimestamp(timestamp, std::time(nullptr))) {
-      b.report.Reject(line, "Timestamp " + *reason);
-      continue;
-    }
-    if (auto reason = rules::CheckCatalogId(type)) {
-      b.report.Reject(line, "InstanceType " + *reason);
-      continue;
-    }
-    if (!known.count(type) && !unknown.count(type)) {
-      auto found = store.GetInstanceType(cloud, type);
-      if (found.ok()) {
-        known.insert(type);
-      } else if (found.error().code == ErrorCode::kNotFound) {
-        unknown.insert(type);
-      } else {
-        return found.error();
-      }
-    }
-    if (unknown.count(type)) {
-      b.report.Skip("instance type not in the catalog: " + type);
-      continue;
-    }
-    ++b.report.rows_used;
-    b.prices.push_back({cloud, type, region, zone, "spot", *price, "USD",
-                        rules::CanonicalOrSame(timestamp), source});
+    rows.push_back({row.is_object(), text("AvailabilityZone"), text("InstanceType"),
+                    text("ProductDescription"), text("SpotPrice"), text("Timestamp")});
   }
-  return b;
-}
-
-Status CheckGpusKnown(db::CatalogBatch& b, db::CatalogStore& store) {
-  std::set<std::string> gpus;
-  for (const auto& g : b.gpus) gpus.insert(g.id);
-  std::vector<db::InstanceType> kept;
-  for (size_t i = 0; i < b.instance_types.size(); ++i) {
-    const auto& t = b.instance_types[i];
-    if (!gpus.count(t.gpu_id)) {
-      auto g = store.GetGpu(t.gpu_id);
-      if (!g.ok() && g.error().code != ErrorCode::kNotFound) return g.error();
-      if (g.ok()) {
-        gpus.insert(t.gpu_id);
-      } else {
-        b.report.Reject(static_cast<int>(i + 1), "/instance_types/" + std::to_string(i) +
-                                                     "/gpu: unknown GPU '" + t.gpu_id + "'");
-        --b.report.rows_used;
-        continue;
-      }
-    }
-    kept.push_back(t);
-  }
-  b.instance_types = std::move(kept);
-  return OkStatus();
-}
-
-// Prices need an exchange rate (in the catalog or in this document) to be comparable.
-Status CheckCurrenciesKnown(db::CatalogBatch& b, db::CatalogStore& store) {
-  auto rates = store.FxRates();
-  if (!rates.ok()) return rates.error();
-  std::set<std::string> known;
-  for (const auto& [currency, rate] : *rates) known.insert(currency);
-  for (const auto& f : b.fx_rates) known.insert(f.currency);
-  std::vector<db::PriceObservation> kept;
-  for (size_t i = 0; i < b.prices.size(); ++i) {
-    if (!known.count(b.prices[i].currency)) {
-      b.report.Reject(static_cast<int>(i + 1), "/prices/" + std::to_string(i) +
-                                                   "/currency: no exchange rate for '" +
-                                                   b.prices[i].currency + "'");
-      --b.report.rows_used;
-      continue;
-    }
-    kept.push_back(b.prices[i]);
-  }
-  b.prices = std::move(kept);
-  return OkStatus();
+  return rows;
 }
 
 }  // namespace
@@ -392,14 +296,17 @@ Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::st
     return db::ParseSkypilotCatalog(*table, options, *resolver);
   }
   if (request.format == "aws-spot-history") {
-    return ParseAwsSpot(body, request.cloud.empty() ? "aws" : request.cloud, request.source, store);
+    auto rows = ReadAwsSpotRows(body);
+    if (!rows.ok()) return rows.error();
+    return db::ParseAwsSpotHistory(*rows, request.cloud.empty() ? "aws" : request.cloud,
+                                   request.source, store);
   }
   if (request.format == "gpuplan") {
     auto batch = ParseNative(body, request.observed_at);
     if (!batch.ok()) return batch.error();
-    Status gpus = CheckGpusKnown(*batch, store);
+    Status gpus = db::RejectUnknownGpus(*batch, store);
     if (!gpus.ok()) return gpus.error();
-    Status currencies = CheckCurrenciesKnown(*batch, store);
+    Status currencies = db::RejectUnknownCurrencies(*batch, store);
     if (!currencies.ok()) return currencies.error();
     return batch;
   }
