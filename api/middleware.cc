@@ -19,7 +19,7 @@
 #include "api/json_encode.h"
 #include "api/problem.h"
 #include "api/request_admission.h"
-#include "db/catalog_writer.h"
+#include "db/cached_catalog.h"
 #include "db/text.h"
 #include "db/write_transaction.h"
 #include "plan/deadline.h"
@@ -158,7 +158,7 @@ std::function<void()> InstallMiddleware(httplib::Server& server, MiddlewareOptio
       long long generation = 0;
       {
         auto lease = o->pool->Acquire();
-        generation = db::CatalogGeneration(lease.Prepared(db::kCatalogGenerationSql));
+        generation = db::ReadRequestCatalogState(lease).generation;
       }
       std::string etag = CatalogEtag(o->version, generation);
       // The answer (post-routing) turns into 304 if it is a 200 the client already holds:
@@ -241,6 +241,7 @@ std::function<void()> InstallMiddleware(httplib::Server& server, MiddlewareOptio
     request_in_flight = false;
     request_start.reset();
     ResetCurrentRoute();
+    db::ForgetRequestCatalogState();
   };
 }
 

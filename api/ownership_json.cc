@@ -44,11 +44,6 @@ namespace {
 
 double Money(double v) { return plan::RoundMoney(v); }
 
-std::optional<double> Money(const std::optional<double>& v) {
-  if (v) return plan::RoundMoney(*v);
-  return std::nullopt;
-}
-
 void WriteComparison(JsonWriter& out, const plan::RentComparison& c) {
   out.BeginObject();
   out.Field("basis", c.basis == plan::OwnershipBasis::kSameGpu ? "same_gpu" : "same_work");

@@ -8,6 +8,15 @@ namespace gpuplan::api {
 
 namespace {
 
+// The members every planning answer ends with, and the end of its object.
+void EndAnswer(JsonWriter& out, const std::vector<std::string>& assumptions,
+               const std::vector<std::string>& warnings) {
+  out.Field("assumptions", assumptions);
+  out.Field("warnings", warnings);
+  out.Field("model_version", kModelVersion);
+  out.EndObject();
+}
+
 std::optional<double> Money(std::optional<double> v) {
   if (v) return RoundMoney(*v);
   return std::nullopt;
@@ -495,10 +504,7 @@ void WriteInferencePlan(JsonWriter& out, const plan::InferencePlan& plan) {
     WriteServingCost(out, plan.asked.Has(model::PriceKind::kSpot) ? plan.spot : std::nullopt);
   });
   out.Object("instance", [&] { WritePriceQuoteMembers(out, plan.price, plan.offer); });
-  out.Field("assumptions", plan.assumptions);
-  out.Field("warnings", plan.warnings);
-  out.Field("model_version", kModelVersion);
-  out.EndObject();
+  EndAnswer(out, plan.assumptions, plan.warnings);
 }
 
 void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
@@ -535,10 +541,7 @@ void WriteRecommendation(JsonWriter& out, const plan::Recommendation& r) {
     out.Field("deadline_confidence",
               model::EnumName(plan::kDeadlineConfidenceNames, r.deadline_confidence));
   }
-  out.Field("assumptions", r.assumptions);
-  out.Field("warnings", r.warnings);
-  out.Field("model_version", kModelVersion);
-  out.EndObject();
+  EndAnswer(out, r.assumptions, r.warnings);
 }
 
 void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
@@ -607,10 +610,7 @@ void WriteComparison(JsonWriter& out, const plan::Comparison& c) {
     out.EndObject();
   }
   out.EndArray();
-  out.Field("assumptions", c.assumptions);
-  out.Field("warnings", c.warnings);
-  out.Field("model_version", kModelVersion);
-  out.EndObject();
+  EndAnswer(out, c.assumptions, c.warnings);
 }
 
 std::string TrainingPlanJson(const plan::TrainingPlan& plan) { return Encode(&WriteTrainingPlan, plan); }

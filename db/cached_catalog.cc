@@ -2,6 +2,8 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <tuple>
 
 #include "db/catalog_writer.h"
@@ -65,10 +67,10 @@ constexpr const char* kSnapshotStateSql =
     "SELECT (SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'), "
     "(SELECT coalesce(max(id), 0) FROM measurements)";
 
-struct SnapshotState {
-  long long generation = 0;
-  long long newest_measurement_id = 0;
-};
+using SnapshotState = CatalogState;
+
+// What ReadRequestCatalogState kept for this thread's request (database file, state).
+thread_local std::optional<std::pair<std::string, CatalogState>> request_state;
 
 SnapshotState ReadState(SQLite::Statement& s) {
   // Reset on every path: a kept statement left mid-step would hold a read snapshot open.
@@ -141,6 +143,14 @@ Result<std::shared_ptr<CachedSnapshot>> Build(CatalogStore& store, long long gen
 
 }  // namespace
 
+CatalogState ReadRequestCatalogState(ConnectionPool::Lease& lease) {
+  CatalogState state = ReadState(lease.Prepared(kSnapshotStateSql));
+  request_state.emplace(DatabaseFile(*lease), state);
+  return state;
+}
+
+void ForgetRequestCatalogState() { request_state.reset(); }
+
 Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
   if (checked_) return snapshot_;
   try {
@@ -153,7 +163,8 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
       return ReadState(s);
     };
     auto generation = [&] { return state().generation; };
-    SnapshotState now = state();
+    SnapshotState now = request_state && request_state->first == file ? request_state->second
+                                                                       : state();
     newest_measurement_id_ = now.newest_measurement_id;
     long long before = now.generation;
     snapshot_ = SnapshotCache::Instance().Get(file, before);

@@ -2,8 +2,9 @@
 // once per catalog generation (every write bumps catalog_meta.generation) and shared by
 // every connection of the process: GPUs, exchange rates, instance types and their offers
 // (the process's one cache of offers), and the spot series the planner summarizes. One
-// small query per CachedCatalog checks the generation; everything else the snapshot
-// already holds is answered without SQL.
+// small query per request checks the generation (ReadRequestCatalogState when the request
+// read it already, else one per CachedCatalog); everything else the snapshot already holds
+// is answered without SQL.
 // In-memory databases (private to their connection) are never shared: reads go to SQLite.
 // The same query reads the newest measured run's id, and the snapshot keeps values that upper
 // layers derive from the catalog and the runs (Derived: the runs' predictions), so planning
@@ -25,6 +26,20 @@
 namespace gpuplan::db {
 
 class CachedSnapshot;  // db/cached_catalog.cc
+
+// The catalog's state as one request reads it: its generation (what a catalog ETag names)
+// and the newest measured run's id.
+struct CatalogState {
+  long long generation = 0;
+  long long newest_measurement_id = 0;
+};
+// Reads the state on `lease` and keeps it for this thread's request: CachedCatalogs of the
+// same database file made on this thread use it instead of reading it again, until
+// ForgetRequestCatalogState (the request's end: api/middleware.h). So the ETag of a catalog
+// read and the snapshot that answers it are of one generation, read once. Errors: throws
+// SQLite::Exception as the read does.
+CatalogState ReadRequestCatalogState(ConnectionPool::Lease& lease);
+void ForgetRequestCatalogState();
 
 class CachedCatalog : public CatalogReader {
  public:

@@ -30,6 +30,13 @@ inline void Require(bool condition, std::string_view what, std::string_view deta
 // embedded seed (db/seed/), created on first use. No file or network is touched. Targets
 // use it read-only (fuzz_import writes only in rolled-back dry runs and clears the audit).
 db::CatalogStore& SeededStore();
+// Defines libFuzzer's initializer so that the seeded catalog is built once, before the
+// first input (not timed as part of it).
+#define GPUPLAN_FUZZ_SEED_STORE_FIRST()               \
+  extern "C" int LLVMFuzzerInitialize(int*, char***) { \
+    gpuplan::fuzz::SeededStore();                      \
+    return 0;                                          \
+  }
 SQLite::Database& SeededDatabase();
 
 // A fixed "now" for rules that compare with the clock, so runs are reproducible.

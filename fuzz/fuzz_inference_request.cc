@@ -8,10 +8,7 @@
 #include "api/recommender.h"
 #include "fuzz/fuzz_common.h"
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  gpuplan::fuzz::SeededStore();
-  return 0;
-}
+GPUPLAN_FUZZ_SEED_STORE_FIRST()
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpuplan;

@@ -143,10 +143,7 @@ void SpotHistory(const Params& params) {
 }  // namespace
 }  // namespace gpuplan::fuzz
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  gpuplan::fuzz::SeededStore();
-  return 0;
-}
+GPUPLAN_FUZZ_SEED_STORE_FIRST()
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpuplan::fuzz;

@@ -10,10 +10,7 @@
 #include "api/recommender.h"
 #include "fuzz/fuzz_common.h"
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  gpuplan::fuzz::SeededStore();
-  return 0;
-}
+GPUPLAN_FUZZ_SEED_STORE_FIRST()
 
 namespace {
 // A decoding error is the request's problem; a decoded request gets the planner's answer.

@@ -14,8 +14,8 @@ namespace gpuplan::plan {
 
 struct PlanContext {
   // `now`: the request's clock, for the age of prices (plan/price_quality.h).
-  PlanContext(db::CatalogReader& catalog, std::time_t now)
-      : catalog(catalog), pricing(catalog, now), hardware(catalog, pricing) {}
+  PlanContext(db::CatalogReader& reader, std::time_t now)
+      : catalog(reader), pricing(reader, now), hardware(reader, pricing) {}
   PlanContext(const PlanContext&) = delete;
   PlanContext& operator=(const PlanContext&) = delete;
 

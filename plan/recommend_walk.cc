@@ -150,10 +150,10 @@ void NoteDoubtfulPrices(Recommendation& out) {
 }  // namespace
 
 size_t HardwareKeyHash::operator()(const HardwareKey& k) const {
-  size_t h = std::hash<std::string>()(std::get<0>(k));
+  size_t h = std::hash<std::string_view>()(std::get<0>(k));
   auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   mix(std::hash<int>()(std::get<1>(k)));
-  mix(std::hash<std::string>()(std::get<2>(k)));
+  mix(std::hash<std::string_view>()(std::get<2>(k)));
   mix(std::hash<double>()(std::get<3>(k)));
   mix(std::hash<double>()(std::get<4>(k)));
   mix(std::hash<double>()(std::get<5>(k)));

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -22,8 +23,10 @@ namespace gpuplan::plan {
 
 // What the model sees of an offer: offers with equal keys get equal estimates, whatever
 // their cloud, region or price (a p4d.24xlarge in six regions is estimated once; an
-// 8 x A100 node of any cloud, on one node, once).
-using HardwareKey = std::tuple<std::string, int, std::string, double, double, double, int>;
+// 8 x A100 node of any cloud, on one node, once). Its text is the offer's (no copy): a key
+// lives no longer than the walk over the offers it was made of.
+using HardwareKey =
+    std::tuple<std::string_view, int, std::string_view, double, double, double, int>;
 
 // Offers are looked up by key three times each (1, 2, 4 nodes): a hash, not an ordered map
 // of string tuples.

@@ -56,5 +56,26 @@ TEST(CachedCatalogTest, AWriteIsSeenByTheNextRequestOnAnyConnection) {
   EXPECT_EQ(CachedCatalog(**reader).GetGpu("NO-SUCH").error().code, ErrorCode::kNotFound);
 }
 
+// The middleware reads the state once for a catalog read's ETag: the request's catalog
+// answers from that generation (the ETag names what is served), and the next request
+// reads the state again.
+TEST(CachedCatalogTest, ARequestReadsTheCatalogStateOnce) {
+  testing::TempDir dir;
+  std::string path = dir.File("c.db");
+  auto writer = Seeded(path);
+  auto pool = ConnectionPool::Open(path, 1);
+  ASSERT_TRUE(pool.ok());
+  {
+    auto lease = (*pool)->Acquire();
+    EXPECT_EQ(CachedCatalog(lease).GetGpu("T4")->memory_gb, 16);  // this generation's snapshot
+    CatalogState state = ReadRequestCatalogState(lease);
+    EXPECT_EQ(state.generation, CatalogGeneration(*writer));
+    SetMemory(*writer, "T4", 24);  // a write after the request read the state
+    EXPECT_EQ(CachedCatalog(lease).GetGpu("T4")->memory_gb, 16);
+    ForgetRequestCatalogState();  // the request's end
+    EXPECT_EQ(CachedCatalog(lease).GetGpu("T4")->memory_gb, 24);
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan::db

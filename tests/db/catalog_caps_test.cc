@@ -7,33 +7,18 @@
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "tests/db/seeded_db_test.h"
 
 namespace gpuplan::db {
 namespace {
 
-class CatalogCapsTest : public ::testing::Test {
+class CatalogCapsTest : public SeededDbTest {
  protected:
-  void SetUp() override {
-    auto opened = OpenDatabase(":memory:");
-    ASSERT_TRUE(opened.ok());
-    db_ = std::move(opened).value();
-    ASSERT_TRUE(Migrate(*db_).ok());
-    ASSERT_TRUE(SeedIfEmpty(*db_).ok());
-  }
-  size_t Count(const std::string& sql) {
-    return static_cast<size_t>(db_->execAndGet(sql).getInt64());
-  }
   // `n` new instance types "caps.<first>" on, in cloud "test".
   static CatalogBatch Types(int n, int first = 0) {
     CatalogBatch batch;
     for (int i = first; i < first + n; ++i) {
-      InstanceType t;
-      t.cloud = "test";
-      t.id = "caps." + std::to_string(i);
-      t.gpu_id = "T4";
-      t.gpu_count = 1;
-      t.interconnect = "none";
-      batch.instance_types.push_back(t);
+      batch.instance_types.push_back(TestType("caps." + std::to_string(i), "T4"));
     }
     return batch;
   }
@@ -42,7 +27,6 @@ class CatalogCapsTest : public ::testing::Test {
     WriteCatalogBatch(*db_, batch);
     tx.commit();
   }
-  std::unique_ptr<SQLite::Database> db_;
 };
 
 TEST_F(CatalogCapsTest, PrecheckCountsOnlyTheKeysTheBatchAdds) {

@@ -6,36 +6,16 @@
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "tests/db/seeded_db_test.h"
 
 namespace gpuplan::db {
 namespace {
 
-class CatalogImportTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto opened = OpenDatabase(":memory:");
-    ASSERT_TRUE(opened.ok());
-    db_ = std::move(opened).value();
-    ASSERT_TRUE(Migrate(*db_).ok());
-    ASSERT_TRUE(SeedIfEmpty(*db_).ok());
-  }
-  int Count(const std::string& sql) { return db_->execAndGet(sql).getInt(); }
-
-  static InstanceType Type(const std::string& id, const std::string& gpu) {
-    InstanceType t;
-    t.cloud = "test";
-    t.id = id;
-    t.gpu_id = gpu;
-    t.gpu_count = 1;
-    t.interconnect = "none";
-    return t;
-  }
-  std::unique_ptr<SQLite::Database> db_;
-};
+using CatalogImportTest = SeededDbTest;
 
 TEST_F(CatalogImportTest, AFailingRowRollsBackTheWholeImport) {
   CatalogBatch batch;
-  batch.instance_types = {Type("ok", "T4"), Type("broken", "NO-SUCH-GPU")};
+  batch.instance_types = {TestType("ok", "T4"), TestType("broken", "NO-SUCH-GPU")};
   batch.prices.push_back({"test", "ok", "r1", "", "ondemand", 1.0, "USD", "2026-01-01", ""});
   int prices = Count("SELECT COUNT(*) FROM prices");
   auto result = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test"});
@@ -52,7 +32,7 @@ TEST_F(CatalogImportTest, AFailingRowRollsBackTheWholeImport) {
 
 TEST_F(CatalogImportTest, RejectedRowsRefuseTheImportUnlessPartial) {
   CatalogBatch batch;
-  batch.instance_types = {Type("ok", "T4")};
+  batch.instance_types = {TestType("ok", "T4")};
   batch.report.Reject(3, "Price 'x' is not a number");
   auto refused = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test"});
   ASSERT_FALSE(refused.ok());
@@ -67,7 +47,7 @@ TEST_F(CatalogImportTest, RejectedRowsRefuseTheImportUnlessPartial) {
 
 TEST_F(CatalogImportTest, DryRunWritesNothingButCounts) {
   CatalogBatch batch;
-  batch.instance_types = {Type("a", "T4"), Type("b", "L4")};
+  batch.instance_types = {TestType("a", "T4"), TestType("b", "L4")};
   auto dry = ImportCatalog(*db_, batch, ImportOptions{"test", "skypilot", "test", true, false});
   ASSERT_TRUE(dry.ok());
   EXPECT_FALSE(dry->written);
