@@ -28,7 +28,8 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
   }
   if (PeakTflops(node.gpu, r.precision) <= 0) {
     return Error::Invalid("precision", std::string(PrecisionName(r.precision)) +
-                                            " is not supported by " + node.gpu.id);
+                                            " is not supported by " + node.gpu.id)
+        .Because(Refusal::kPrecisionUnsupported);
   }
   bool decoder = IsDecoderOnly(w.family);
   if (decoder && r.input_tokens < 1) {
@@ -44,7 +45,8 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
     return Error::Invalid("latency_slo_ms", "latency_slo_ms must not be negative");
   }
   if (r.tensor_parallel < 0 || r.tensor_parallel > node.gpus_per_node) {
-    return Error::Invalid("tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node");
+    return Error::Invalid("tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node")
+        .Because(Refusal::kTensorParallelTooLarge);
   }
   if (w.family == Family::kRnn) {
     return Error::Invalid("workload", "serving estimates cover transformers and CNNs");
@@ -91,14 +93,15 @@ Error OverMaxGpus(double gpus, int per_replica) {
   if (!std::isfinite(gpus)) {
     return Error::Invalid("target_requests_per_s",
                           "a replica serves next to nothing of the target load: over the maximum "
-                          "of " + std::to_string(kMaxTotalGpus) + " GPUs in one plan");
+                          "of " + std::to_string(kMaxTotalGpus) + " GPUs in one plan")
+        .Because(Refusal::kOverMaxGpus);
   }
   char detail[240];
   std::snprintf(detail, sizeof(detail),
                 "the target load needs %.4g replica(s) of %d GPU(s), %.4g GPUs in all: over the "
                 "maximum of %d GPUs in one plan",
                 gpus / per_replica, per_replica, gpus, kMaxTotalGpus);
-  return Error::Invalid("target_requests_per_s", detail);
+  return Error::Invalid("target_requests_per_s", detail).Because(Refusal::kOverMaxGpus);
 }
 
 // How many requests of `per_request_gb` fit in `free_gb`, at most `limit` (compared in

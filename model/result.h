@@ -21,6 +21,19 @@ enum class ErrorCode {
   kInternal,         // a bug or a broken environment
 };
 
+// What a refusal is, beyond the field it names: the reasons a recommendation counts an
+// option out for (an input valid in itself that this hardware cannot run), kNone for every
+// other error. Set where the model or planner refuses; read by plan/ (never by matching
+// field names or messages).
+enum class Refusal {
+  kNone,
+  kPrecisionUnsupported,    // the GPU has no unit for the precision
+  kBatchTooSmall,           // fewer samples per step than data-parallel GPUs
+  kLayoutDoesNotDivide,     // the parallel layout does not divide the GPUs, or spans past NVLink
+  kTensorParallelTooLarge,  // a serving replica wider than the node
+  kOverMaxGpus,             // the load needs more GPUs than one plan may use
+};
+
 struct FieldError {
   std::string field;   // dotted name (model, plan), JSON pointer or parameter name (api)
   std::string detail;  // what is wrong with it, readable by a person
@@ -30,6 +43,13 @@ struct Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
   std::vector<FieldError> fields;
+  Refusal refusal = Refusal::kNone;
+
+  // This error, marked as a refusal of kind `why`.
+  Error Because(Refusal why) && {
+    refusal = why;
+    return std::move(*this);
+  }
 
   static Error Invalid(std::string field, std::string detail) {
     Error e{ErrorCode::kInvalidArgument, detail, {}};

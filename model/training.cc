@@ -573,14 +573,16 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                                     : "pipeline_parallel",
                           "tensor_parallel x pipeline_parallel x context_parallel = " +
                               std::to_string(model_parallel) + " does not divide the " +
-                              std::to_string(gpus) + " GPUs");
+                              std::to_string(gpus) + " GPUs")
+        .Because(Refusal::kLayoutDoesNotDivide);
   }
   if (job.tensor_parallel > NvlinkDomainGpus(cluster.node)) {
     return Error::Invalid("tensor_parallel",
                           "tensor_parallel " + std::to_string(job.tensor_parallel) +
                               " spans more than the " +
                               std::to_string(NvlinkDomainGpus(cluster.node)) +
-                              " GPUs linked by NVLink (or of a node)");
+                              " GPUs linked by NVLink (or of a node)")
+        .Because(Refusal::kLayoutDoesNotDivide);
   }
 
   TrainingEstimate best;
@@ -682,7 +684,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
       return Error::Invalid("global_batch_size",
                             "global_batch_size " + std::to_string(job.global_batch) +
                                 " is smaller than the " + std::to_string(plain.data) +
-                                " data-parallel GPUs");
+                                " data-parallel GPUs")
+          .Because(Refusal::kBatchTooSmall);
     }
     evaluate(plain, false);
     // What does not fit is reported on the layout that comes closest (least memory per GPU

@@ -234,7 +234,8 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
   if (!request.ok()) return request;
   if (PeakTflops(gpu, job.precision) <= 0) {
     return Error::Invalid("precision", std::string(PrecisionName(job.precision)) +
-                                            " is not supported by " + gpu.id);
+                                            " is not supported by " + gpu.id)
+        .Because(Refusal::kPrecisionUnsupported);
   }
   return OkStatus();
 }

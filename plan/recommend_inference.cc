@@ -58,18 +58,7 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
       auto price = OptionPrice(kind, *prices, cons, out);
       if (!price) continue;
       if (!it->second.ok()) {
-        if (FieldIs(it->second.error(), "precision")) {
-          ++out.rejected["precision_unsupported"];
-          continue;
-        }
-        if (FieldIs(it->second.error(), "tensor_parallel")) {
-          ++out.rejected["tensor_parallel_too_large"];  // more GPUs per replica than the node has
-          continue;
-        }
-        if (FieldIs(it->second.error(), "target_requests_per_s")) {
-          ++out.rejected["over_max_gpus"];  // the load needs more than model::kMaxTotalGpus
-          continue;
-        }
+        if (Reject(it->second.error(), out)) continue;
         return it->second.error();
       }
       const auto& e = *it->second;

@@ -82,17 +82,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
         auto price = OptionPrice(kind, *prices, cons, out);
         if (!price) continue;
         if (!it->second.ok()) {
-          const Error& error = it->second.error();
-          if (FieldIs(error, "precision")) {
-            ++out.rejected["precision_unsupported"];
-          } else if (FieldIs(error, "global_batch_size")) {
-            ++out.rejected["batch_too_small"];  // fewer samples per step than GPUs
-          } else if (FieldIs(error, "tensor_parallel") || FieldIs(error, "pipeline_parallel") ||
-                     FieldIs(error, "context_parallel")) {
-            ++out.rejected["layout_does_not_divide"];  // TP x PP x CP does not divide its GPUs
-          } else {
-            return error;
-          }
+          if (!Reject(it->second.error(), out)) return it->second.error();
           continue;
         }
         const auto& estimate = *it->second;

@@ -228,8 +228,18 @@ bool StopEarly(size_t offers, size_t next, Recommendation& out) {
   return true;
 }
 
-bool FieldIs(const Error& e, const char* field) {
-  return e.code == ErrorCode::kInvalidArgument && !e.fields.empty() && e.fields[0].field == field;
+bool Reject(const Error& e, Recommendation& out) {
+  const char* reason = nullptr;
+  switch (e.refusal) {
+    case Refusal::kPrecisionUnsupported: reason = "precision_unsupported"; break;
+    case Refusal::kBatchTooSmall: reason = "batch_too_small"; break;
+    case Refusal::kLayoutDoesNotDivide: reason = "layout_does_not_divide"; break;
+    case Refusal::kTensorParallelTooLarge: reason = "tensor_parallel_too_large"; break;
+    case Refusal::kOverMaxGpus: reason = "over_max_gpus"; break;
+    case Refusal::kNone: return false;
+  }
+  ++out.rejected[reason];
+  return true;
 }
 
 Candidate NewCandidate(const db::Offer& offer, int nodes, PriceKind kind,

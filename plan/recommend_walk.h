@@ -86,8 +86,11 @@ Result<std::shared_ptr<const T>> Shared(Result<T> estimate) {
 // spent, plan/deadline.h); if so, `out` says how far it got.
 bool StopEarly(size_t offers, size_t next, Recommendation& out);
 
-// Whether `e` is a refusal of request field `field`.
-bool FieldIs(const Error& e, const char* field);
+// The rejection reason of an option whose estimate the model refused with `e`
+// (Error::refusal: precision_unsupported, batch_too_small, layout_does_not_divide,
+// tensor_parallel_too_large, over_max_gpus), counted in `out`; false when `e` is not an
+// option's refusal but an error of the request (or the service).
+bool Reject(const Error& e, Recommendation& out);
 
 // An option while options are counted and ranked: no strings, the offer by pointer (the
 // offers outlive the ranking); only the options answered become RecommendedOptions.

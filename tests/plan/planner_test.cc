@@ -162,6 +162,26 @@ TEST(PlannerTest, ServingReplicasWiderThanANodeRejectOnlyThatOption) {
   for (const auto& item : r->items) EXPECT_GE(item.offer.instance.gpu_count, 4);
 }
 
+// A degree that cannot split the model on any GPU is the request's error, not a rejection of
+// every option (it was counted as tensor_parallel_too_large for each).
+TEST(PlannerTest, ServingTensorParallelThatSplitsNoHeadsIsARequestError) {
+  FakeCatalog catalog;
+  Planner planner(catalog);
+  RecommendRequest request;
+  InferenceRequest& serve = request.inference.emplace();
+  serve.workload = *model::FindPreset("llama-3-8b");  // 32 heads
+  serve.serving.precision_auto = true;
+  serve.serving.input_tokens = 512;
+  serve.serving.output_tokens = 128;
+  serve.serving.target_requests_per_s = 1;
+  serve.serving.tensor_parallel = 3;
+  auto r = planner.Recommend(request);
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.error().fields.size(), 1u);
+  EXPECT_EQ(r.error().fields[0].field, "tensor_parallel");
+  EXPECT_NE(r.error().message.find("attention heads"), std::string::npos) << r.error().message;
+}
+
 TEST(PlannerTest, ComparisonPutsBestValueFirst) {
   FakeCatalog catalog;
   Planner planner(catalog);
