@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <SQLiteCpp/Exception.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "api/auth.h"
@@ -221,11 +222,9 @@ std::function<void()> InstallMiddleware(httplib::Server& server, MiddlewareOptio
                                {"request_id", res.get_header_value("X-Request-Id")}};
         o->access_log(EncodeJson(line));
       } else {
-        char elapsed[32];
-        std::snprintf(elapsed, sizeof(elapsed), "%.2fms", ms);
-        o->access_log(db::Printable(req.method, 16) + " " + db::Printable(req.path) + " " +
-                      std::to_string(res.status) + " " + elapsed +
-                      " id=" + res.get_header_value("X-Request-Id"));
+        o->access_log(fmt::format("{} {} {} {:.2f}ms id={}", db::Printable(req.method, 16),
+                                  db::Printable(req.path), res.status, ms,
+                                  res.get_header_value("X-Request-Id")));
       }
     } catch (...) {
     }

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace gpuplan::plan {
 
@@ -28,14 +29,11 @@ double CombineSpread(double a, double b, bool high) {
 }  // namespace
 
 std::string ReferenceAssumption(const ReferenceWork& w) {
-  char text[400];
-  std::snprintf(text, sizeof(text),
-                "reference run: the work is what the model predicts %d x %s processes in %.4g h "
-                "at %s (%.4g samples, P10-P90 %.4g-%.4g)",
-                w.cluster.TotalGpus(), w.cluster.node.gpu.id.c_str(), w.hours,
-                std::string(model::PrecisionName(w.precision)).c_str(), w.samples, w.p10_samples,
-                w.p90_samples);
-  return text;
+  return fmt::format(
+      "reference run: the work is what the model predicts {} x {} processes in {:.4g} h at {} "
+      "({:.4g} samples, P10-P90 {:.4g}-{:.4g})",
+      w.cluster.TotalGpus(), w.cluster.node.gpu.id, w.hours, model::PrecisionName(w.precision),
+      w.samples, w.p10_samples, w.p90_samples);
 }
 
 Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace gpuplan::plan {
 
@@ -83,15 +84,12 @@ std::optional<RunCalibration> Calibrate(const MeasuredRuns& runs, const std::str
 
 std::string CalibrationAssumption(const RunCalibration& c, const std::string& gpu_id,
                                   model::Family family) {
-  char text[400];
-  std::snprintf(text, sizeof(text),
-                "calibrated by %d measured run(s) of %s (%s workloads): throughput x %.4g, "
-                "the runs' mean ratio to the model moved %d/(%d+%g) of the way from 1; "
-                "error_after is leave-one-out; the step breakdown is the model's, before "
-                "the correction",
-                c.runs, gpu_id.c_str(), std::string(model::FamilyName(family)).c_str(), c.factor,
-                c.runs, c.runs, kMeasurementPriorRuns);
-  return text;
+  return fmt::format(
+      "calibrated by {} measured run(s) of {} ({} workloads): throughput x {:.4g}, the runs' "
+      "mean ratio to the model moved {}/({}+{:g}) of the way from 1; error_after is "
+      "leave-one-out; the step breakdown is the model's, before the correction",
+      c.runs, gpu_id, model::FamilyName(family), c.factor, c.runs, c.runs,
+      kMeasurementPriorRuns);
 }
 
 std::string CalibrationCapWarning(const RunCalibration& c) {

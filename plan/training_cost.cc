@@ -1,6 +1,6 @@
 #include "plan/training_cost.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "db/text.h"
 #include "model/memory.h"
@@ -27,22 +27,18 @@ std::string DefaultRateAssumption(const model::SpotParams& params) {
 
 
 std::string FallbackRule(const model::FallbackOutcome& run) {
-  char text[400];
   if (run.switch_at_hours <= 0) {
-    std::snprintf(text, sizeof(text),
-                  "spot_with_fallback: the %.4g h to the deadline leave no room for a spot "
-                  "interruption and the move to on-demand, so the job runs on demand from the "
-                  "start",
-                  run.deadline_hours);
-  } else {
-    std::snprintf(text, sizeof(text),
-                  "spot_with_fallback: run on spot; if the job is not done %.4g h after the "
-                  "start, write a checkpoint and move to on-demand. That switch point lets a "
-                  "run that met the P90 number of interruptions still finish on demand by the "
-                  "%.4g h deadline at the model's P90 work",
-                  run.switch_at_hours, run.deadline_hours);
+    return fmt::format(
+        "spot_with_fallback: the {:.4g} h to the deadline leave no room for a spot interruption "
+        "and the move to on-demand, so the job runs on demand from the start",
+        run.deadline_hours);
   }
-  return text;
+  return fmt::format(
+      "spot_with_fallback: run on spot; if the job is not done {:.4g} h after the start, write "
+      "a checkpoint and move to on-demand. That switch point lets a run that met the P90 "
+      "number of interruptions still finish on demand by the {:.4g} h deadline at the model's "
+      "P90 work",
+      run.switch_at_hours, run.deadline_hours);
 }
 
 double PreemptionNoticeMinutes(const std::string& cloud) {
@@ -135,12 +131,10 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
     }
     if (fixed_hours > 0 && s.run.viable) {
       // On-demand holds the duration; spot does the same work, and interruptions stretch it.
-      char text[160];
-      std::snprintf(text, sizeof(text),
-                    "fixed duration on spot: the work of the %.4g h takes %.4g wall hours with "
-                    "interruptions, and is billed for %.4g h",
-                    fixed_hours, s.run.wall_hours, s.run.billable_hours);
-      assumptions.push_back(text);
+      assumptions.push_back(fmt::format(
+          "fixed duration on spot: the work of the {:.4g} h takes {:.4g} wall hours with "
+          "interruptions, and is billed for {:.4g} h",
+          fixed_hours, s.run.wall_hours, s.run.billable_hours));
     }
     if (!pricing.notice_given) {
       double notice = s.params.preemption_notice_minutes;
@@ -165,12 +159,10 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
       assumptions.push_back("spot_with_fallback: spot cost at " + f.pricing.basis);
       assumptions.push_back(FallbackRule(f.run));
       if (!f.run.feasible) {
-        char text[200];
-        std::snprintf(text, sizeof(text),
-                      "the deadline of %.4g h cannot be met even on demand from the start: the "
-                      "P90 time is %.4g h",
-                      f.run.deadline_hours, f.run.p90_hours);
-        warnings.push_back(text);
+        warnings.push_back(fmt::format(
+            "the deadline of {:.4g} h cannot be met even on demand from the start: the P90 "
+            "time is {:.4g} h",
+            f.run.deadline_hours, f.run.p90_hours));
       }
     }
   }

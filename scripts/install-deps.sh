@@ -20,7 +20,7 @@ runtime_packages=(
 build_packages=(
   build-essential cmake pkg-config curl
   libcpp-httplib-dev nlohmann-json3-dev rapidjson-dev libsqlite3-dev libsqlitecpp-dev sqlite3
-  libspdlog-dev libcli11-dev libcsv-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev
+  libspdlog-dev libfmt-dev libcli11-dev libcsv-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev
 )
 test_packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
