@@ -1,6 +1,7 @@
 #include "db/field_rules.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -36,33 +37,14 @@ bool Expect(std::string_view s, size_t& pos, char c) {
   return true;
 }
 
-int DaysInMonth(int year, int month) {
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[month - 1];
-}
-
-// Days from 1970-01-01 to y-m-d (proleptic Gregorian), H. Hinnant's algorithm.
-long long DaysFromCivil(long long y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const long long era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
-// y-m-d of `days` since 1970-01-01 (proleptic Gregorian), the inverse of DaysFromCivil.
-void CivilFromDays(long long days, long long& y, unsigned& m, unsigned& d) {
-  days += 719468;
-  const long long era = (days >= 0 ? days : days - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(days - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  y = static_cast<long long>(yoe) + era * 400 + (m <= 2);
+// The calendar is std::chrono's (C++20, proleptic Gregorian): y-m-d of a real day, and
+// days since 1970-01-01.
+std::optional<long long> DaysFromCivil(long long y, long long m, long long d) {
+  using namespace std::chrono;
+  const year_month_day date{year{static_cast<int>(y)}, month{static_cast<unsigned>(m)},
+                            day{static_cast<unsigned>(d)}};
+  if (!date.ok()) return std::nullopt;
+  return sys_days{date}.time_since_epoch().count();
 }
 
 }  // namespace
@@ -150,11 +132,10 @@ std::optional<std::time_t> ParseTimestamp(std::string_view s) {
   auto month = Digits(s, pos, 2);
   if (!month || !Expect(s, pos, '-')) return std::nullopt;
   auto day = Digits(s, pos, 2);
-  if (!day || *month < 1 || *month > 12 || *day < 1 || *day > DaysInMonth(*year, *month)) {
-    return std::nullopt;
-  }
-  long long seconds = DaysFromCivil(*year, static_cast<unsigned>(*month),
-                                    static_cast<unsigned>(*day)) * 86400;
+  if (!day) return std::nullopt;
+  const auto days = DaysFromCivil(*year, *month, *day);
+  if (!days) return std::nullopt;
+  long long seconds = *days * 86400;
   if (pos == s.size()) return static_cast<std::time_t>(seconds);
   if (!Expect(s, pos, 'T')) return std::nullopt;
   auto hour = Digits(s, pos, 2);
@@ -195,7 +176,7 @@ Reason CheckTimestamp(std::string_view value, std::time_t now) {
     return "must be an ISO 8601 date (2026-11-01) or UTC date-time (2026-11-01T12:00:00Z) "
            "of a real calendar day, got " + Quoted(value);
   }
-  if (*t < DaysFromCivil(kMinYear, 1, 1) * 86400) {
+  if (*t < *DaysFromCivil(kMinYear, 1, 1) * 86400) {
     return "must be in " + std::to_string(kMinYear) + " or later, got " + Quoted(value);
   }
   if (*t > now + kFutureSkewSeconds) return "must not be in the future, got " + Quoted(value);
@@ -203,14 +184,14 @@ Reason CheckTimestamp(std::string_view value, std::time_t now) {
 }
 
 std::string FormatTimestamp(std::time_t t) {
-  const long long first = DaysFromCivil(1, 1, 1) * 86400;
-  const long long last = DaysFromCivil(10000, 1, 1) * 86400 - 1;
+  const long long first = *DaysFromCivil(1, 1, 1) * 86400;
+  const long long last = *DaysFromCivil(10000, 1, 1) * 86400 - 1;
   long long seconds = std::clamp<long long>(t, first, last);
   long long days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
   long long in_day = seconds - days * 86400;
-  long long y;
-  unsigned m, d;
-  CivilFromDays(days, y, m, d);
+  const std::chrono::year_month_day date{std::chrono::sys_days{std::chrono::days{days}}};
+  const long long y = static_cast<int>(date.year());
+  const unsigned m = static_cast<unsigned>(date.month()), d = static_cast<unsigned>(date.day());
   char text[64];
   if (in_day == 0) {
     std::snprintf(text, sizeof(text), "%04lld-%02u-%02u", y, m, d);
