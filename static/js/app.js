@@ -55,17 +55,6 @@ function route() {
   view.show(section, params, args);
 }
 
-// Called by views on submit: the new state becomes a history entry (and is then shown).
-export function navigate(name, params) {
-  const query = params.toString();
-  const target = `#/${name}${query ? `?${query}` : ''}`;
-  if (location.hash === target) {
-    route();  // the same state again: run it again
-  } else {
-    location.hash = target;
-  }
-}
-
 window.addEventListener('hashchange', route);
 loadCurrencies(document).catch(() => {});
 route();

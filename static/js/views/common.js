@@ -4,7 +4,7 @@
 import { ApiError, Latest } from '../api.js';
 import { applyAlternatives, clearErrors, formToParams, paramsToForm, showProblem } from '../forms.js';
 import { buildParts } from '../parts.js';
-import { navigate } from '../app.js';
+import { navigate } from '../router.js';
 
 // `spec`: {name, form (selector), parts (options per part), setup(form, section),
 // run(form, signal) -> answer, render(answer, result, form), summary(answer) -> status text,

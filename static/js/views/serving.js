@@ -9,7 +9,7 @@ import { formToBody, formToParams } from '../forms.js';
 import { xy } from '../charts.js';
 import { el, facts, int, money, notes, num, pct, seconds, table } from '../format.js';
 import { reasonName, verdictBox, verdictOf, verdictText } from '../feasibility.js';
-import { navigate } from '../app.js';
+import { navigate } from '../router.js';
 import { itemNotes, priceKindName } from './recommend.js';
 import { chartBox, formView } from './common.js';
 
