@@ -49,7 +49,7 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
   if (RAND_bytes(random, sizeof(random)) != 1) return Error::Internal("no random bytes");
   NewApiKey out;
   out.key = "gpk_" + HexEncode(std::string_view(reinterpret_cast<const char*>(random), sizeof(random)));
-  try {
+  return GuardRead([&]() -> Result<NewApiKey> {
     SQLite::Statement exists(db_, "SELECT 1 FROM api_keys WHERE name = ?");
     exists.bind(1, name);
     if (exists.executeStep()) {
@@ -69,24 +69,20 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
     read.executeStep();
     out.record = Read(read);
     return out;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<std::vector<ApiKey>> ApiKeyStore::List() {
-  try {
+  return GuardRead([&]() -> Result<std::vector<ApiKey>> {
     SQLite::Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys ORDER BY id");
     std::vector<ApiKey> keys;
     while (s.executeStep()) keys.push_back(Read(s));
     return keys;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<ApiKey> ApiKeyStore::Revoke(const std::string& id_or_name) {
-  try {
+  return GuardRead([&]() -> Result<ApiKey> {
     bool numeric = !id_or_name.empty() &&
                    std::all_of(id_or_name.begin(), id_or_name.end(), ::isdigit);
     SQLite::Statement update(db_, numeric ? "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?"
@@ -99,20 +95,16 @@ Result<ApiKey> ApiKeyStore::Revoke(const std::string& id_or_name) {
     read.bind(1, id_or_name);
     read.executeStep();
     return Read(read);
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<ApiKey> ApiKeyStore::Find(const std::string& key) {
-  try {
+  return GuardRead([&]() -> Result<ApiKey> {
     SQLite::Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE key_hash = ?");
     s.bind(1, Sha256Hex(key));
     if (!s.executeStep()) return Error::NotFound("unknown API key");
     return Read(s);
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 }  // namespace gpuplan::db

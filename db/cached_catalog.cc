@@ -153,7 +153,7 @@ void ForgetRequestCatalogState() { request_state.reset(); }
 
 Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
   if (checked_) return snapshot_;
-  try {
+  return GuardRead([&]() -> Result<std::shared_ptr<CachedSnapshot>> {
     checked_ = true;
     std::string file = DatabaseFile(db_);
     if (file.empty()) return snapshot_;  // in memory: private to this connection
@@ -184,22 +184,18 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
       if (generation() == before) SnapshotCache::Instance().Put(file, snapshot_);
     }
     return snapshot_;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<long long> CachedCatalog::NewestMeasurementId() {
   auto s = Snapshot();
   if (!s.ok()) return s.error();
   if (newest_measurement_id_) return *newest_measurement_id_;
-  try {  // in memory: no snapshot was checked
+  return GuardRead([&]() -> Result<long long> {  // in memory: no snapshot was checked
     SQLite::Statement state(db_, kSnapshotStateSql);
     newest_measurement_id_ = ReadState(state).newest_measurement_id;
     return *newest_measurement_id_;
-  } catch (const SQLite::Exception&) {
-    return Error::Unavailable("the database could not read the measured runs");
-  }
+  });
 }
 
 Result<std::shared_ptr<const void>> CachedCatalog::DerivedValue(std::type_index type,

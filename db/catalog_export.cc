@@ -4,6 +4,7 @@
 
 #include "db/catalog_store.h"
 #include "db/price_rows.h"
+#include "db/write_transaction.h"
 
 namespace gpuplan::db {
 
@@ -42,7 +43,7 @@ CatalogSnapshot::~CatalogSnapshot() {
 }
 
 Result<ReferenceData> CatalogSnapshot::Reference() {
-  try {
+  return GuardRead([&]() -> Result<ReferenceData> {
     ReferenceData r;
     CatalogStore store(db_);
     auto gpus = store.ListGpus();
@@ -60,9 +61,7 @@ Result<ReferenceData> CatalogSnapshot::Reference() {
     if (!rates.ok()) return rates.error();
     for (auto& [currency, rate] : *rates) r.fx_rates.push_back(rate);
     return r;
-  } catch (const SQLite::Exception&) {
-    return Error::Unavailable("the catalog could not be read");
-  }
+  });
 }
 
 bool CatalogSnapshot::NextInstanceType(InstanceType& t) {

@@ -149,29 +149,25 @@ Offer ReadOffer(SQLite::Statement& s) {
 }  // namespace
 
 Result<std::vector<model::GpuSpec>> CatalogStore::ListGpus() {
-  try {
+  return GuardRead([&]() -> Result<std::vector<model::GpuSpec>> {
     SQLite::Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus ORDER BY id");
     std::vector<model::GpuSpec> gpus;
     while (s.executeStep()) gpus.push_back(ReadGpu(s));
     return gpus;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<model::GpuSpec> CatalogStore::GetGpu(const std::string& id) {
-  try {
+  return GuardRead([&]() -> Result<model::GpuSpec> {
     SQLite::Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus WHERE id = ?");
     s.bind(1, id);
     if (!s.executeStep()) return Error::NotFound("no GPU with id '" + id + "'");
     return ReadGpu(s);
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<std::vector<CloudSummary>> CatalogStore::ListClouds() {
-  try {
+  return GuardRead([&]() -> Result<std::vector<CloudSummary>> {
     SQLite::Statement s(db_, R"SQL(
 SELECT c.id, c.name, c.default_currency,
   (SELECT COUNT(*) FROM regions r WHERE r.cloud = c.id),
@@ -184,13 +180,11 @@ FROM clouds c ORDER BY c.id)SQL");
                         s.getColumn(3).getInt(), s.getColumn(4).getInt()});
     }
     return clouds;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) {
-  try {
+  return GuardRead([&]() -> Result<std::vector<Region>> {
     SQLite::Statement s(db_,
                         "SELECT cloud, id, display_name, country, continent FROM regions "
                         "WHERE (?1 = '' OR cloud = ?1) ORDER BY cloud, id");
@@ -202,14 +196,12 @@ Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) 
                          s.getColumn(4).getString()});
     }
     return regions;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 
 Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
-  try {
+  return GuardRead([&]() -> Result<std::vector<Offer>> {
     // Read from SQLite on every call: the one cache of offers is the per-generation
     // snapshot of db::CachedCatalog, which the request paths read through.
     SQLite::Statement s(db_, OfferSql(false));
@@ -219,14 +211,12 @@ Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
       if (OfferMatches(o, filter)) offers.push_back(std::move(o));
     }
     return offers;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceType(
     const std::string& cloud, const std::string& id) {
-  try {
+  return GuardRead([&]() -> Result<std::pair<InstanceType, std::vector<Offer>>> {
     SQLite::Statement s(db_, std::string("SELECT ") + kInstanceColumns +
                                  " FROM instance_types it WHERE it.cloud = ? AND it.id = ?");
     s.bind(1, cloud);
@@ -241,13 +231,11 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
     std::vector<Offer> offers;
     while (q.executeStep()) offers.push_back(ReadOffer(q));
     return std::make_pair(std::move(type), std::move(offers));
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
-  try {
+  return GuardRead([&]() -> Result<std::map<std::string, FxRate>> {
     SQLite::Statement s(db_, "SELECT currency, units_per_usd, as_of, source FROM fx_rates");
     std::map<std::string, FxRate> rates;
     while (s.executeStep()) {
@@ -256,13 +244,11 @@ Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
       rates[r.currency] = r;
     }
     return rates;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<std::vector<PriceObservation>> CatalogStore::SpotHistory(const SpotQuery& q) {
-  try {
+  return GuardRead([&]() -> Result<std::vector<PriceObservation>> {
     SQLite::Statement s(db_, R"SQL(
 SELECT cloud, instance_type, region, zone, kind, price_per_hour, currency, observed_at, source
 FROM prices
@@ -291,22 +277,18 @@ LIMIT :limit)SQL");
     std::vector<PriceObservation> out;
     while (s.executeStep()) out.push_back(ReadPriceRow(s));
     return out;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<std::string> CatalogStore::AcceleratorName(const std::string& scope,
                                                   const std::string& gpu_id) {
-  try {
+  return GuardRead([&]() -> Result<std::string> {
     SQLite::Statement s(db_, "SELECT accelerator_name FROM gpu_synonyms WHERE cloud = ? AND gpu_id = ? "
                              "ORDER BY length(accelerator_name), accelerator_name LIMIT 1");
     s.bind(1, scope);
     s.bind(2, gpu_id);
     return s.executeStep() ? s.getColumn(0).getString() : std::string();
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 Result<GpuResolver> CatalogStore::LoadGpuResolver() {
@@ -314,20 +296,18 @@ Result<GpuResolver> CatalogStore::LoadGpuResolver() {
   if (!gpus.ok()) return gpus.error();
   GpuResolver resolver;
   for (auto& g : *gpus) resolver.AddGpu(std::move(g));
-  try {
+  return GuardRead([&]() -> Result<GpuResolver> {
     SQLite::Statement s(db_, "SELECT cloud, accelerator_name, coalesce(gpu_id, ''), note FROM gpu_synonyms");
     while (s.executeStep()) {
       resolver.AddSynonym({s.getColumn(0).getString(), s.getColumn(1).getString(),
                            s.getColumn(2).getString(), s.getColumn(3).getString()});
     }
-    return resolver;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+    return std::move(resolver);
+  });
 }
 
 Result<CatalogStore::Sizes> CatalogStore::CountRows() {
-  try {
+  return GuardRead([&]() -> Result<CatalogStore::Sizes> {
     SQLite::Statement q(db_, R"(SELECT (SELECT COUNT(*) FROM gpus), (SELECT COUNT(*) FROM clouds),
   (SELECT COUNT(*) FROM regions), (SELECT COUNT(*) FROM instance_types),
   (SELECT COUNT(*) FROM prices))");
@@ -341,9 +321,7 @@ Result<CatalogStore::Sizes> CatalogStore::CountRows() {
     }
     s.generation = CatalogGeneration(db_);
     return s;
-  } catch (const SQLite::Exception& e) {
-    return StorageFailure(e);
-  }
+  });
 }
 
 }  // namespace gpuplan::db

@@ -133,7 +133,7 @@ Result<std::vector<Measurement>> MeasurementStore::Add(const std::vector<Measure
 }
 
 Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& q) {
-  try {
+  return GuardRead([&]() -> Result<std::vector<Measurement>> {
     std::string sql = std::string("SELECT ") + kColumns +
                       " FROM measurements m LEFT JOIN api_keys k ON k.id = m.owner_key_id "
                       "WHERE " +
@@ -154,20 +154,16 @@ Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& 
     std::vector<Measurement> out;
     while (s.executeStep()) out.push_back(Read(s));
     return out;
-  } catch (const SQLite::Exception& e) {
-    return Error::Unavailable("the database could not list measurements");
-  }
+  });
 }
 
 Result<long long> MeasurementStore::AfterNewest(long long count) {
-  try {
+  return GuardRead([&]() -> Result<long long> {
     SQLite::Statement s(db_, "SELECT coalesce((SELECT id FROM measurements ORDER BY id DESC "
                              "LIMIT 1 OFFSET ?), 1) - 1");
     s.bind(1, static_cast<int64_t>(count - 1));
     return s.executeStep() ? s.getColumn(0).getInt64() : 0;
-  } catch (const SQLite::Exception&) {
-    return Error::Unavailable("the database could not list measurements");
-  }
+  });
 }
 
 }  // namespace gpuplan::db

@@ -43,6 +43,17 @@ void SetStorageLog(void (*log)(const std::string& what));
 // busy/locked, else a fixed "the database cannot answer now" (the text goes to the log).
 Error StorageFailure(const SQLite::Exception& e);
 
+// Runs `read` (a callable returning Result<T> or Status), and answers StorageFailure when it
+// throws SQLite::Exception: the one guard of catalog reads.
+template <typename Read>
+auto GuardRead(Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const SQLite::Exception& e) {
+    return StorageFailure(e);
+  }
+}
+
 // `item` names what was being written, e.g. "instance type 'p5.48xlarge' in cloud 'aws'"
 // or "/prices/3"; `field` (optional) is the field the error is attached to.
 Error StorageError(const SQLite::Exception& e, const std::string& item,
