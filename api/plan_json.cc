@@ -3,6 +3,7 @@
 #include "api/catalog_json.h"
 #include "api/model_json.h"
 #include "api/query_params.h"
+#include "db/text.h"
 
 namespace gpuplan::api {
 
@@ -122,8 +123,8 @@ void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
     if (s.pricing.from_history) {
       out.BeginObject();
       out.Field("observations", s.pricing.observations);
-      out.Field("from", s.pricing.window_start);
-      out.Field("to", s.pricing.window_end);
+      out.Field("from", db::FormatUtc(s.pricing.window_start));
+      out.Field("to", db::FormatUtc(s.pricing.window_end));
       out.Field("p10_per_hour", RoundMoney(s.pricing.p10_per_hour));
       out.Field("p90_per_hour", RoundMoney(s.pricing.p90_per_hour));
       out.EndObject();

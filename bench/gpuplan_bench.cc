@@ -161,8 +161,10 @@ void BM_RecommendTraining(benchmark::State& state) {
   SeededDb seeded;
   nlohmann::json body = {{"workload", "bert-large"}, {"dataset", {{"samples", 1e7}, {"epochs", 3}}},
                          {"global_batch_size", 256}, {"constraints", {{"max_nodes", 4}}}};
+  auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
   for (auto _ : state) {
-    Catalog store(*seeded.db);  // one per request, as the server does
+    auto lease = pool->Acquire();
+    Catalog store(lease);  // one per request on a pooled connection, as the server does
     auto request = api::DecodeRecommendRequest(body);
     auto answer = api::PlanAnswer(store, *request);
     benchmark::DoNotOptimize(answer);
@@ -197,8 +199,10 @@ void BM_RecommendInferenceWholeCatalog(benchmark::State& state) {
   nlohmann::json body = {{"task", "inference"}, {"workload", "llama-3-8b"}, {"input_tokens", 200},
                          {"output_tokens", 300}, {"target_requests_per_s", 50},
                          {"latency_slo_ms", 2000}};
+  auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
   for (auto _ : state) {
-    db::CachedCatalog store(*seeded.db);
+    auto lease = pool->Acquire();
+    db::CachedCatalog store(lease);  // as the server does
     auto request = api::DecodeRecommendRequest(body);
     auto answer = api::PlanAnswer(store, *request);
     benchmark::DoNotOptimize(answer);

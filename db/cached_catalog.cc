@@ -280,28 +280,37 @@ Result<std::map<std::string, FxRate>> CachedCatalog::FxRates() {
 }
 
 Result<std::vector<PriceObservation>> CachedCatalog::SpotHistory(const SpotQuery& q) {
+  auto shared = SharedSpotHistory(q);
+  if (!shared.ok()) return shared.error();
+  return **shared;  // a copy for the caller to keep
+}
+
+Result<std::shared_ptr<const std::vector<PriceObservation>>> CachedCatalog::SharedSpotHistory(
+    const SpotQuery& q) {
   auto s = Snapshot();
   if (!s.ok()) return s.error();
   bool whole_region = q.zone.empty() && q.until.empty() && !q.after;
-  if (!*s || !whole_region) return store_.SpotHistory(q);
+  if (!*s || !whole_region) {  // not kept: read from SQLite (not SpotHistory: it calls this)
+    auto rows = store_.SpotHistory(q);
+    if (!rows.ok()) return rows.error();
+    return std::make_shared<const std::vector<PriceObservation>>(std::move(rows).value());
+  }
   CachedSnapshot& snapshot = **s;
   auto key = std::make_tuple(q.cloud, q.instance_type, q.region, q.since, q.limit);
-  std::shared_ptr<const std::vector<PriceObservation>> cached;
   {
     std::lock_guard lock(snapshot.spot_mutex);
     auto it = snapshot.spot.find(key);
-    if (it != snapshot.spot.end()) cached = it->second;
+    if (it != snapshot.spot.end()) return it->second;
   }
-  if (cached) return *cached;  // copied outside the lock
   auto rows = store_.SpotHistory(q);
   if (!rows.ok()) return rows.error();
+  auto shared = std::make_shared<const std::vector<PriceObservation>>(std::move(rows).value());
   // Long series are not kept: the snapshot's memory stays bounded by the catalog's size.
-  if (rows->size() <= kMaxCachedSpotRows) {
-    auto shared = std::make_shared<const std::vector<PriceObservation>>(*rows);
+  if (shared->size() <= kMaxCachedSpotRows) {
     std::lock_guard lock(snapshot.spot_mutex);
-    snapshot.spot.emplace(key, std::move(shared));
+    snapshot.spot.emplace(key, shared);
   }
-  return rows;
+  return shared;
 }
 
 }  // namespace gpuplan::db

@@ -65,6 +65,8 @@ class CachedCatalog : public CatalogReader {
   // Whole-region series (no zone, until or cursor; any since) of up to 2 000 rows are kept
   // in the snapshot.
   Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) override;
+  Result<std::shared_ptr<const std::vector<PriceObservation>>> SharedSpotHistory(
+      const SpotQuery& query) override;
   Result<std::string> AcceleratorName(const std::string& scope, const std::string& gpu_id) override {
     return store_.AcceleratorName(scope, gpu_id);
   }

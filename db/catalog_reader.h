@@ -68,6 +68,14 @@ class CatalogReader {
       const std::string& cloud, const std::string& id) = 0;
   virtual Result<std::map<std::string, FxRate>> FxRates() = 0;
   virtual Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) = 0;
+  // The same series, shared and read-only (no copy where the reader keeps it: a snapshot's
+  // series outlive the reader while the pointer is held). By default a copy of SpotHistory.
+  virtual Result<std::shared_ptr<const std::vector<PriceObservation>>> SharedSpotHistory(
+      const SpotQuery& query) {
+    auto rows = SpotHistory(query);
+    if (!rows.ok()) return rows.error();
+    return std::make_shared<const std::vector<PriceObservation>>(std::move(rows).value());
+  }
   // The accelerator name that `scope`'s gpu_synonyms rows give GPU `gpu_id` ("*" rows are
   // SkyPilot's names): the shortest when several do ("H100" before "H100-MEGA", then by
   // name); "" when none does.

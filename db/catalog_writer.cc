@@ -32,18 +32,6 @@ void BindPositiveOrNull(SQLite::Statement& stmt, int index, int value) {
 
 }  // namespace
 
-std::string FormatUtc(std::time_t t, const char* format) {
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[64];
-  std::strftime(buffer, sizeof(buffer), format, &tm);
-  return buffer;
-}
-
-std::string UtcNow() {
-  return FormatUtc(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()));
-}
-
 void BumpCatalogGeneration(SQLite::Database& db) {
   db.exec("INSERT INTO catalog_meta (key, value) VALUES ('generation', '1') "
           "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");

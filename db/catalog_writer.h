@@ -11,6 +11,7 @@
 #include "db/catalog_batch.h"
 #include "db/catalog_types.h"
 #include "db/gpu_resolver.h"
+#include "db/text.h"  // UtcNow, FormatUtc (stamps of written rows)
 #include "model/gpu_spec.h"
 
 namespace gpuplan::db {
@@ -58,9 +59,5 @@ struct ImportAudit {
 };
 void RecordImport(SQLite::Database& db, const ImportAudit& audit);
 
-// Current UTC time as "YYYY-MM-DDTHH:MM:SSZ".
-std::string UtcNow();
-// `t` in UTC by strftime's `format` (thread-safe: gmtime_r).
-std::string FormatUtc(std::time_t t, const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 }  // namespace gpuplan::db

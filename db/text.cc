@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include <charconv>
+#include <chrono>
+#include <ctime>
 #include <cmath>
 
 namespace gpuplan::db {
@@ -197,6 +199,18 @@ std::string FormatHours(double hours) {
     rest = 0;
   }
   return FormatNumber("%.0f d", days) + (rest > 0 ? FormatNumber(" %.0f h", rest) : "");
+}
+
+std::string FormatUtc(std::time_t t, const char* format) {
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[64];
+  std::strftime(buffer, sizeof(buffer), format, &tm);
+  return buffer;
+}
+
+std::string UtcNow() {
+  return FormatUtc(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()));
 }
 
 }  // namespace gpuplan::db

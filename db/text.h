@@ -3,6 +3,7 @@
 // of untrusted text for messages and logs.
 #pragma once
 
+#include <ctime>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,5 +54,10 @@ std::string FormatNumber(const char* format, double value);
 // A duration in hours as a person reads it: "45 min" under an hour, "6.6 h" under 48 h,
 // else "3 d 4 h"; "-" when not finite or negative.
 std::string FormatHours(double hours);
+
+// Current UTC time as "YYYY-MM-DDTHH:MM:SSZ".
+std::string UtcNow();
+// `t` in UTC by strftime's `format` (thread-safe: gmtime_r).
+std::string FormatUtc(std::time_t t, const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 }  // namespace gpuplan::db

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
-#include "db/catalog_writer.h"
+#include "db/text.h"
 #include "db/field_rules.h"
 #include "db/offer_query.h"
 
@@ -93,11 +95,18 @@ Result<PriceQuote> Pricing::QuoteGiven(std::optional<double> ondemand, std::opti
   return q;
 }
 
+std::string SpotPricingBasis(const SpotPricing& p) {
+  if (!p.from_history) return "the current spot price";
+  return "the mean spot price of the cheapest zone over " + std::to_string(p.observations) +
+         " observation times from " + db::FormatUtc(p.window_start) + " to " +
+         db::FormatUtc(p.window_end) + " (the last " + std::to_string(kSpotHistoryWindowDays) +
+         " days of the catalog's history; each zone's price holds until it changes)";
+}
+
 Result<SpotPricing> Pricing::SpotPricingFor(const std::optional<db::Offer>& offer,
                                             double current) const {
   SpotPricing out;
   out.price_per_hour = out.p10_per_hour = out.p90_per_hour = current;
-  out.basis = "the current spot price";
   if (!offer) return out;
   auto latest = db::rules::ParseTimestamp(offer->observed_at);
   if (!latest) return out;
@@ -107,29 +116,48 @@ Result<SpotPricing> Pricing::SpotPricingFor(const std::optional<db::Offer>& offe
   query.instance_type = offer->instance.id;
   query.region = offer->region;
   query.limit = 10000;
-  {
-    // The window's start as a date (a day early): the query compares text.
-    query.since = db::FormatUtc(*latest - window - 24 * 3600, "%Y-%m-%d");
-  }
-  auto rows = catalog_.SpotHistory(query);
+  // The window's start as a date (a day early): the query compares text.
+  query.since = db::FormatUtc(*latest - window - 24 * 3600, "%Y-%m-%d");
+  auto rows = catalog_.SharedSpotHistory(query);
   if (!rows.ok()) return rows.error();
   // Each zone's price holds until it changes: at every time any zone changed, the
-  // cheapest zone's price then (zones report changes at their own times).
-  std::map<std::time_t, std::vector<std::pair<std::string, double>>> changes;
-  for (const auto& p : *rows) {
+  // cheapest zone's price then (zones report changes at their own times). The rows (and
+  // so the zone names viewed here) stay alive while `rows` holds them.
+  struct Change {
+    std::time_t t;
+    std::string_view zone;
+    double price;
+  };
+  std::vector<Change> changes;
+  changes.reserve((*rows)->size());
+  for (const auto& p : **rows) {
     auto t = db::rules::ParseTimestamp(p.observed_at);
     if (!t) continue;
     auto v = Convert(p.price_per_hour, p.currency);
     if (!v.ok()) return v.error();
-    changes[*t].push_back({p.zone, *v});
+    changes.push_back({*t, p.zone, *v});
   }
-  if (changes.size() < 3) return out;  // a snapshot, not a history
-  const std::time_t last = changes.rbegin()->first;
-  std::map<std::string, double> zone_price;
+  // By time; the updates of one time in the rows' order.
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const Change& a, const Change& b) { return a.t < b.t; });
+  size_t times = 0;
+  for (size_t i = 0; i < changes.size(); ++i) times += i == 0 || changes[i].t != changes[i - 1].t;
+  if (times < 3) return out;  // a snapshot, not a history
+  const std::time_t last = changes.back().t;
+  std::vector<std::pair<std::string_view, double>> zone_price;  // a few zones: a flat list
   std::vector<double> prices;
   std::time_t first = 0;
-  for (const auto& [t, updates] : changes) {
-    for (const auto& [zone, price] : updates) zone_price[zone] = price;
+  for (size_t i = 0; i < changes.size();) {
+    const std::time_t t = changes[i].t;
+    for (; i < changes.size() && changes[i].t == t; ++i) {
+      auto known = std::find_if(zone_price.begin(), zone_price.end(),
+                                [&](const auto& z) { return z.first == changes[i].zone; });
+      if (known == zone_price.end()) {
+        zone_price.emplace_back(changes[i].zone, changes[i].price);
+      } else {
+        known->second = changes[i].price;
+      }
+    }
     if (t < last - window) continue;
     double cheapest = INFINITY;
     for (const auto& [zone, price] : zone_price) cheapest = std::min(cheapest, price);
@@ -146,21 +174,15 @@ Result<SpotPricing> Pricing::SpotPricingFor(const std::optional<db::Offer>& offe
     size_t hi = std::min(lo + 1, prices.size() - 1);
     return prices[lo] + (prices[hi] - prices[lo]) * (pos - lo);
   };
-  auto date = [](std::time_t t) { return db::FormatUtc(t); };
   out.from_history = true;
   out.price_per_hour = sum / prices.size();
   out.p10_per_hour = quantile(0.1);
   out.p90_per_hour = quantile(0.9);
   out.observations = prices.size();
-  out.window_start = date(first);
-  out.window_end = date(last);
-  out.basis = "the mean spot price of the cheapest zone over " + std::to_string(prices.size()) +
-              " observation times from " + out.window_start + " to " + out.window_end +
-              " (the last " + std::to_string(kSpotHistoryWindowDays) +
-              " days of the catalog's history; each zone's price holds until it changes)";
+  out.window_start = first;
+  out.window_end = last;
   return out;
 }
-
 
 Result<std::optional<SpotHistorySummary>> Pricing::SpotHistory(const db::Offer& offer) const {
   db::SpotQuery query;
@@ -168,8 +190,9 @@ Result<std::optional<SpotHistorySummary>> Pricing::SpotHistory(const db::Offer& 
   query.instance_type = offer.instance.id;
   query.region = offer.region;
   query.limit = 10000;
-  auto rows = catalog_.SpotHistory(query);
-  if (!rows.ok()) return rows.error();
+  auto shared = catalog_.SharedSpotHistory(query);
+  if (!shared.ok()) return shared.error();
+  const std::vector<db::PriceObservation>* rows = shared->get();
   if (rows->empty()) return std::optional<SpotHistorySummary>();
   SpotHistorySummary s;
   double low = INFINITY, high = 0, sum = 0;

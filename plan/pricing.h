@@ -48,14 +48,17 @@ struct SpotHistorySummary {
 // The spot price an expected cost uses: the mean over the catalog's recent spot history of
 // the offer's region when it holds one (the cheapest zone at each observation time), with
 // its P10 and P90; else the current price.
+// No strings: options copy it freely.
 struct SpotPricing {
   double price_per_hour = 0;
   double p10_per_hour = 0, p90_per_hour = 0;
   bool from_history = false;
   size_t observations = 0;  // observation times in the window
-  std::string window_start, window_end;
-  std::string basis;  // in words, for the answer
+  std::time_t window_start = 0, window_end = 0;  // from_history: the first and last of them
 };
+// What a SpotPricing is, in words, for the answer ("the mean spot price of the cheapest zone
+// over 12 observation times from ... to ...", or "the current spot price").
+std::string SpotPricingBasis(const SpotPricing& pricing);
 
 inline constexpr int kSpotHistoryWindowDays = 30;
 // Hours billed in a month of a service that runs around the clock (365 x 24 / 12).

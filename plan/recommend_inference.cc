@@ -35,6 +35,7 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
                      HardwareKeyHash>
       cache;
   std::vector<Candidate> feasible;
+  feasible.reserve(offers->offers.size() * 2);  // every option: on demand and spot
   // The model's defaults (utilisation, weight overhead) hold for every option.
   for (std::string& a : model::ServingDefaultsAssumptions(
            model::ServingConstants(), model::IsDecoderOnly(request.workload.family))) {

@@ -55,6 +55,11 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
                      HardwareKeyHash>
       cache;
   std::vector<Candidate> feasible;
+  // Room for every option (offers x node counts x price kinds): growing the vector would move
+  // the candidates again and again.
+  int node_counts = 0;
+  for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
+  feasible.reserve(offers->offers.size() * node_counts * model::kPriceKindNames.size());
   for (size_t next = 0; next < offers->offers.size(); ++next) {
     if (StopEarly(offers->offers.size(), next, out)) break;
     const db::Offer& offer = *offers->offers[next];

@@ -104,22 +104,32 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   std::vector<const Candidate*> by_score;
   by_score.reserve(feasible.size());
   for (const auto& c : feasible) by_score.push_back(&c);
-  std::vector<const Candidate*> by_time = by_score;
   // Ties keep the candidates' order: the pointers into `feasible` are in that order, so
   // comparing them last makes the order total (as stable as std::stable_sort).
   auto better = [](const Candidate* a, const Candidate* b) {
     return a->score < b->score || (a->score == b->score && a < b);
   };
-  std::sort(by_time.begin(), by_time.end(), [](const Candidate* a, const Candidate* b) {
-    if (a->hours != b->hours) return a->hours < b->hours;
-    if (a->cost != b->cost) return a->cost < b->cost;
-    return a < b;
+  // The Pareto front by time: the keys sorted are small and hold their figures (no
+  // indirection per comparison); ties keep the candidates' order.
+  struct TimeKey {
+    double hours, cost;
+    size_t index;
+  };
+  std::vector<TimeKey> by_time;
+  by_time.reserve(feasible.size());
+  for (size_t i = 0; i < feasible.size(); ++i) {
+    by_time.push_back({feasible[i].hours, feasible[i].cost, i});
+  }
+  std::sort(by_time.begin(), by_time.end(), [](const TimeKey& a, const TimeKey& b) {
+    if (a.hours != b.hours) return a.hours < b.hours;
+    if (a.cost != b.cost) return a.cost < b.cost;
+    return a.index < b.index;
   });
   double best_cost = INFINITY;
-  for (const Candidate* c : by_time) {
-    if (c->cost < best_cost) {
-      best_cost = c->cost;
-      out.pareto_front.push_back(Materialize(*c));
+  for (const TimeKey& k : by_time) {
+    if (k.cost < best_cost) {
+      best_cost = k.cost;
+      out.pareto_front.push_back(Materialize(feasible[k.index]));
     }
   }
   out.feasible = static_cast<int>(feasible.size());

@@ -119,7 +119,7 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
                          std::vector<std::string>& warnings) {
   if (cost.spot) {
     const SpotTrainingCost& s = *cost.spot;
-    assumptions.push_back("spot cost at " + s.pricing.basis);
+    assumptions.push_back("spot cost at " + SpotPricingBasis(s.pricing));
     if (!pricing.rate_given) assumptions.push_back(DefaultRateAssumption(s.params));
     if (!s.run.viable) {
       warnings.push_back(
@@ -156,7 +156,7 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
           "spot_with_fallback needs both an on-demand and a spot price: it is not estimated");
     } else {
       const FallbackTrainingCost& f = *cost.fallback;
-      assumptions.push_back("spot_with_fallback: spot cost at " + f.pricing.basis);
+      assumptions.push_back("spot_with_fallback: spot cost at " + SpotPricingBasis(f.pricing));
       assumptions.push_back(FallbackRule(f.run));
       if (!f.run.feasible) {
         warnings.push_back(fmt::format(
