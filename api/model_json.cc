@@ -16,54 +16,49 @@ double RoundSignificant(double v, int digits = 4) {
 }  // namespace
 
 void WriteWorkload(JsonWriter& out, const model::Workload& w) {
+  // Shape fields as the model says they apply to the family (model::ShapeFieldApplies, the
+  // rule requests are checked by); derived counts where the workload has what they count.
+  auto applies = [&](std::string_view field) { return model::ShapeFieldApplies(w.family, field); };
+  const int tokens = model::TokensPerSample(w);
   out.BeginObject();
   out.Field("id", w.id);
   out.Field("name", w.name);
   out.Field("family", model::FamilyName(w.family));
   out.Field("params", model::ParamsTotal(w));
-  if (w.family == model::Family::kCnn) {
-    out.Field("matmul_params_per_token", nullptr);
-  } else {
+  if (tokens > 0) {
     out.Field("matmul_params_per_token", model::MatmulParamsPerToken(w));
+  } else {
+    out.Field("matmul_params_per_token", nullptr);  // no tokens (a CNN)
   }
   out.Field("forward_flops_per_sample", model::ForwardFlopsPerSample(w));
   out.Field("train_flops_per_sample", model::TrainFlopsPerSample(w));
-  if (w.family == model::Family::kCnn) {
-    out.Field("macs_per_sample", w.macs_per_sample);
-    out.Field("image_size", w.image_size);
-    out.Field("spatial_dims", w.spatial_dims);
+  if (applies("macs_per_sample")) out.Field("macs_per_sample", w.macs_per_sample);
+  if (applies("image_size")) out.Field("image_size", w.image_size);
+  if (applies("spatial_dims")) out.Field("spatial_dims", w.spatial_dims);
+  if (applies("activation_elements_per_sample")) {
     out.Field("activation_elements_per_sample", w.activation_elements_per_sample);
-    out.Field("conv_layers", w.conv_layers);
-    if (w.depthwise_macs_share >= 0) out.Field("depthwise_macs_share", w.depthwise_macs_share);
-  } else {
-    out.Field("layers", w.layers);
-    out.Field("hidden", w.hidden);
-    out.Field("vocab", w.vocab);
-    out.Field("tokens_per_sample", model::TokensPerSample(w));
-    if (model::IsTransformer(w.family)) {
-      out.Field("heads", w.heads);
-      out.Field("kv_heads", model::KvHeads(w));
-      out.Field("head_dim", model::HeadDim(w));
-      out.Field("ffn", model::FfnSize(w));
-      out.Field("gated_mlp", w.gated_mlp);
-    }
-    if (w.family == model::Family::kVit) {
-      out.Field("image_size", w.image_size);
-      out.Field("patch_size", w.patch_size);
-    } else {
-      out.Field("seq_len", w.seq_len);
-    }
-    if (w.max_context > 0) out.Field("max_context", w.max_context);
-    out.Field("variable_length", w.variable_length);
-    if (w.family == model::Family::kEncoderDecoder) {
-      out.Field("decoder_layers", w.decoder_layers);
-      out.Field("target_len", w.target_len);
-    }
-    if (w.family == model::Family::kMoe) {
-      out.Field("experts", w.experts);
-      out.Field("active_experts", w.active_experts);
-    }
   }
+  if (applies("conv_layers")) out.Field("conv_layers", w.conv_layers);
+  if (applies("depthwise_macs_share") && w.depthwise_macs_share >= 0) {
+    out.Field("depthwise_macs_share", w.depthwise_macs_share);
+  }
+  if (applies("layers")) out.Field("layers", w.layers);
+  if (applies("hidden")) out.Field("hidden", w.hidden);
+  if (applies("vocab")) out.Field("vocab", w.vocab);
+  if (tokens > 0) out.Field("tokens_per_sample", tokens);
+  if (applies("heads")) out.Field("heads", w.heads);
+  if (applies("kv_heads")) out.Field("kv_heads", model::KvHeads(w));
+  if (applies("head_dim")) out.Field("head_dim", model::HeadDim(w));
+  if (applies("ffn")) out.Field("ffn", model::FfnSize(w));
+  if (applies("gated_mlp")) out.Field("gated_mlp", w.gated_mlp);
+  if (applies("patch_size")) out.Field("patch_size", w.patch_size);
+  if (applies("seq_len")) out.Field("seq_len", w.seq_len);
+  if (applies("max_context") && w.max_context > 0) out.Field("max_context", w.max_context);
+  if (applies("variable_length")) out.Field("variable_length", w.variable_length);
+  if (applies("decoder_layers")) out.Field("decoder_layers", w.decoder_layers);
+  if (applies("target_len")) out.Field("target_len", w.target_len);
+  if (applies("experts")) out.Field("experts", w.experts);
+  if (applies("active_experts")) out.Field("active_experts", w.active_experts);
   out.Field("source", w.source);
   out.EndObject();
 }

@@ -434,4 +434,11 @@ std::vector<const char*> ShapeFieldsNotFor(Family family) {
   return out;
 }
 
+bool ShapeFieldApplies(Family family, std::string_view field) {
+  for (const char* not_for : ShapeFieldsNotFor(family)) {
+    if (field == not_for) return false;
+  }
+  return true;
+}
+
 }  // namespace gpuplan::model

@@ -95,6 +95,9 @@ inline constexpr int kDefaultConvLayers = 50;
 // for `family`: an image_size on a decoder, experts on a dense model, MACs on a
 // transformer. A request that sets one is refused, not silently ignored.
 std::vector<const char*> ShapeFieldsNotFor(Family family);
+// Whether shape field `field` means something for `family` (not one of ShapeFieldsNotFor):
+// what a request may set and an answer shows.
+bool ShapeFieldApplies(Family family, std::string_view field);
 
 bool IsTransformer(Family family);  // encoder, vit, decoder, moe, encoder_decoder
 bool IsDecoderOnly(Family family);  // decoder, moe: served token by token with a KV cache
