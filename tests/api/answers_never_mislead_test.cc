@@ -62,7 +62,9 @@ TEST_F(AnswersNeverMisleadTest, Finding1CompareNeverPricesAGpuTheJobDoesNotFit) 
     }
     // Infeasible rows come after every feasible one.
     if (!feasible) seen_infeasible = true;
-    if (feasible) EXPECT_FALSE(seen_infeasible) << "a feasible row after an infeasible one";
+    if (feasible) {
+      EXPECT_FALSE(seen_infeasible) << "a feasible row after an infeasible one";
+    }
   }
   EXPECT_TRUE(Says(reply.body["warnings"], "not a plan")) << reply.body["warnings"].dump();
 }
@@ -225,7 +227,9 @@ TEST_F(AnswersNeverMisleadTest, Finding4FlaggedPricesDoNotRankSilently) {
     const int gpus = source["gpus_per_instance"].get<int>();
     EXPECT_EQ(source["single_gpu_rentable"].get<bool>(), gpus == 1) << row.dump();
     EXPECT_EQ(source["rentable_at_this_size"].get<bool>(), gpus == 1) << row.dump();
-    if (gpus > 1) EXPECT_TRUE(Says(row["warnings"], "share of")) << row.dump();
+    if (gpus > 1) {
+      EXPECT_TRUE(Says(row["warnings"], "share of")) << row.dump();
+    }
   }
 }
 

@@ -99,7 +99,9 @@ void ExpectTrainingCostConsistent(const json& cost, const std::string& request) 
     double price = od["price_per_hour"], hours = od["hours"];
     int instances = od["instances"];
     ExpectProduct(od["total"], price * instances * hours, instances * hours, request);
-    if (!od["per_epoch"].is_null()) EXPECT_GE(od["per_epoch"].get<double>(), 0) << request;
+    if (!od["per_epoch"].is_null()) {
+      EXPECT_GE(od["per_epoch"].get<double>(), 0) << request;
+    }
   }
   const json& spot = cost["spot"];
   if (spot.is_object() && spot["viable"] == true) {

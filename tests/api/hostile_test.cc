@@ -168,7 +168,7 @@ std::vector<Attack> PathAttacks() {
     for (const std::string& seg : segments) {
       std::string target = tmpl;
       target.replace(target.find('$'), 1, seg);
-      out.push_back({method + " " + target, method, target, method == "PUT" ? "{}" : ""});
+      out.push_back({method + " " + target, method, target, method == "PUT" ? "{}" : "", "application/json", {}});
     }
   }
   return out;
@@ -186,7 +186,7 @@ std::vector<Attack> QueryAttacks() {
   for (const std::string& list : lists) {
     for (const std::string& q : queries) {
       if (list == "/api/v1/clouds" && q == "?cloud=%ff") continue;
-      out.push_back({"GET " + list + q, "GET", list + q, ""});
+      out.push_back({"GET " + list + q, "GET", list + q, "", "application/json", {}});
     }
   }
   return out;

@@ -47,8 +47,12 @@ TEST(CalibrationDataTest, ShippedConstantsKeepTheirAccuracy) {
     // The decoder family's 26 Transformer-XL rows are reported, not fitted. GNMT's LSTM
     // (the rnn family's 8 rows) lost accuracy when the 216 MPT rows raised eta_16bit
     // (docs/model.md section 7): 16 -> 26 %.
-    if (family.name == "rnn") EXPECT_LE(family.mape, 30.0);
-    if (family.name != "decoder" && family.name != "rnn") EXPECT_LE(family.mape, 20.0) << family.name;
+    if (family.name == "rnn") {
+      EXPECT_LE(family.mape, 30.0);
+    }
+    if (family.name != "decoder" && family.name != "rnn") {
+      EXPECT_LE(family.mape, 20.0) << family.name;
+    }
   }
   // The MPT pre-training runs (FSDP, 8-512 GPUs): each size, and the FP8 rows.
   int mpt_sizes = 0, fp8_groups = 0;
@@ -74,9 +78,9 @@ TEST(CalibrationDataTest, FittingReproducesTheShippedConstants) {
   model::CalibrationReport shipped = model::Evaluate(data->points, model::DefaultConstants());
   EXPECT_NEAR(fitted.mape, shipped.mape, 0.2);
   for (const model::FittedConstant& k : model::FittedConstants(fitted.constants)) {
-    for (const model::FittedConstant& shipped : model::FittedConstants(model::DefaultConstants())) {
-      if (k.name == shipped.name && shipped.value > 0) {
-        EXPECT_NEAR(k.value / shipped.value, 1.0, 0.01) << k.name;
+    for (const model::FittedConstant& s : model::FittedConstants(model::DefaultConstants())) {
+      if (k.name == s.name && s.value > 0) {
+        EXPECT_NEAR(k.value / s.value, 1.0, 0.01) << k.name;
       }
     }
   }
