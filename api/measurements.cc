@@ -33,10 +33,8 @@ Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body) {
     std::optional<std::pair<plan::MeasuredUnit, double>> given;
     int count = 0;
     for (const auto& [name, unit] : plan::kMeasuredUnitNames) {
-      const double most = unit == plan::MeasuredUnit::kSamplesPerS ? 1e12
-                          : unit == plan::MeasuredUnit::kTokensPerS ? 1e15
-                                                                     : 1e7;
-      if (auto v = measured->Number(std::string(name), 1e-9, most)) {
+      if (auto v = measured->Number(std::string(name), plan::kMinMeasuredValue,
+                                    plan::MaxMeasuredValue(unit))) {
         given = {unit, *v};
         ++count;
       }

@@ -124,6 +124,7 @@ std::function<void()> InstallMiddleware(httplib::Server& server, MiddlewareOptio
       o->require_auth_for_reads ? kPrivateCatalogCacheControl : kCatalogCacheControl;
   server.set_pre_routing_handler([o, admit, cache_control](const httplib::Request& req,
                                                            httplib::Response& res) {
+    db::ForgetRequestCatalogState();  // a request's state is never an earlier request's
     request_start = std::chrono::steady_clock::now();
     o->metrics->RequestStarted();
     request_in_flight = true;
@@ -229,12 +230,12 @@ std::function<void()> InstallMiddleware(httplib::Server& server, MiddlewareOptio
     } catch (...) {
     }
   });
-  // Per-request thread state ends with the request, whether or not it was routed and logged
-  // (a malformed request line never reaches pre-routing; a throw skips the logger).
   server.set_exception_handler(
       [o](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
         AnswerException(*o, req, res, ep);
       });
+  // Per-request thread state ends with the request, whether or not it was routed and logged
+  // (a malformed request line never reaches pre-routing; a throw skips the logger).
   return [o] {
     if (request_in_flight) o->metrics->RequestAbandoned();
     request_in_flight = false;

@@ -49,7 +49,7 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
   if (RAND_bytes(random, sizeof(random)) != 1) return Error::Internal("no random bytes");
   NewApiKey out;
   out.key = "gpk_" + HexEncode(std::string_view(reinterpret_cast<const char*>(random), sizeof(random)));
-  return GuardRead([&]() -> Result<NewApiKey> {
+  return GuardSqlite([&]() -> Result<NewApiKey> {
     SQLite::Statement exists(db_, "SELECT 1 FROM api_keys WHERE name = ?");
     exists.bind(1, name);
     if (exists.executeStep()) {
@@ -73,7 +73,7 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
 }
 
 Result<std::vector<ApiKey>> ApiKeyStore::List() {
-  return GuardRead([&]() -> Result<std::vector<ApiKey>> {
+  return GuardSqlite([&]() -> Result<std::vector<ApiKey>> {
     SQLite::Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys ORDER BY id");
     std::vector<ApiKey> keys;
     while (s.executeStep()) keys.push_back(Read(s));
@@ -82,7 +82,7 @@ Result<std::vector<ApiKey>> ApiKeyStore::List() {
 }
 
 Result<ApiKey> ApiKeyStore::Revoke(const std::string& id_or_name) {
-  return GuardRead([&]() -> Result<ApiKey> {
+  return GuardSqlite([&]() -> Result<ApiKey> {
     bool numeric = !id_or_name.empty() &&
                    std::all_of(id_or_name.begin(), id_or_name.end(), ::isdigit);
     SQLite::Statement update(db_, numeric ? "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?"
@@ -99,7 +99,7 @@ Result<ApiKey> ApiKeyStore::Revoke(const std::string& id_or_name) {
 }
 
 Result<ApiKey> ApiKeyStore::Find(const std::string& key) {
-  return GuardRead([&]() -> Result<ApiKey> {
+  return GuardSqlite([&]() -> Result<ApiKey> {
     SQLite::Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE key_hash = ?");
     s.bind(1, Sha256Hex(key));
     if (!s.executeStep()) return Error::NotFound("unknown API key");

@@ -153,7 +153,7 @@ void ForgetRequestCatalogState() { request_state.reset(); }
 
 Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
   if (checked_) return snapshot_;
-  return GuardRead([&]() -> Result<std::shared_ptr<CachedSnapshot>> {
+  return GuardSqlite([&]() -> Result<std::shared_ptr<CachedSnapshot>> {
     checked_ = true;
     std::string file = DatabaseFile(db_);
     if (file.empty()) return snapshot_;  // in memory: private to this connection
@@ -191,7 +191,7 @@ Result<long long> CachedCatalog::NewestMeasurementId() {
   auto s = Snapshot();
   if (!s.ok()) return s.error();
   if (newest_measurement_id_) return *newest_measurement_id_;
-  return GuardRead([&]() -> Result<long long> {  // in memory: no snapshot was checked
+  return GuardSqlite([&]() -> Result<long long> {  // in memory: no snapshot was checked
     SQLite::Statement state(db_, kSnapshotStateSql);
     newest_measurement_id_ = ReadState(state).newest_measurement_id;
     return *newest_measurement_id_;
@@ -280,9 +280,12 @@ Result<std::map<std::string, FxRate>> CachedCatalog::FxRates() {
 }
 
 Result<std::vector<PriceObservation>> CachedCatalog::SpotHistory(const SpotQuery& q) {
-  auto shared = SharedSpotHistory(q);
-  if (!shared.ok()) return shared.error();
-  return **shared;  // a copy for the caller to keep
+  if (q.zone.empty() && q.until.empty() && !q.after) {  // a series the snapshot may keep
+    auto shared = SharedSpotHistory(q);
+    if (!shared.ok()) return shared.error();
+    return **shared;  // a copy for the caller to keep
+  }
+  return store_.SpotHistory(q);
 }
 
 Result<std::shared_ptr<const std::vector<PriceObservation>>> CachedCatalog::SharedSpotHistory(

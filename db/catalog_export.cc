@@ -24,12 +24,12 @@ FROM instance_types ORDER BY cloud, id)SQL");
         db, std::string("SELECT ") + kPriceColumns +
                 " FROM prices ORDER BY cloud, instance_type, region, zone, kind, observed_at");
     return s;
-  } catch (const SQLite::Exception&) {
+  } catch (const SQLite::Exception& e) {
     try {
       db.exec("ROLLBACK");
     } catch (...) {
     }
-    return Error::Unavailable("the catalog could not be read");
+    return StorageFailure(e);  // as every read answers (GuardSqlite)
   }
 }
 
@@ -43,7 +43,7 @@ CatalogSnapshot::~CatalogSnapshot() {
 }
 
 Result<ReferenceData> CatalogSnapshot::Reference() {
-  return GuardRead([&]() -> Result<ReferenceData> {
+  return GuardSqlite([&]() -> Result<ReferenceData> {
     ReferenceData r;
     CatalogStore store(db_);
     auto gpus = store.ListGpus();

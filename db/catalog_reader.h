@@ -69,7 +69,8 @@ class CatalogReader {
   virtual Result<std::map<std::string, FxRate>> FxRates() = 0;
   virtual Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) = 0;
   // The same series, shared and read-only (no copy where the reader keeps it: a snapshot's
-  // series outlive the reader while the pointer is held). By default a copy of SpotHistory.
+  // series outlive the reader while the pointer is held). By default a copy of SpotHistory;
+  // a reader that overrides both must not let each call the other.
   virtual Result<std::shared_ptr<const std::vector<PriceObservation>>> SharedSpotHistory(
       const SpotQuery& query) {
     auto rows = SpotHistory(query);

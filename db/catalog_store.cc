@@ -149,7 +149,7 @@ Offer ReadOffer(SQLite::Statement& s) {
 }  // namespace
 
 Result<std::vector<model::GpuSpec>> CatalogStore::ListGpus() {
-  return GuardRead([&]() -> Result<std::vector<model::GpuSpec>> {
+  return GuardSqlite([&]() -> Result<std::vector<model::GpuSpec>> {
     SQLite::Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus ORDER BY id");
     std::vector<model::GpuSpec> gpus;
     while (s.executeStep()) gpus.push_back(ReadGpu(s));
@@ -158,7 +158,7 @@ Result<std::vector<model::GpuSpec>> CatalogStore::ListGpus() {
 }
 
 Result<model::GpuSpec> CatalogStore::GetGpu(const std::string& id) {
-  return GuardRead([&]() -> Result<model::GpuSpec> {
+  return GuardSqlite([&]() -> Result<model::GpuSpec> {
     SQLite::Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus WHERE id = ?");
     s.bind(1, id);
     if (!s.executeStep()) return Error::NotFound("no GPU with id '" + id + "'");
@@ -167,7 +167,7 @@ Result<model::GpuSpec> CatalogStore::GetGpu(const std::string& id) {
 }
 
 Result<std::vector<CloudSummary>> CatalogStore::ListClouds() {
-  return GuardRead([&]() -> Result<std::vector<CloudSummary>> {
+  return GuardSqlite([&]() -> Result<std::vector<CloudSummary>> {
     SQLite::Statement s(db_, R"SQL(
 SELECT c.id, c.name, c.default_currency,
   (SELECT COUNT(*) FROM regions r WHERE r.cloud = c.id),
@@ -184,7 +184,7 @@ FROM clouds c ORDER BY c.id)SQL");
 }
 
 Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) {
-  return GuardRead([&]() -> Result<std::vector<Region>> {
+  return GuardSqlite([&]() -> Result<std::vector<Region>> {
     SQLite::Statement s(db_,
                         "SELECT cloud, id, display_name, country, continent FROM regions "
                         "WHERE (?1 = '' OR cloud = ?1) ORDER BY cloud, id");
@@ -201,7 +201,7 @@ Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) 
 
 
 Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
-  return GuardRead([&]() -> Result<std::vector<Offer>> {
+  return GuardSqlite([&]() -> Result<std::vector<Offer>> {
     // Read from SQLite on every call: the one cache of offers is the per-generation
     // snapshot of db::CachedCatalog, which the request paths read through.
     SQLite::Statement s(db_, OfferSql(false));
@@ -216,7 +216,7 @@ Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
 
 Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceType(
     const std::string& cloud, const std::string& id) {
-  return GuardRead([&]() -> Result<std::pair<InstanceType, std::vector<Offer>>> {
+  return GuardSqlite([&]() -> Result<std::pair<InstanceType, std::vector<Offer>>> {
     SQLite::Statement s(db_, std::string("SELECT ") + kInstanceColumns +
                                  " FROM instance_types it WHERE it.cloud = ? AND it.id = ?");
     s.bind(1, cloud);
@@ -235,7 +235,7 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
 }
 
 Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
-  return GuardRead([&]() -> Result<std::map<std::string, FxRate>> {
+  return GuardSqlite([&]() -> Result<std::map<std::string, FxRate>> {
     SQLite::Statement s(db_, "SELECT currency, units_per_usd, as_of, source FROM fx_rates");
     std::map<std::string, FxRate> rates;
     while (s.executeStep()) {
@@ -248,7 +248,7 @@ Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
 }
 
 Result<std::vector<PriceObservation>> CatalogStore::SpotHistory(const SpotQuery& q) {
-  return GuardRead([&]() -> Result<std::vector<PriceObservation>> {
+  return GuardSqlite([&]() -> Result<std::vector<PriceObservation>> {
     SQLite::Statement s(db_, R"SQL(
 SELECT cloud, instance_type, region, zone, kind, price_per_hour, currency, observed_at, source
 FROM prices
@@ -282,7 +282,7 @@ LIMIT :limit)SQL");
 
 Result<std::string> CatalogStore::AcceleratorName(const std::string& scope,
                                                   const std::string& gpu_id) {
-  return GuardRead([&]() -> Result<std::string> {
+  return GuardSqlite([&]() -> Result<std::string> {
     SQLite::Statement s(db_, "SELECT accelerator_name FROM gpu_synonyms WHERE cloud = ? AND gpu_id = ? "
                              "ORDER BY length(accelerator_name), accelerator_name LIMIT 1");
     s.bind(1, scope);
@@ -296,7 +296,7 @@ Result<GpuResolver> CatalogStore::LoadGpuResolver() {
   if (!gpus.ok()) return gpus.error();
   GpuResolver resolver;
   for (auto& g : *gpus) resolver.AddGpu(std::move(g));
-  return GuardRead([&]() -> Result<GpuResolver> {
+  return GuardSqlite([&]() -> Result<GpuResolver> {
     SQLite::Statement s(db_, "SELECT cloud, accelerator_name, coalesce(gpu_id, ''), note FROM gpu_synonyms");
     while (s.executeStep()) {
       resolver.AddSynonym({s.getColumn(0).getString(), s.getColumn(1).getString(),
@@ -307,7 +307,7 @@ Result<GpuResolver> CatalogStore::LoadGpuResolver() {
 }
 
 Result<CatalogStore::Sizes> CatalogStore::CountRows() {
-  return GuardRead([&]() -> Result<CatalogStore::Sizes> {
+  return GuardSqlite([&]() -> Result<CatalogStore::Sizes> {
     SQLite::Statement q(db_, R"(SELECT (SELECT COUNT(*) FROM gpus), (SELECT COUNT(*) FROM clouds),
   (SELECT COUNT(*) FROM regions), (SELECT COUNT(*) FROM instance_types),
   (SELECT COUNT(*) FROM prices))");

@@ -38,16 +38,7 @@ void BumpCatalogGeneration(SQLite::Database& db) {
 }
 
 long long CatalogGeneration(SQLite::Database& db) {
-  SQLite::Statement s(db, kCatalogGenerationSql);
-  return CatalogGeneration(s);
-}
-
-long long CatalogGeneration(SQLite::Statement& s) {
-  // Reset on every path: a kept statement left mid-step would hold a read snapshot open.
-  struct Reset {
-    SQLite::Statement& s;
-    ~Reset() { s.tryReset(); }
-  } reset{s};
+  SQLite::Statement s(db, "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'");
   return s.executeStep() ? s.getColumn(0).getInt64() : 0;
 }
 

@@ -30,12 +30,9 @@ struct BatchCounts {
 // Every write below also bumps the catalog generation (catalog_meta 'generation'), which
 // tells readers' caches that the catalog changed. Deletes elsewhere call it themselves.
 void BumpCatalogGeneration(SQLite::Database& db);
-// The current generation (0 before any write); or read with `prepared`, a statement of
-// kCatalogGenerationSql (e.g. ConnectionPool::Lease::Prepared, not parsed per call).
-inline constexpr const char* kCatalogGenerationSql =
-    "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'";
+// The current generation (0 before any write). A request reads it once with the newest
+// measured run's id (db::ReadRequestCatalogState, db/cached_catalog.h).
 long long CatalogGeneration(SQLite::Database& db);
-long long CatalogGeneration(SQLite::Statement& prepared);
 
 void UpsertGpu(SQLite::Database& db, const model::GpuSpec& gpu);
 void UpsertCloud(SQLite::Database& db, const Cloud& cloud);

@@ -133,7 +133,7 @@ Result<std::vector<Measurement>> MeasurementStore::Add(const std::vector<Measure
 }
 
 Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& q) {
-  return GuardRead([&]() -> Result<std::vector<Measurement>> {
+  return GuardSqlite([&]() -> Result<std::vector<Measurement>> {
     std::string sql = std::string("SELECT ") + kColumns +
                       " FROM measurements m LEFT JOIN api_keys k ON k.id = m.owner_key_id "
                       "WHERE " +
@@ -158,7 +158,7 @@ Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& 
 }
 
 Result<long long> MeasurementStore::AfterNewest(long long count) {
-  return GuardRead([&]() -> Result<long long> {
+  return GuardSqlite([&]() -> Result<long long> {
     SQLite::Statement s(db_, "SELECT coalesce((SELECT id FROM measurements ORDER BY id DESC "
                              "LIMIT 1 OFFSET ?), 1) - 1");
     s.bind(1, static_cast<int64_t>(count - 1));

@@ -43,12 +43,13 @@ void SetStorageLog(void (*log)(const std::string& what));
 // busy/locked, else a fixed "the database cannot answer now" (the text goes to the log).
 Error StorageFailure(const SQLite::Exception& e);
 
-// Runs `read` (a callable returning Result<T> or Status), and answers StorageFailure when it
-// throws SQLite::Exception: the one guard of catalog reads.
-template <typename Read>
-auto GuardRead(Read&& read) -> decltype(read()) {
+// Runs `work` (a callable returning Result<T> or Status), and answers StorageFailure when it
+// throws SQLite::Exception: the one guard of reads, and of writes whose failure names no item
+// (API keys). Writes of catalog items answer StorageError instead, which names the item.
+template <typename Work>
+auto GuardSqlite(Work&& work) -> decltype(work()) {
   try {
-    return read();
+    return work();
   } catch (const SQLite::Exception& e) {
     return StorageFailure(e);
   }

@@ -1,4 +1,4 @@
-// The pre-routing stage (server/app.cc: NormalizeEmptyBody, AdmitRequest, the problem
+// The pre-routing stage (api/middleware.cc: NormalizeEmptyBody, AdmitRequest, the problem
 // answer with the admission's status) on an httplib::Request built from the input:
 //   line 1:   METHOD SP target   (target = path[?query]; the path is percent-decoded with
 //             httplib::detail::decode_url and the query parsed with parse_query_text,

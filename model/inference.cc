@@ -44,7 +44,10 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
   if (!(r.latency_slo_s >= 0) || !std::isfinite(r.latency_slo_s)) {
     return Error::Invalid("latency_slo_ms", "latency_slo_ms must not be negative");
   }
-  if (r.tensor_parallel < 0 || r.tensor_parallel > node.gpus_per_node) {
+  if (r.tensor_parallel < 0) {
+    return Error::Invalid("tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node");
+  }
+  if (r.tensor_parallel > node.gpus_per_node) {  // this node's refusal, not the request's
     return Error::Invalid("tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node")
         .Because(Refusal::kTensorParallelTooLarge);
   }
@@ -376,6 +379,15 @@ std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s, b
               "activations"};
 }
 
+Status ValidateServingTensorParallel(const Workload& w, int tensor_parallel) {
+  if (tensor_parallel <= 0 || !IsDecoderOnly(w.family) || w.heads % tensor_parallel == 0) {
+    return OkStatus();
+  }
+  return Error::Invalid("tensor_parallel", "tensor_parallel " + std::to_string(tensor_parallel) +
+                                               " does not divide the model's " +
+                                               std::to_string(w.heads) + " attention heads");
+}
+
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& r, const ModelConstants& c,
                                         const ServingConstants& s) {
@@ -407,12 +419,8 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     auto divides = [&](int tp) { return w.heads % tp == 0; };
     std::vector<int> tps;
     if (r.tensor_parallel > 0) {
-      if (!divides(r.tensor_parallel)) {
-        return Error::Invalid("tensor_parallel",
-                              "tensor_parallel " + std::to_string(r.tensor_parallel) +
-                                  " does not divide the model's " + std::to_string(w.heads) +
-                                  " attention heads");
-      }
+      Status fixed = ValidateServingTensorParallel(w, r.tensor_parallel);
+      if (!fixed.ok()) return fixed.error();
       tps.push_back(r.tensor_parallel);
     } else {
       for (long long tp = 1; tp <= node.gpus_per_node; tp *= 2) {

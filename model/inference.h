@@ -98,6 +98,11 @@ struct ServingEstimate {
 std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s = ServingConstants(),
                                                     bool decoder = false);
 
+// A tensor-parallel degree the request fixes (> 0) must divide a decoder's attention heads
+// (vLLM shards them over the GPUs), whatever the hardware: kInvalidArgument naming
+// "tensor_parallel" otherwise. OkStatus for 0 (chosen per node) and other families.
+Status ValidateServingTensorParallel(const Workload& w, int tensor_parallel);
+
 // Errors name the field ("input_tokens", ...; "target_requests_per_s": over kMaxTotalGpus GPUs).
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ServingRequest& request,

@@ -6,7 +6,7 @@
 //    kPlanningShare of its budget, so the loop stops and the partial answer, which says
 //    so, is ranked and rendered in the time left;
 //  - CheckDeadline(), in loops whose answer is all or nothing (batch scenarios): throws
-//    DeadlineExceeded once the deadline has passed; the HTTP layer (server/app.cc) answers
+//    DeadlineExceeded once the deadline has passed; the HTTP layer (api/middleware.cc) answers
 //    that with 503 and Retry-After.
 // Thread-local: one request per thread.
 #pragma once

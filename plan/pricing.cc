@@ -103,8 +103,7 @@ std::string SpotPricingBasis(const SpotPricing& p) {
          " days of the catalog's history; each zone's price holds until it changes)";
 }
 
-Result<SpotPricing> Pricing::SpotPricingFor(const std::optional<db::Offer>& offer,
-                                            double current) const {
+Result<SpotPricing> Pricing::SpotPricingFor(const db::Offer* offer, double current) const {
   SpotPricing out;
   out.price_per_hour = out.p10_per_hour = out.p90_per_hour = current;
   if (!offer) return out;

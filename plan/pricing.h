@@ -103,8 +103,9 @@ class Pricing {
       const std::function<bool(const db::Offer&)>& keep = {}) const;
 
   // The spot price of `offer` (current price `current`, request currency) for expected
-  // costs: the last kSpotHistoryWindowDays of its region's history, or `current`.
-  Result<SpotPricing> SpotPricingFor(const std::optional<db::Offer>& offer, double current) const;
+  // costs: the last kSpotHistoryWindowDays of its region's history, or `current` (also
+  // when `offer` is null: explicit hardware).
+  Result<SpotPricing> SpotPricingFor(const db::Offer* offer, double current) const;
   // Every spot observation of the offer's region (nullopt: none).
   Result<std::optional<SpotHistorySummary>> SpotHistory(const db::Offer& offer) const;
 

@@ -13,6 +13,10 @@ using model::PriceKind;
 Result<Recommendation> RecommendInference(PlanContext& context, const InferenceRequest& request,
                                           Constraints cons, Objective objective, int limit) {
   Pricing& pricing = context.pricing;
+  // A request error is not an option's rejection: refuse it before counting options.
+  Status layout =
+      model::ValidateServingTensorParallel(request.workload, request.serving.tensor_parallel);
+  if (!layout.ok()) return layout.error();
   Recommendation out;
   out.inference = true;
   out.objective = objective;

@@ -55,11 +55,9 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
                      HardwareKeyHash>
       cache;
   std::vector<Candidate> feasible;
-  // Room for every option (offers x node counts x price kinds): growing the vector would move
-  // the candidates again and again.
-  int node_counts = 0;
-  for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
-  feasible.reserve(offers->offers.size() * node_counts * model::kPriceKindNames.size());
+  // Room for a few options per offer (the bound, offers x node counts x price kinds, can
+  // be a hundred MB on a large catalog): growing the vector moves the candidates.
+  feasible.reserve(offers->offers.size() * 2);
   for (size_t next = 0; next < offers->offers.size(); ++next) {
     if (StopEarly(offers->offers.size(), next, out)) break;
     const db::Offer& offer = *offers->offers[next];
@@ -102,7 +100,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
           spot_only.kinds = {kind};
           spot_only.deadline_hours = cons.deadline_hours;
           if (!spot_pricing) {
-            auto found = pricing.SpotPricingFor(offer, *price);
+            auto found = pricing.SpotPricingFor(&offer, *price);
             if (!found.ok()) return found.error();
             spot_pricing = *found;
           }

@@ -264,7 +264,7 @@ Candidate NewCandidate(const db::Offer& offer, int nodes, PriceKind kind,
 }
 
 bool WithinBudget(double budget_cost, const Constraints& cons, Recommendation& out) {
-  if (!cons.budget || budget_cost <= *cons.budget) return true;
+  if (!cons.budget || !(budget_cost > *cons.budget)) return true;
   ++out.rejected["over_budget"];
   return false;
 }

@@ -2,7 +2,8 @@
 // plan/recommend_inference.cc): the catalog offers a request's constraints admit, the key
 // under which offers share one estimate, an option's price, the candidates they rank, and
 // the ranking itself. Internal to the recommendation question (plan/recommendation.h).
-// Not thread-safe beyond what its arguments are; no I/O but CandidateOffers' catalog read.
+// Not thread-safe beyond what its arguments are; no I/O but the catalog reads of
+// CandidateOffers and NodeSpecs::Of.
 #pragma once
 
 #include <cstddef>

@@ -44,6 +44,17 @@ inline constexpr model::EnumNames<MeasuredUnit, 3> kMeasuredUnitNames = {
     {{"samples_per_s", MeasuredUnit::kSamplesPerS},
      {"tokens_per_s", MeasuredUnit::kTokensPerS},
      {"step_time_s", MeasuredUnit::kStepTimeS}}};
+// The measured values a run may state are in [kMinMeasuredValue, MaxMeasuredValue(unit)]:
+// 1e12 samples/s, 1e15 tokens/s, 1e7 s per step.
+inline constexpr double kMinMeasuredValue = 1e-9;
+constexpr double MaxMeasuredValue(MeasuredUnit unit) {
+  switch (unit) {
+    case MeasuredUnit::kSamplesPerS: return 1e12;
+    case MeasuredUnit::kTokensPerS: return 1e15;
+    case MeasuredUnit::kStepTimeS: return 1e7;
+  }
+  return 0;
+}
 
 // A measured speed `value` in `unit` as samples per second, for workload `w` trained at
 // `global_batch` samples per step. kInvalidArgument (naming the unit) for tokens per second

@@ -43,7 +43,7 @@ Result<TrainingPlan> PlanTraining(PlanContext& context, const TrainingRequest& a
   plan.feasibility = TrainingFeasibility(plan.estimate, hw->cluster, request.job);
   SpotPricing spot;
   if (hw->price.spot) {
-    auto found = pricing.SpotPricingFor(hw->offer, *hw->price.spot);
+    auto found = pricing.SpotPricingFor(hw->offer ? &*hw->offer : nullptr, *hw->price.spot);
     if (!found.ok()) return found.error();
     spot = *found;
   }

@@ -20,7 +20,7 @@ class JsonMessage : public spdlog::custom_flag_formatter {
               spdlog::memory_buf_t& dest) override {
     std::string_view text(msg.payload.data(), msg.payload.size());
     std::string out = msg.logger_name == kAccessLogger
-                          ? std::string(text)  // already a JSON object (server/app.cc)
+                          ? std::string(text)  // already a JSON object (api/middleware.cc)
                           : api::EncodeJson(nlohmann::json(std::string(text)));
     dest.append(out.data(), out.data() + out.size());
   }

@@ -328,6 +328,26 @@ TEST_F(PlanningLoopTest, ARecommendationCanStartFromAReferenceRun) {
   EXPECT_TRUE(said) << r.body["assumptions"].dump();
 }
 
+// A comparison from a reference run says what the reference did, as an estimate and a
+// recommendation do (it compared the inferred work silently).
+TEST_F(PlanningLoopTest, AComparisonFromAReferenceRunNamesIt) {
+  json body = {{"workload", "bert-large"},
+               {"global_batch_size", 256},
+               {"reference_run",
+                {{"hardware", {{"gpu", "V100-16GB-SXM2"}, {"gpus_per_node", 8}}}, {"hours", 144}}},
+               {"gpus", {"A100-80GB-SXM4", "H100-80GB-SXM5"}},
+               {"gpus_per_node", 8}};
+  auto r = Send("POST", "/api/v1/compare", body, "");
+  ASSERT_EQ(r.status, 200) << r.raw;
+  ASSERT_EQ(r.body["items"].size(), 2u) << r.raw;
+  bool said = false;
+  for (const auto& a : r.body["assumptions"]) {
+    said = said || a.get<std::string>().find("reference run: the work is what the model "
+                                             "predicts 8 x V100-16GB-SXM2") == 0;
+  }
+  EXPECT_TRUE(said) << r.body["assumptions"].dump();
+}
+
 // --- spot with an on-demand fallback ---
 
 TEST_F(PlanningLoopTest, SpotWithFallbackMeetsTheDeadlineInItsP90AndSaysWhenToSwitch) {
