@@ -435,10 +435,21 @@ std::vector<const char*> ShapeFieldsNotFor(Family family) {
 }
 
 bool ShapeFieldApplies(Family family, std::string_view field) {
-  for (const char* not_for : ShapeFieldsNotFor(family)) {
-    if (field == not_for) return false;
-  }
-  return true;
+  // ShapeFieldsNotFor builds its list: every family's is built once (a renderer asks per
+  // field of every workload it writes).
+  static const auto kNotFor = [] {
+    static_assert(static_cast<size_t>(Family::kEncoderDecoder) == 6, "one list per family");
+    std::array<std::vector<std::string_view>, 7> lists;
+    for (Family f : {Family::kCnn, Family::kEncoder, Family::kVit, Family::kDecoder,
+                     Family::kMoe, Family::kRnn, Family::kEncoderDecoder}) {
+      for (const char* name : ShapeFieldsNotFor(f)) {
+        lists[static_cast<size_t>(f)].emplace_back(name);
+      }
+    }
+    return lists;
+  }();
+  const auto& not_for = kNotFor.at(static_cast<size_t>(family));
+  return std::find(not_for.begin(), not_for.end(), field) == not_for.end();
 }
 
 }  // namespace gpuplan::model
