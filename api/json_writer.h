@@ -1,6 +1,8 @@
 // A streaming JSON encoder for answers rendered from typed values (plan/ results): text is
-// written as the renderer goes, with no document tree in between (RapidJSON's Writer
-// underneath). Keys come out in the order they are written.
+// appended to one string as the renderer goes, with no document tree in between. Keys come
+// out in the order they are written. The text is byte for byte what RapidJSON's Writer
+// writes (numbers by its Grisu2 `dtoa`, the same escapes: \" \\ \b \f \n \r \t and \u00XX
+// for other control characters, everything else as is), without its per-character copy.
 //
 // Never produces invalid JSON from valid calls: non-finite numbers are written as null
 // (as nlohmann's dump does), and a string holding invalid UTF-8 has each bad byte replaced
@@ -9,6 +11,7 @@
 // Not thread-safe; one writer per answer.
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -67,8 +70,40 @@ class JsonWriter {
   std::string Take();
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  // Writes the separator a value needs here: ',' between the values of an array, nothing
+  // after a key (Key wrote the ':'), nothing at the top level.
+  void BeforeValue() {
+    if (after_key_) {
+      after_key_ = false;
+    } else if (!has_items_.empty()) {
+      if (has_items_.back()) Put(",");
+      has_items_.back() = true;
+    }
+  }
+  // Appends `v` between quotes, escaped; invalid UTF-8 has each bad byte replaced (and a
+  // non-ASCII key goes through EncodeJson, as it always has).
+  void Quoted(std::string_view v, bool is_key);
+
+  // Room for `n` more characters at out_ + size_ (the text so far is out_'s first size_
+  // characters; the rest, to capacity_, is allocated and not yet written).
+  char* Room(size_t n) {
+    if (size_ + n > capacity_) Grow(n);
+    return out_.get() + size_;
+  }
+  void Grow(size_t n);
+  void Put(std::string_view text) {
+    std::memcpy(Room(text.size()), text.data(), text.size());
+    size_ += text.size();
+  }
+  // Most answers fit (a training estimate is about 12 KB).
+  static constexpr size_t kInitialRoom = 16384;
+
+  std::unique_ptr<char[]> out_;
+  size_t capacity_ = 0;
+  size_t size_ = 0;
+  // One entry per open object or array: whether it holds a member or element yet.
+  std::vector<bool> has_items_;
+  bool after_key_ = false;
 };
 
 namespace json_writer_detail {

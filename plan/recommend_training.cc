@@ -1,16 +1,115 @@
 // The training walk of a recommendation: every admitted offer on 1, 2, 4... nodes and each
-// price kind asked, estimated once per distinct hardware configuration.
+// price kind asked, estimated once per distinct hardware configuration. The estimates and
+// the options' costs run on the spare cores (plan/worker_pool.h); the catalog is read on the
+// request's thread only.
 #include <algorithm>
+#include <atomic>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "model/training_job.h"
 #include "model/counts.h"
+#include "plan/deadline.h"
 #include "plan/recommend_walk.h"
+#include "plan/worker_pool.h"
 
 namespace gpuplan::plan {
 
 using model::PriceKind;
+
+namespace {
+
+using TrainingEstimates =
+    std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>>;
+
+// The options of `offer` on 1, 2, 4... nodes (`slots`: their estimates' positions) and each
+// price kind asked: the feasible ones added to `feasible`, the others counted in `out`
+// (considered and rejected only); an error that is not an option's refusal is returned.
+// `spot_pricing` is the offer's, there whenever a spot option gets past its price and fit.
+// Reads only its arguments: blocks of offers run on several threads.
+std::optional<Error> WalkOffer(const db::Offer& offer, const OfferPrices& prices,
+                               const std::optional<SpotPricing>& spot_pricing,
+                               const size_t* slots, const TrainingEstimates& estimates,
+                               const TrainingRequest& request, const Constraints& cons,
+                               std::vector<Candidate>& feasible, Recommendation& out) {
+  for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
+    const auto& slot = *estimates[slots[level]];
+    for (const auto& [name, kind] : model::kPriceKindNames) {
+      const bool spot = model::StartsOnSpot(kind);
+      auto price = OptionPrice(kind, prices, cons, out);
+      if (!price) continue;
+      if (!slot.ok()) {
+        if (!Reject(slot.error(), out)) return slot.error();
+        continue;
+      }
+      const auto& estimate = *slot;
+      if (estimate->memory.verdict == model::FitVerdict::kDoesNotFit) {
+        ++out.rejected["does_not_fit"];
+        continue;
+      }
+      Candidate c = NewCandidate(offer, nodes, kind, prices, *price);
+      c.training = estimate;
+      if (spot) {
+        if (!spot_pricing) return Error::Internal("spot option without the offer's spot pricing");
+        PricingRequest spot_only = request.pricing;
+        spot_only.kinds = {kind};
+        spot_only.deadline_hours = cons.deadline_hours;
+        c.price_per_hour = spot_pricing->price_per_hour;
+        TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, prices.quote,
+                                           spot_only, *spot_pricing, offer.instance.cloud);
+        if (kind == PriceKind::kSpotWithFallback) {
+          if (!cost.fallback) {
+            ++out.rejected["no_price"];
+            continue;
+          }
+          if (!cost.fallback->run.feasible) {
+            ++out.rejected["over_deadline"];
+            continue;
+          }
+          c.hours = cost.fallback->run.expected_hours;
+          c.p90_hours = cost.fallback->run.p90_hours;
+          // The P10 run finishes on spot: the spot run's P10 (never past the expected).
+          c.p10_hours = c.hours;
+          auto on_spot = model::SpotRun(estimate->total_hours, nodes, cost.fallback->params);
+          if (on_spot.ok()) {
+            c.p10_hours = std::min(c.hours, model::SpotWallRange(estimate->p10_hours,
+                                                                 estimate->p90_hours, nodes,
+                                                                 cost.fallback->params, *on_spot)
+                                                .p10_hours);
+          }
+          c.cost = RoundMoney(cost.fallback->expected_total);
+          c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;
+          c.fallback = std::make_shared<const FallbackTrainingCost>(*cost.fallback);
+        } else {
+          if (!cost.spot || !cost.spot->run.viable) {
+            ++out.rejected["no_price"];
+            continue;
+          }
+          c.hours = cost.spot->run.wall_hours;
+          c.p10_hours = cost.spot->p10_wall_hours;
+          c.p90_hours = cost.spot->p90_wall_hours;
+          c.cost = RoundMoney(cost.spot->expected_total);
+          c.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
+        }
+      } else {
+        c.hours = estimate->total_hours;
+        c.p10_hours = estimate->p10_hours;
+        c.p90_hours = estimate->p90_hours;
+        c.cost = *price * nodes * estimate->total_hours;
+      }
+      if (MissesDeadline(c, cons)) {
+        ++out.rejected["over_deadline"];
+        continue;
+      }
+      if (WithinBudget(c.cost, cons, out)) feasible.push_back(std::move(c));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingRequest& request,
                                          const Constraints& constraints, Objective objective,
@@ -50,110 +149,118 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     out.assumptions.push_back(DefaultRateAssumption(request.pricing.spot_params));
   }
   out.deadline_confidence = cons.deadline_confidence;
+  // Every distinct hardware configuration of the walk, estimated first: the estimates are
+  // pure functions of the request and the configuration, so they run on the spare cores
+  // (plan/worker_pool.h) and the answer is the same whichever thread ran one. The catalog
+  // is read here, on the request's thread.
+  const KeyFor key_for =
+      model::IsImage(request.workload.family) ? KeyFor::kImageTraining : KeyFor::kTraining;
   NodeSpecs nodes_of(context.catalog);
-  std::unordered_map<HardwareKey, Result<std::shared_ptr<const model::TrainingEstimate>>,
-                     HardwareKeyHash>
-      cache;
-  std::vector<Candidate> feasible;
-  // Room for a few options per offer (the bound, offers x node counts x price kinds, can
-  // be a hundred MB on a large catalog): growing the vector moves the candidates.
-  feasible.reserve(offers->offers.size() * 2);
+  std::unordered_map<HardwareKey, size_t, HardwareKeyHash> slot_of;
+  std::vector<Result<model::Cluster>> clusters;
+  std::vector<size_t> slots;  // of each offer on 1, 2, 4... nodes, in the walk's order
+  int node_counts = 0;
+  for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
+  slots.reserve(offers->offers.size() * node_counts);
+  for (const db::Offer* offer : offers->offers) {
+    for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
+      auto [it, added] = slot_of.emplace(KeyOf(offer->instance, nodes, key_for), clusters.size());
+      slots.push_back(it->second);
+      if (!added) continue;
+      auto node = nodes_of.Of(offer->instance);
+      if (!node.ok()) {
+        clusters.push_back(node.error());  // answered if the walk gets that far
+        continue;
+      }
+      model::Cluster cluster;
+      cluster.node = std::move(node).value();
+      cluster.nodes = nodes;
+      clusters.push_back(std::move(cluster));
+    }
+  }
+  std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>> estimates(
+      clusters.size());
+  std::atomic<bool> time_up = false;
+  ParallelFor(clusters.size(), [&](size_t i) {
+    // The request's clock is on its own thread only (plan/deadline.h): that thread stops
+    // the others; what is not estimated then is where the walk stops early.
+    if (time_up.load(std::memory_order_relaxed) || PlanningTimeUp()) {
+      time_up = true;
+      return;
+    }
+    if (!clusters[i].ok()) {
+      estimates[i] = clusters[i].error();
+      return;
+    }
+    estimates[i] = Shared(model::EstimateTraining(request.workload, request.job, *clusters[i],
+                                                  model::DefaultConstants(), false));
+  });
+  // Each offer's prices, and its spot pricing where one of its spot options will be
+  // costed: read here, on the request's thread (the spot history is the catalog's). The
+  // walk stops where the planning time or the estimates stopped.
+  struct OfferInputs {
+    OfferPrices prices;
+    std::optional<SpotPricing> spot;
+  };
+  std::vector<OfferInputs> inputs;
+  inputs.reserve(offers->offers.size());
   for (size_t next = 0; next < offers->offers.size(); ++next) {
-    if (StopEarly(offers->offers.size(), next, out)) break;
+    // Once the estimates stopped for the time, the walk goes as far as they went.
+    if (!time_up && StopEarly(offers->offers.size(), next, out)) break;
+    const size_t* offer_slots = &slots[next * node_counts];
+    if (std::any_of(offer_slots, offer_slots + node_counts,
+                    [&](size_t i) { return !estimates[i].has_value(); })) {
+      StoppedEarly(offers->offers.size(), next, out);  // the time ran out before its estimates
+      break;
+    }
     const db::Offer& offer = *offers->offers[next];
     auto prices = PriceOffer(pricing, offer);
     if (!prices.ok()) return prices.error();
-    std::optional<SpotPricing> spot_pricing;  // the offer's, on first use
-    for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
-      HardwareKey key = KeyOf(offer.instance, nodes,
-                              model::IsImage(request.workload.family) ? KeyFor::kImageTraining
-                                                                      : KeyFor::kTraining);
-      auto it = cache.find(key);
-      if (it == cache.end()) {
-        auto node = nodes_of.Of(offer.instance);
-        if (!node.ok()) return node.error();
-        model::Cluster cluster;
-        cluster.node = std::move(node).value();
-        cluster.nodes = nodes;
-        it = cache.emplace(key, Shared(model::EstimateTraining(request.workload, request.job,
-                                                               cluster, model::DefaultConstants(),
-                                                               false)))
-                 .first;
-      }
-      for (const auto& [name, kind] : model::kPriceKindNames) {
-        const bool spot = model::StartsOnSpot(kind);
-        auto price = OptionPrice(kind, *prices, cons, out);
-        if (!price) continue;
-        if (!it->second.ok()) {
-          if (!Reject(it->second.error(), out)) return it->second.error();
-          continue;
-        }
-        const auto& estimate = *it->second;
-        if (estimate->memory.verdict == model::FitVerdict::kDoesNotFit) {
-          ++out.rejected["does_not_fit"];
-          continue;
-        }
-        Candidate c = NewCandidate(offer, nodes, kind, *prices, *price);
-        c.training = estimate;
-        if (spot) {
-          PricingRequest spot_only = request.pricing;
-          spot_only.kinds = {kind};
-          spot_only.deadline_hours = cons.deadline_hours;
-          if (!spot_pricing) {
-            auto found = pricing.SpotPricingFor(&offer, *price);
-            if (!found.ok()) return found.error();
-            spot_pricing = *found;
-          }
-          c.price_per_hour = spot_pricing->price_per_hour;
-          TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, prices->quote,
-                                             spot_only, *spot_pricing, offer.instance.cloud);
-          if (kind == PriceKind::kSpotWithFallback) {
-            if (!cost.fallback) {
-              ++out.rejected["no_price"];
-              continue;
-            }
-            if (!cost.fallback->run.feasible) {
-              ++out.rejected["over_deadline"];
-              continue;
-            }
-            c.hours = cost.fallback->run.expected_hours;
-            c.p90_hours = cost.fallback->run.p90_hours;
-            // The P10 run finishes on spot: the spot run's P10 (never past the expected).
-            c.p10_hours = c.hours;
-            auto on_spot = model::SpotRun(estimate->total_hours, nodes, cost.fallback->params);
-            if (on_spot.ok()) {
-              c.p10_hours = std::min(c.hours, model::SpotWallRange(estimate->p10_hours,
-                                                                   estimate->p90_hours, nodes,
-                                                                   cost.fallback->params, *on_spot)
-                                                  .p10_hours);
-            }
-            c.cost = RoundMoney(cost.fallback->expected_total);
-            c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;
-            c.fallback = std::make_shared<const FallbackTrainingCost>(*cost.fallback);
-          } else {
-            if (!cost.spot || !cost.spot->run.viable) {
-              ++out.rejected["no_price"];
-              continue;
-            }
-            c.hours = cost.spot->run.wall_hours;
-            c.p10_hours = cost.spot->p10_wall_hours;
-            c.p90_hours = cost.spot->p90_wall_hours;
-            c.cost = RoundMoney(cost.spot->expected_total);
-            c.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
-          }
-        } else {
-          c.hours = estimate->total_hours;
-          c.p10_hours = estimate->p10_hours;
-          c.p90_hours = estimate->p90_hours;
-          c.cost = *price * nodes * estimate->total_hours;
-        }
-        if (MissesDeadline(c, cons)) {
-          ++out.rejected["over_deadline"];
-          continue;
-        }
-        if (WithinBudget(c.cost, cons, out)) feasible.push_back(std::move(c));
+    bool spot_costed = false;  // an option on spot gets past its price and its fit
+    for (int level = 0; level < node_counts; ++level) {
+      if (!clusters[offer_slots[level]].ok()) return clusters[offer_slots[level]].error();
+      const auto& slot = *estimates[offer_slots[level]];
+      if (!slot.ok() || (*slot)->memory.verdict == model::FitVerdict::kDoesNotFit) continue;
+      for (PriceKind kind : {PriceKind::kSpot, PriceKind::kSpotWithFallback}) {
+        Recommendation uncounted;  // the walk counts the options
+        spot_costed = spot_costed || OptionPrice(kind, *prices, cons, uncounted).has_value();
       }
     }
+    OfferInputs& in = inputs.emplace_back(OfferInputs{std::move(prices).value(), std::nullopt});
+    if (spot_costed) {
+      auto found = pricing.SpotPricingFor(&offer, *in.prices.quote.spot);
+      if (!found.ok()) return found.error();
+      in.spot = *found;
+    }
+  }
+  // The options of each offer, in blocks of offers on the spare cores; the blocks' options
+  // and counts are joined in the offers' order, so the ranking (whose ties keep that order)
+  // and every count are those of one walk.
+  constexpr size_t kOffersPerBlock = 64;
+  struct Block {
+    std::vector<Candidate> feasible;
+    Recommendation counts;  // considered and rejected only
+    std::optional<Error> error;
+  };
+  std::vector<Block> blocks((inputs.size() + kOffersPerBlock - 1) / kOffersPerBlock);
+  ParallelFor(blocks.size(), [&](size_t b) {
+    Block& block = blocks[b];
+    const size_t end = std::min(inputs.size(), (b + 1) * kOffersPerBlock);
+    for (size_t next = b * kOffersPerBlock; next < end && !block.error; ++next) {
+      block.error = WalkOffer(*offers->offers[next], inputs[next].prices, inputs[next].spot,
+                              &slots[next * node_counts], estimates, request, cons, block.feasible,
+                              block.counts);
+    }
+  });
+  std::vector<Candidate> feasible;
+  size_t options = 0;
+  for (const Block& block : blocks) options += block.feasible.size();
+  feasible.reserve(options);
+  for (Block& block : blocks) {
+    out.considered += block.counts.considered;
+    for (const auto& [reason, n] : block.counts.rejected) out.rejected[reason] += n;
+    if (block.error) return *block.error;
+    std::move(block.feasible.begin(), block.feasible.end(), std::back_inserter(feasible));
   }
   Finish(feasible, objective, limit, cons, out);
   return out;

@@ -115,10 +115,17 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
     double hours, cost;
     size_t index;
   };
+  // Only options no slower than the cheapest can be on it (the cheapest comes before any
+  // slower one and costs no more): the rest are not sorted.
+  double cheapest_hours = INFINITY;
+  for (const auto& c : feasible) {
+    if (c.cost == min_cost) cheapest_hours = std::min(cheapest_hours, c.hours);
+  }
   std::vector<TimeKey> by_time;
-  by_time.reserve(feasible.size());
   for (size_t i = 0; i < feasible.size(); ++i) {
-    by_time.push_back({feasible[i].hours, feasible[i].cost, i});
+    if (feasible[i].hours <= cheapest_hours) {
+      by_time.push_back({feasible[i].hours, feasible[i].cost, i});
+    }
   }
   std::sort(by_time.begin(), by_time.end(), [](const TimeKey& a, const TimeKey& b) {
     if (a.hours != b.hours) return a.hours < b.hours;
@@ -232,10 +239,14 @@ Result<CandidateOfferList> CandidateOffers(db::CatalogReader& catalog, const Con
 
 bool StopEarly(size_t offers, size_t next, Recommendation& out) {
   if (!PlanningTimeUp()) return false;
+  StoppedEarly(offers, next, out);
+  return true;
+}
+
+void StoppedEarly(size_t offers, size_t next, Recommendation& out) {
   out.stopped_early = true;
   out.offers_evaluated = static_cast<int>(next);
   out.offers_not_evaluated = static_cast<int>(offers - next);
-  return true;
 }
 
 bool Reject(const Error& e, Recommendation& out) {

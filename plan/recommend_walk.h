@@ -84,8 +84,10 @@ Result<std::shared_ptr<const T>> Shared(Result<T> estimate) {
 }
 
 // Whether the walk over `offers` stops before `next` (the request's planning share is
-// spent, plan/deadline.h); if so, `out` says how far it got.
+// spent, plan/deadline.h); if so, `out` says how far it got (StoppedEarly).
 bool StopEarly(size_t offers, size_t next, Recommendation& out);
+// Says in `out` that the walk over `offers` stopped before `next`.
+void StoppedEarly(size_t offers, size_t next, Recommendation& out);
 
 // The rejection reason of an option whose estimate the model refused with `e`
 // (Error::refusal: precision_unsupported, batch_too_small, layout_does_not_divide,

@@ -4,9 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <random>
 
 namespace gpuplan::api {
 namespace {
@@ -90,6 +95,108 @@ TEST(JsonWriterTest, StringsAreEscapedAndInvalidUtf8IsReplaced) {
     const std::string v = back[key].get<std::string>();
     EXPECT_NE(v.find("\xef\xbf\xbd"), std::string::npos) << key;  // replaced, not passed on
     EXPECT_EQ(v.find('/'), std::string::npos) << key;
+  }
+}
+
+// The answers' bytes did not change when RapidJSON's Writer was replaced by JsonWriter's own
+// appends (issue 26): the same document written both ways, over random keys, strings (every
+// control character, quotes, backslashes, valid UTF-8), integers and doubles of every
+// magnitude, nested objects and arrays.
+TEST(JsonWriterTest, WritesWhatRapidJsonsWriterWrites) {
+  std::mt19937_64 rng(26);
+  auto random_text = [&] {
+    static const std::string pieces[] = {"a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\r",
+                                         "\b", "\f", "\x01", "\x1f", "\x7f", "S\xc3\xa3o",
+                                         "\xe2\x82\xac", "\xf0\x9f\x9a\x80", "key", ":"};
+    std::string s;
+    for (int n = static_cast<int>(rng() % 12); n > 0; --n) s += pieces[rng() % std::size(pieces)];
+    return s;
+  };
+  auto random_double = [&] {
+    switch (rng() % 4) {
+      case 0: return static_cast<double>(static_cast<int64_t>(rng() % 2000000) - 1000000);
+      case 1: return std::ldexp(static_cast<double>(rng() >> 11), static_cast<int>(rng() % 200) - 150);
+      case 2: return -std::ldexp(static_cast<double>(rng() >> 11), static_cast<int>(rng() % 1900) - 1000);  // finite (non-finite: NonFiniteNumbersAreNull)
+      default: return std::uniform_real_distribution<double>(0, 1e4)(rng);
+    }
+  };
+  for (int doc = 0; doc < 300; ++doc) {
+    JsonWriter ours;
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> theirs(buffer);
+    std::vector<bool> in_object;  // the open containers
+    ours.BeginObject();
+    theirs.StartObject();
+    in_object.push_back(true);
+    for (int step = 0; step < 60; ++step) {
+      if (in_object.back()) {
+        // Keys stay ASCII here: a non-ASCII key is checked through EncodeJson (below).
+        std::string key = random_text();
+        key.erase(std::remove_if(key.begin(), key.end(),
+                                 [](char c) { return static_cast<unsigned char>(c) >= 0x80; }),
+                  key.end());
+        ours.Key(key);
+        theirs.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+      }
+      switch (rng() % 9) {
+        case 0: ours.BeginObject(); theirs.StartObject(); in_object.push_back(true); continue;
+        case 1: ours.BeginArray(); theirs.StartArray(); in_object.push_back(false); continue;
+        case 2: {
+          std::string v = random_text();
+          ours.String(v);
+          theirs.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+          break;
+        }
+        case 3: {
+          double v = random_double();
+          ours.Number(v);
+          theirs.Double(v);
+          break;
+        }
+        case 4: {
+          long long v = static_cast<long long>(rng());
+          ours.Int(v);
+          theirs.Int64(v);
+          break;
+        }
+        case 5: {
+          unsigned long long v = rng();
+          ours.Uint(v);
+          theirs.Uint64(v);
+          break;
+        }
+        case 6: {
+          bool v = rng() % 2 == 0;
+          ours.Bool(v);
+          theirs.Bool(v);
+          break;
+        }
+        case 7: ours.Null(); theirs.Null(); break;
+        default: ours.Raw("[1,{\"k\":2}]"); theirs.RawValue("[1,{\"k\":2}]", 11, rapidjson::kArrayType);
+      }
+      // Close a container now and then (never the outermost).
+      while (in_object.size() > 1 && rng() % 3 == 0) {
+        if (in_object.back()) {
+          ours.EndObject();
+          theirs.EndObject();
+        } else {
+          ours.EndArray();
+          theirs.EndArray();
+        }
+        in_object.pop_back();
+      }
+    }
+    while (!in_object.empty()) {
+      if (in_object.back()) {
+        ours.EndObject();
+        theirs.EndObject();
+      } else {
+        ours.EndArray();
+        theirs.EndArray();
+      }
+      in_object.pop_back();
+    }
+    ASSERT_EQ(ours.Take(), std::string(buffer.GetString(), buffer.GetSize())) << "document " << doc;
   }
 }
 

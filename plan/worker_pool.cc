@@ -1,0 +1,119 @@
+#include "plan/worker_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpuplan::plan {
+
+namespace {
+
+// One ParallelFor call: its pieces are handed out by `next`; it lives on the caller's stack
+// until every piece has returned and no worker holds it.
+struct Job {
+  const std::function<void(size_t)>* work = nullptr;
+  size_t n = 0;
+  std::atomic<size_t> next{0};
+  int holders = 0;  // workers running pieces of this job (guarded by the pool's mutex)
+  std::exception_ptr failure;
+  std::condition_variable finished;
+};
+
+class Pool {
+ public:
+  static Pool& Instance() {
+    static Pool pool;
+    return pool;
+  }
+  int Workers() const { return static_cast<int>(threads_.size()); }
+
+  void Run(size_t n, const std::function<void(size_t)>& work) {
+    Job job;
+    job.work = &work;
+    job.n = n;
+    if (!threads_.empty() && n > 1) {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(&job);
+      wake_.notify_all();
+    }
+    Pieces(job);
+    std::unique_lock lock(mutex_);
+    Withdraw(&job);
+    job.finished.wait(lock, [&] { return job.holders == 0; });
+    if (job.failure) std::rethrow_exception(job.failure);
+  }
+
+  ~Pool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      wake_.notify_all();
+    }
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  Pool() {
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = std::min(7u, hardware - 1);
+    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { Serve(); });
+  }
+
+  // Runs pieces of `job` until none is left. A failure is kept on the job (the first one)
+  // and stops the handing out.
+  static void Pieces(Job& job) {
+    for (size_t i; (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n;) {
+      try {
+        (*job.work)(i);
+      } catch (...) {
+        job.next.store(job.n, std::memory_order_relaxed);
+        std::lock_guard lock(failure_mutex_);
+        if (!job.failure) job.failure = std::current_exception();
+      }
+    }
+  }
+
+  // Takes `job` off the queue (no new worker picks it up). Holds mutex_.
+  void Withdraw(Job* job) {
+    auto it = std::find(jobs_.begin(), jobs_.end(), job);
+    if (it != jobs_.end()) jobs_.erase(it);
+  }
+
+  void Serve() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+      if (stopping_) return;
+      Job* job = jobs_.front();
+      ++job->holders;
+      lock.unlock();
+      Pieces(*job);
+      lock.lock();
+      Withdraw(job);  // every piece is handed out once this worker found none left
+      if (--job->holders == 0) job->finished.notify_all();
+    }
+  }
+
+  static inline std::mutex failure_mutex_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job*> jobs_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+void ParallelFor(size_t n, const std::function<void(size_t)>& work) {
+  if (n == 0) return;
+  Pool::Instance().Run(n, work);
+}
+
+int ParallelWorkers() { return Pool::Instance().Workers(); }
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,29 @@
+// Runs independent pieces of one request's work on the process's spare cores: the
+// recommendation walks estimate each distinct hardware configuration of the catalog (a few
+// hundred model estimates of several microseconds each) before ranking them.
+//
+// ParallelFor(n, work) calls work(i) once for every i in [0, n) and returns when all calls
+// have returned. The calling thread takes part, so the call always makes progress, also when
+// every worker is busy with other requests' work or the process has one core (no workers).
+// Calls may run in any order and concurrently: `work` must be safe to call from several
+// threads at once, and must not depend on thread-local state of the caller (plan/deadline.h's
+// clock, db's per-request catalog state: read those before, on the calling thread). An
+// exception thrown by `work` stops the handing out of further indices and is rethrown on the
+// calling thread once the calls running have returned.
+//
+// Thread-safe: any number of threads may call ParallelFor at once (each call's pieces are
+// shared out in the order the calls came). The workers are started on first use and joined
+// at process exit.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace gpuplan::plan {
+
+void ParallelFor(size_t n, const std::function<void(size_t)>& work);
+
+// How many threads besides the caller run pieces (hardware threads - 1, at most 7).
+int ParallelWorkers();
+
+}  // namespace gpuplan::plan

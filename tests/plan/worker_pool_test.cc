@@ -1,0 +1,77 @@
+// ParallelFor: every piece runs exactly once, on the caller and the workers, whatever the
+// number of concurrent callers; a piece's exception reaches the caller.
+#include "plan/worker_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace gpuplan::plan {
+namespace {
+
+TEST(WorkerPoolTest, EveryPieceRunsExactlyOnce) {
+  for (size_t n : {0, 1, 2, 7, 1000}) {
+    std::vector<std::atomic<int>> runs(n);
+    ParallelFor(n, [&](size_t i) { runs[i].fetch_add(1); });
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(runs[i].load(), 1) << "piece " << i << " of " << n;
+  }
+}
+
+TEST(WorkerPoolTest, ConcurrentCallersEachGetAllTheirPiecesDone) {
+  constexpr int kCallers = 8;
+  constexpr size_t kPieces = 500;
+  std::vector<std::vector<std::atomic<int>>> runs(kCallers);
+  for (auto& r : runs) r = std::vector<std::atomic<int>>(kPieces);
+  std::vector<std::thread> callers;
+  for (int c = 0; c < kCallers; ++c) {
+    callers.emplace_back([&, c] {
+      for (int round = 0; round < 20; ++round) {
+        ParallelFor(kPieces, [&](size_t i) { runs[c][i].fetch_add(1); });
+      }
+    });
+  }
+  for (auto& t : callers) t.join();
+  for (int c = 0; c < kCallers; ++c) {
+    for (size_t i = 0; i < kPieces; ++i) ASSERT_EQ(runs[c][i].load(), 20) << c << " " << i;
+  }
+}
+
+TEST(WorkerPoolTest, PiecesRunOnTheSpareCoresAsWell) {
+  if (ParallelWorkers() == 0) GTEST_SKIP() << "one hardware thread: no workers";
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  std::atomic<int> waiting = 0;
+  // Two pieces that each wait for the other to start can only finish on two threads.
+  ParallelFor(2, [&](size_t) {
+    {
+      std::lock_guard lock(mutex);
+      threads.insert(std::this_thread::get_id());
+    }
+    waiting.fetch_add(1);
+    while (waiting.load() < 2) std::this_thread::yield();
+  });
+  EXPECT_EQ(threads.size(), 2u);
+}
+
+TEST(WorkerPoolTest, AnExceptionOfAPieceReachesTheCaller) {
+  std::atomic<int> ran = 0;
+  EXPECT_THROW(ParallelFor(100,
+                           [&](size_t i) {
+                             ran.fetch_add(1);
+                             if (i == 3) throw std::runtime_error("piece 3");
+                           }),
+               std::runtime_error);
+  EXPECT_LE(ran.load(), 100);
+  // The pool still works afterwards.
+  std::atomic<int> after = 0;
+  ParallelFor(10, [&](size_t) { after.fetch_add(1); });
+  EXPECT_EQ(after.load(), 10);
+}
+
+}  // namespace
+}  // namespace gpuplan::plan
