@@ -125,6 +125,16 @@ TEST(JsonWriterTest, WritesWhatRapidJsonsWriterWrites) {
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> theirs(buffer);
     std::vector<bool> in_object;  // the open containers
+    auto close = [&] {
+      if (in_object.back()) {
+        ours.EndObject();
+        theirs.EndObject();
+      } else {
+        ours.EndArray();
+        theirs.EndArray();
+      }
+      in_object.pop_back();
+    };
     ours.BeginObject();
     theirs.StartObject();
     in_object.push_back(true);
@@ -175,27 +185,9 @@ TEST(JsonWriterTest, WritesWhatRapidJsonsWriterWrites) {
         default: ours.Raw("[1,{\"k\":2}]"); theirs.RawValue("[1,{\"k\":2}]", 11, rapidjson::kArrayType);
       }
       // Close a container now and then (never the outermost).
-      while (in_object.size() > 1 && rng() % 3 == 0) {
-        if (in_object.back()) {
-          ours.EndObject();
-          theirs.EndObject();
-        } else {
-          ours.EndArray();
-          theirs.EndArray();
-        }
-        in_object.pop_back();
-      }
+      while (in_object.size() > 1 && rng() % 3 == 0) close();
     }
-    while (!in_object.empty()) {
-      if (in_object.back()) {
-        ours.EndObject();
-        theirs.EndObject();
-      } else {
-        ours.EndArray();
-        theirs.EndArray();
-      }
-      in_object.pop_back();
-    }
+    while (!in_object.empty()) close();
     ASSERT_EQ(ours.Take(), std::string(buffer.GetString(), buffer.GetSize())) << "document " << doc;
   }
 }
