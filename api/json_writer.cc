@@ -183,4 +183,58 @@ std::string JsonWriter::Take() {
   return text;
 }
 
+std::string IndentJson(std::string_view compact) {
+  std::string out;
+  out.reserve(compact.size() * 2);
+  int depth = 0;
+  auto newline = [&] {
+    out += '\n';
+    out.append(2 * static_cast<size_t>(depth), ' ');
+  };
+  for (size_t i = 0; i < compact.size(); ++i) {
+    const char c = compact[i];
+    switch (c) {
+      case '"': {  // a key or string, copied to its closing quote
+        size_t end = i + 1;
+        while (end < compact.size() && compact[end] != '"') end += compact[end] == '\\' ? 2 : 1;
+        end = std::min(end, compact.size() - 1);
+        out.append(compact, i, end - i + 1);
+        i = end;
+        break;
+      }
+      case '{':
+      case '[':
+        out += c;
+        if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']')) {
+          out += compact[++i];  // empty: {} or []
+        } else {
+          ++depth;
+          newline();
+        }
+        break;
+      case '}':
+      case ']':
+        --depth;
+        newline();
+        out += c;
+        break;
+      case ',':
+        out += c;
+        newline();
+        break;
+      case ':':
+        out += ": ";
+        break;
+      case ' ':
+      case '\n':
+      case '\t':
+      case '\r':
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace gpuplan::api

@@ -106,6 +106,13 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+// `compact` (JSON text as JsonWriter writes it: no whitespace outside strings) laid out for
+// a terminal: one member or element per line, two spaces per level, "key": value, empty
+// objects and arrays as {} and [] (the layout of nlohmann's dump(2)). The text itself (keys,
+// strings, numbers) is kept byte for byte: nothing is parsed or re-encoded. Text that is not
+// compact JSON comes out with its whitespace changed but is never dropped.
+std::string IndentJson(std::string_view compact);
+
 namespace json_writer_detail {
 template <typename T>
 struct IsOptional : std::false_type {};

@@ -12,6 +12,7 @@
 
 #include "server/cli_errors.h"
 #include "api/export_answer.h"
+#include "api/json_writer.h"
 #include "api/plan_json.h"
 #include "api/plan_request.h"
 #include "api/recommender.h"
@@ -320,8 +321,9 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
   auto answer = (planner.*ask)(*request);
   if (!answer.ok()) return ReportError(answer.error(), err);
   if (o.json) {
-    // The API's text, indented for a terminal; the keys keep the API's order.
-    out << nlohmann::ordered_json::parse(render(*answer)).dump(2) << "\n";
+    // The API's text, indented for a terminal (keys, strings and numbers as the API
+    // writes them).
+    out << api::IndentJson(render(*answer)) << "\n";
   } else {
     print(*answer, out);
   }

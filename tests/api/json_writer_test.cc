@@ -192,5 +192,20 @@ TEST(JsonWriterTest, WritesWhatRapidJsonsWriterWrites) {
   }
 }
 
+// The CLI's --json layout: the same as nlohmann's dump(2) of the parsed text, without
+// parsing it (numbers and strings stay exactly as written, escapes and brackets in strings
+// are left alone).
+TEST(JsonWriterTest, IndentJsonLaysOutLikeDump2AndKeepsTheText) {
+  const std::string compact =
+      R"({"a":1,"empty":{},"list":[],"s":"x, {y}: [z] \" \\","nested":{"n":[1.5,{"k":null},true]},)"
+      R"("last":"end"})";
+  EXPECT_EQ(IndentJson(compact), nlohmann::ordered_json::parse(compact).dump(2));
+  // Escapes stay as written (dump would write U+00E3 as its UTF-8 bytes).
+  EXPECT_EQ(IndentJson(R"({"k":"S\u00e3o"})"), "{\n  \"k\": \"S\\u00e3o\"\n}");
+  // Numbers keep RapidJSON's form (dump would re-format them).
+  EXPECT_EQ(IndentJson(R"([1e21,3.0])"), "[\n  1e21,\n  3.0\n]");
+  EXPECT_EQ(IndentJson("{}"), "{}");
+}
+
 }  // namespace
 }  // namespace gpuplan::api
