@@ -48,7 +48,10 @@ std::optional<model::GpuSpec> ReadGpu(JsonReader& r, const std::string& path_id)
   r.Finish();
   if (r.ok()) {
     Status valid = model::ValidateGpuSpec(g);
-    if (!valid.ok()) r.Fail(valid.error().fields.empty() ? "" : valid.error().fields[0].field, valid.error().message);
+    if (!valid.ok()) {
+      r.Fail(valid.error().fields.empty() ? "" : valid.error().fields[0].id.name,
+             valid.error().message);
+    }
   }
   if (!r.ok()) return std::nullopt;
   return g;

@@ -17,11 +17,11 @@ Result<std::string> Export(db::CatalogReader& catalog, const Request& request,
                            ToRunnable to_runnable, PlanExportFormat format) {
   plan::Planner planner(catalog);
   auto answer = (planner.*ask)(request);
-  if (!answer.ok()) return WithPointers(answer.error());
+  if (!answer.ok()) return answer.error();
   Result<plan::RunnablePlan> runnable = to_runnable(*answer);
   if (!runnable.ok()) return runnable.error();
   Status runs = plan::CheckRunnable(*runnable);
-  if (!runs.ok()) return WithPointers(runs.error());
+  if (!runs.ok()) return runs.error();
   Status named = plan::AddCatalogNames(catalog, *runnable);
   if (!named.ok()) return named.error();
   return ExportYaml(*runnable, format);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "api/export_answer.h"
+#include "api/field_names.h"
 #include "api/http_util.h"
 #include "api/json_limits.h"
 #include "api/measurements.h"
@@ -25,6 +26,7 @@ namespace {
 // Errors about the decoded `request` name that parameter; the JSON pointer into it leads
 // the detail ("/workload: ...").
 Error InRequestParameter(Error e) {
+  e = WithWireNames(std::move(e));
   for (FieldError& f : e.fields) {
     if (!f.field.empty() && f.field.front() != '/') continue;  // "item", ...
     if (!f.field.empty()) f.detail = f.field + ": " + f.detail;

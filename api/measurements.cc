@@ -88,7 +88,7 @@ Result<RecordedRun> DecodeMeasurement(const nlohmann::json& body) {
 Status CheckRun(db::CatalogReader& catalog, RecordedRun& run) {
   plan::PlanContext context(catalog, std::time(nullptr));
   auto p = plan::PredictRun(context.hardware, run.run);
-  if (!p.ok()) return WithPointers(p.error());
+  if (!p.ok()) return p.error();
   run.prediction = *p;
   run.row.gpu_id = p->gpu_id;
   run.row.gpus_per_node = p->gpus_per_node;

@@ -23,7 +23,7 @@ void PostOwnership(const ApiContext& ctx, const httplib::Request& req, httplib::
   auto lease = ctx.pool->Acquire();
   db::CachedCatalog store(lease);
   auto answer = plan::PlanOwnership(store, *request);
-  if (!answer.ok()) return WriteError(req, res, WithPointers(answer.error()));
+  if (!answer.ok()) return WriteError(req, res, answer.error());
   WriteJsonText(res, OwnershipPlanJson(*answer));
 }
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/field_names.h"
 #include "api/json_encode.h"
 
 namespace gpuplan::api {
@@ -100,12 +101,13 @@ nlohmann::json ProblemJson(const Error& error, int status_override) {
     nlohmann::json errors = nlohmann::json::array();
     for (const FieldError& f : error.fields) {
       nlohmann::json item = {{"detail", f.detail}};
-      if (f.field.empty() || f.field.front() == '/') {
-        item["pointer"] = f.field;  // "" points at the whole body
-      } else if (f.field.rfind("line ", 0) == 0) {
-        item["line"] = std::atoi(f.field.c_str() + 5);
+      std::string name = WireName(f);
+      if (name.empty() || name.front() == '/') {
+        item["pointer"] = std::move(name);  // "" points at the whole body
+      } else if (name.rfind("line ", 0) == 0) {
+        item["line"] = std::atoi(name.c_str() + 5);
       } else {
-        item["parameter"] = f.field;
+        item["parameter"] = std::move(name);
       }
       errors.push_back(std::move(item));
     }

@@ -22,9 +22,10 @@ int HttpStatus(ErrorCode code);
 // `status`, when not 0, replaces the status the code maps to.
 nlohmann::json ProblemJson(const Error& error, int status = 0);
 
-// Writes `error` as problem+json with the status its code maps to. Field errors whose
-// field starts with '/' are rendered as JSON pointers into the body; others as query
-// parameter names ("parameter"). 503 and 429 answers carry Retry-After. Never throws:
+// Writes `error` as problem+json with the status its code maps to. Fields are named by
+// their wire name (api/field_names.h): one that starts with '/' (or is empty) is rendered
+// as a JSON pointer into the body, "line N" as a CSV line, others as query parameter names
+// ("parameter"). 503 and 429 answers carry Retry-After. Never throws:
 // strings that are not valid UTF-8 are encoded with U+FFFD, and if the body cannot be
 // built at all a fixed body with the status is sent.
 // `status`, when not 0, replaces the status the code maps to (400 for a malformed path).

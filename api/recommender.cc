@@ -1,6 +1,5 @@
 #include "api/recommender.h"
 
-#include <algorithm>
 #include <set>
 
 #include "api/json_reader.h"
@@ -66,18 +65,6 @@ std::optional<plan::Constraints> ReadConstraints(JsonReader& parent, bool traini
 
 }  // namespace
 
-// The planner and the model name request fields by dotted name ("hardware.gpu",
-// "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
-Error WithPointers(Error e) {
-  for (FieldError& f : e.fields) {
-    if (f.field.empty() || f.field.front() == '/') continue;
-    std::string pointer = "/" + f.field;
-    std::replace(pointer.begin(), pointer.end(), '.', '/');
-    f.field = std::move(pointer);
-  }
-  return e;
-}
-
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body) {
   std::vector<FieldError> errors;
   JsonReader r(body, "", &errors);
@@ -123,7 +110,7 @@ Result<std::string> Answer(db::CatalogReader& catalog, const Request& request,
                            std::string (*render)(const Plan&)) {
   plan::Planner planner(catalog);
   auto answer = (planner.*ask)(request);
-  if (!answer.ok()) return WithPointers(answer.error());
+  if (!answer.ok()) return answer.error();
   return render(*answer);
 }
 

@@ -12,17 +12,13 @@
 
 namespace gpuplan::api {
 
-// The planner and the model name request fields by dotted name ("hardware.gpu",
-// "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
-Error WithPointers(Error e);
-
 // Bodies -> typed requests. kInvalidArgument listing every field error (JSON pointers).
 // (Training and inference estimate bodies: api/plan_request.h.)
 Result<plan::RecommendRequest> DecodeRecommendRequest(const nlohmann::json& body);
 Result<plan::CompareRequest> DecodeCompareRequest(const nlohmann::json& body);
 
-// Decoded requests -> the planner's answer as JSON text, or its error with the fields as
-// JSON pointers:
+// Decoded requests -> the planner's answer as JSON text, or its error (fields named by type,
+// api/field_names.h):
 //   training / inference estimate: POST /api/v1/estimates/training, /inference;
 //   recommendation: every catalog offer x node count x price kind that satisfies the
 //     constraints, ranked by the objective, with the Pareto front of time vs cost and the
@@ -32,9 +28,5 @@ Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::TrainingR
 Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::InferenceRequest& request);
 Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::RecommendRequest& request);
 Result<std::string> PlanAnswer(db::CatalogReader& catalog, const plan::CompareRequest& request);
-
-// The planner and the model name request fields by dotted name ("hardware.gpu",
-// "constraints.gpus.1"); an HTTP answer points at them in the body ("/hardware/gpu").
-Error WithPointers(Error e);
 
 }  // namespace gpuplan::api

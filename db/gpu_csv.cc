@@ -67,7 +67,7 @@ Result<std::vector<model::GpuSpec>> ParseGpuCsv(const CsvTable& table) {
     Status valid = model::ValidateGpuSpec(g);
     if (!valid.ok()) {
       const Error& e = valid.error();
-      return Error::Invalid(e.fields.empty() ? "id" : e.fields.front().field,
+      return Error::Invalid(e.fields.empty() ? "id" : e.fields.front().id.name,
                             "line " + std::to_string(row.line) + ": " + e.message);
     }
     gpus.push_back(std::move(g));

@@ -19,7 +19,7 @@ double DalyInterval(double d, double m) {
 namespace {
 Status CheckNonNegative(double v, const char* field) {
   if (!(v >= 0) || !std::isfinite(v)) {
-    return Error::Invalid(std::string("pricing.") + field, std::string(field) + " must not be negative");
+    return Error::Invalid({Part::kPricing, field}, std::string(field) + " must not be negative");
   }
   return OkStatus();
 }
@@ -37,7 +37,8 @@ Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& p) 
     if (!s.ok()) return s.error();
   }
   if (!(p.checkpoint_write_gbps > 0)) {
-    return Error::Invalid("pricing.checkpoint_write_gbps", "checkpoint_write_gbps must be positive");
+    return Error::Invalid({Part::kPricing, "checkpoint_write_gbps"},
+                          "checkpoint_write_gbps must be positive");
   }
   SpotOutcome out;
   double lambda = p.interruption_rate_per_hour * std::max(1, nodes);  // per job-hour
@@ -162,10 +163,11 @@ FallbackPath RunPath(double work, int k, double switch_at, const FallbackShape& 
 Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_hours, int nodes,
                                          const SpotParams& params, double deadline_hours) {
   if (!(deadline_hours > 0) || !std::isfinite(deadline_hours)) {
-    return Error::Invalid("pricing.deadline_hours", "deadline_hours must be positive");
+    return Error::Invalid({Part::kPricing, "deadline_hours"}, "deadline_hours must be positive");
   }
   if (!(solve_hours >= 0) || !std::isfinite(solve_hours) || !std::isfinite(solve_p90_hours)) {
-    return Error::Invalid("time", "solve time must be a finite non-negative number");
+    return Error::Invalid({Part::kInput, "time"},
+                          "solve time must be a finite non-negative number");
   }
   auto spot = SpotRun(solve_hours, nodes, params);
   if (!spot.ok()) return spot.error();

@@ -49,7 +49,7 @@ struct SpotOutcome {
 };
 
 // The expected outcome of `solve_hours` of work on `nodes` spot nodes. Errors name the
-// field under "pricing" ("pricing.restart_minutes"; negative rates, zero interval...).
+// pricing field ({Part::kPricing, "restart_minutes"}; negative rates, zero interval...).
 Result<SpotOutcome> SpotRun(double solve_hours, int nodes, const SpotParams& params);
 
 // The P10 and P90 wall hours of the spot run `expected` (SpotRun's answer for the same
@@ -91,7 +91,7 @@ struct FallbackOutcome {
 };
 
 // `solve_hours` of work (P90 `solve_p90_hours`) on `nodes` nodes by `deadline_hours`.
-// Errors as SpotRun, and on "pricing.deadline_hours" when it is not positive.
+// Errors as SpotRun, and on pricing "deadline_hours" when it is not positive.
 Result<FallbackOutcome> SpotWithFallback(double solve_hours, double solve_p90_hours, int nodes,
                                          const SpotParams& params, double deadline_hours);
 

@@ -65,15 +65,16 @@ std::string AutoPrecisionAssumption(const GpuSpec& gpu) {
 }
 
 Status ValidateGpuSpec(const GpuSpec& gpu) {
-  if (gpu.id.empty()) return Error::Invalid("id", "id must not be empty");
+  if (gpu.id.empty()) return Error::Invalid({Part::kGpu, "id"}, "id must not be empty");
   if (!(gpu.memory_gb > 0) || !std::isfinite(gpu.memory_gb)) {
-    return Error::Invalid("memory_gb", "memory_gb must be a positive number");
+    return Error::Invalid({Part::kGpu, "memory_gb"}, "memory_gb must be a positive number");
   }
   bool any_compute = false;
   for (const GpuRateField& rate : kGpuRateFields) {
     double value = gpu.*rate.field;
     if (!(value >= 0) || !std::isfinite(value)) {
-      return Error::Invalid(rate.name, std::string(rate.name) + " must be a non-negative number");
+      return Error::Invalid({Part::kGpu, rate.name},
+                            std::string(rate.name) + " must be a non-negative number");
     }
   }
   for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16,
@@ -81,25 +82,28 @@ Status ValidateGpuSpec(const GpuSpec& gpu) {
     if (PeakTflops(gpu, p) > 0) any_compute = true;
   }
   if (!any_compute) {
-    return Error::Invalid("fp32_tflops", "a GPU needs at least one positive peak compute rate");
+    return Error::Invalid({Part::kGpu, "fp32_tflops"},
+                          "a GPU needs at least one positive peak compute rate");
   }
   // Every step reads memory: without a bandwidth the model would answer infinite throughput.
   if (!(gpu.memory_bw_gbps > 0) && !(gpu.achievable_bw_gbps > 0)) {
-    return Error::Invalid("memory_bw_gbps", "memory_bw_gbps must be positive");
+    return Error::Invalid({Part::kGpu, "memory_bw_gbps"}, "memory_bw_gbps must be positive");
   }
   // A benchmark cannot beat the peak it is measured against, nor the base clock the boost.
   if (gpu.achievable_bw_gbps > 0 && gpu.memory_bw_gbps > 0 &&
       gpu.achievable_bw_gbps > gpu.memory_bw_gbps) {
-    return Error::Invalid("achievable_bw_gbps",
+    return Error::Invalid({Part::kGpu, "achievable_bw_gbps"},
                           "achievable_bw_gbps must not exceed the peak memory_bw_gbps");
   }
   if (gpu.base_clock_mhz > 0 && gpu.boost_clock_mhz > 0 &&
       gpu.base_clock_mhz > gpu.boost_clock_mhz) {
-    return Error::Invalid("base_clock_mhz", "base_clock_mhz must not exceed boost_clock_mhz");
+    return Error::Invalid({Part::kGpu, "base_clock_mhz"},
+                          "base_clock_mhz must not exceed boost_clock_mhz");
   }
   if (gpu.launch_price_usd &&
       (!(*gpu.launch_price_usd > 0) || !std::isfinite(*gpu.launch_price_usd))) {
-    return Error::Invalid("launch_price_usd", "launch_price_usd must be a positive number");
+    return Error::Invalid({Part::kGpu, "launch_price_usd"},
+                          "launch_price_usd must be a positive number");
   }
   return OkStatus();
 }

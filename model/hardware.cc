@@ -54,13 +54,13 @@ int DefaultNvlinkDomain(const NodeSpec& node) {
 
 Status ValidateCluster(const Cluster& c) {
   Status gpu = ValidateGpuSpec(c.node.gpu);
-  if (!gpu.ok()) return Error::Invalid("hardware.gpu", gpu.error().message);
+  if (!gpu.ok()) return Error::Invalid({Part::kHardware, "gpu"}, gpu.error().message);
   if (c.node.gpus_per_node < 1 || c.node.gpus_per_node > kMaxGpusPerNode) {
-    return Error::Invalid("hardware.gpus_per_node", "gpus_per_node must be from 1 to " +
-                                                         std::to_string(kMaxGpusPerNode));
+    return Error::Invalid({Part::kHardware, "gpus_per_node"},
+                          "gpus_per_node must be from 1 to " + std::to_string(kMaxGpusPerNode));
   }
   if (c.nodes < 1 || c.nodes > kMaxNodes) {
-    return Error::Invalid("hardware.nodes",
+    return Error::Invalid({Part::kHardware, "nodes"},
                           "nodes must be from 1 to " + std::to_string(kMaxNodes));
   }
   for (auto [value, name] : {std::pair<double, const char*>{c.node.interconnect_bw_gbps,
@@ -68,21 +68,20 @@ Status ValidateCluster(const Cluster& c) {
                              {c.node.network_gbps, "network_gbps"},
                              {c.node.vcpus, "vcpus"}}) {
     if (!(value >= 0) || !std::isfinite(value)) {
-      return Error::Invalid(std::string("hardware.") + name,
-                            std::string(name) + " must not be negative");
+      return Error::Invalid({Part::kHardware, name}, std::string(name) + " must not be negative");
     }
   }
   const int domain = c.node.nvlink_domain_gpus;
   if (domain != 0) {
     if (domain < 0 || domain > kMaxNvlinkDomainGpus || domain % c.node.gpus_per_node != 0) {
-      return Error::Invalid("hardware.nvlink_domain_gpus",
+      return Error::Invalid({Part::kHardware, "nvlink_domain_gpus"},
                             "nvlink_domain_gpus must be a multiple of gpus_per_node (" +
                                 std::to_string(c.node.gpus_per_node) + ") up to " +
                                 std::to_string(kMaxNvlinkDomainGpus));
     }
     if (domain > c.node.gpus_per_node && c.node.interconnect != Interconnect::kNvlink &&
         c.node.interconnect != Interconnect::kNvswitch) {
-      return Error::Invalid("hardware.nvlink_domain_gpus",
+      return Error::Invalid({Part::kHardware, "nvlink_domain_gpus"},
                             "an NVLink domain across nodes needs interconnect nvlink or nvswitch");
     }
   }

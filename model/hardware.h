@@ -53,7 +53,7 @@ struct Cluster {
 // SXM/OAM parts with NVLink (NVSwitch from 8 GPUs); PCIe otherwise.
 Interconnect DefaultInterconnect(const GpuSpec& gpu, int gpus);
 
-// Errors name "hardware.gpus_per_node", "hardware.nodes", ... A node of several GPUs
+// Errors name the hardware field ({Part::kHardware, "nodes"}, ...). A node of several GPUs
 // with interconnect none is read as PCIe.
 Status ValidateCluster(const Cluster& cluster);
 

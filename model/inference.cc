@@ -23,36 +23,40 @@ double UsableGb(const GpuSpec& gpu, const ModelConstants& c) {
 
 Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingRequest& r) {
   if (node.gpus_per_node < 1 || node.gpus_per_node > kMaxGpusPerNode) {
-    return Error::Invalid("hardware.gpus_per_node", "gpus_per_node must be from 1 to " +
-                                                         std::to_string(kMaxGpusPerNode));
+    return Error::Invalid({Part::kHardware, "gpus_per_node"},
+                          "gpus_per_node must be from 1 to " + std::to_string(kMaxGpusPerNode));
   }
   if (PeakTflops(node.gpu, r.precision) <= 0) {
-    return Error::Invalid("precision", std::string(PrecisionName(r.precision)) +
-                                            " is not supported by " + node.gpu.id)
+    return Error::Invalid({Part::kServing, "precision"}, std::string(PrecisionName(r.precision)) +
+                                                             " is not supported by " + node.gpu.id)
         .Because(Refusal::kPrecisionUnsupported);
   }
   bool decoder = IsDecoderOnly(w.family);
   if (decoder && r.input_tokens < 1) {
-    return Error::Invalid("input_tokens", "input_tokens must be at least 1");
+    return Error::Invalid({Part::kServing, "input_tokens"}, "input_tokens must be at least 1");
   }
   if (decoder && r.output_tokens < 1) {
-    return Error::Invalid("output_tokens", "output_tokens must be at least 1");
+    return Error::Invalid({Part::kServing, "output_tokens"}, "output_tokens must be at least 1");
   }
   if (!(r.target_requests_per_s >= 0) || !std::isfinite(r.target_requests_per_s)) {
-    return Error::Invalid("target_requests_per_s", "the target load must not be negative");
+    return Error::Invalid({Part::kServing, "target_requests_per_s"},
+                          "the target load must not be negative");
   }
   if (!(r.latency_slo_s >= 0) || !std::isfinite(r.latency_slo_s)) {
-    return Error::Invalid("latency_slo_ms", "latency_slo_ms must not be negative");
+    return Error::Invalid({Part::kServing, "latency_slo_ms"},
+                          "latency_slo_ms must not be negative");
   }
   if (r.tensor_parallel < 0) {
-    return Error::Invalid("tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node");
+    return Error::Invalid({Part::kServing, "tensor_parallel"},
+                          "tensor_parallel must be from 1 to gpus_per_node");
   }
   if (r.tensor_parallel > node.gpus_per_node) {  // this node's refusal, not the request's
-    return Error::Invalid("tensor_parallel", "tensor_parallel must be from 1 to gpus_per_node")
+    return Error::Invalid({Part::kServing, "tensor_parallel"},
+                          "tensor_parallel must be from 1 to gpus_per_node")
         .Because(Refusal::kTensorParallelTooLarge);
   }
   if (w.family == Family::kRnn) {
-    return Error::Invalid("workload", "serving estimates cover transformers and CNNs");
+    return Error::Invalid({Part::kWorkload, ""}, "serving estimates cover transformers and CNNs");
   }
   return OkStatus();
 }
@@ -94,9 +98,10 @@ double Choose(ServingEstimate& e, const ServingRequest& r, const ServingConstant
 // plan may use.
 Error OverMaxGpus(double gpus, int per_replica) {
   if (!std::isfinite(gpus)) {
-    return Error::Invalid("target_requests_per_s",
+    return Error::Invalid({Part::kServing, "target_requests_per_s"},
                           "a replica serves next to nothing of the target load: over the maximum "
-                          "of " + std::to_string(kMaxTotalGpus) + " GPUs in one plan")
+                          "of " +
+                              std::to_string(kMaxTotalGpus) + " GPUs in one plan")
         .Because(Refusal::kOverMaxGpus);
   }
   char detail[240];
@@ -104,7 +109,8 @@ Error OverMaxGpus(double gpus, int per_replica) {
                 "the target load needs %.4g replica(s) of %d GPU(s), %.4g GPUs in all: over the "
                 "maximum of %d GPUs in one plan",
                 gpus / per_replica, per_replica, gpus, kMaxTotalGpus);
-  return Error::Invalid("target_requests_per_s", detail).Because(Refusal::kOverMaxGpus);
+  return Error::Invalid({Part::kServing, "target_requests_per_s"}, detail)
+      .Because(Refusal::kOverMaxGpus);
 }
 
 // How many requests of `per_request_gb` fit in `free_gb`, at most `limit` (compared in
@@ -383,9 +389,10 @@ Status ValidateServingTensorParallel(const Workload& w, int tensor_parallel) {
   if (tensor_parallel <= 0 || !IsDecoderOnly(w.family) || w.heads % tensor_parallel == 0) {
     return OkStatus();
   }
-  return Error::Invalid("tensor_parallel", "tensor_parallel " + std::to_string(tensor_parallel) +
-                                               " does not divide the model's " +
-                                               std::to_string(w.heads) + " attention heads");
+  return Error::Invalid({Part::kServing, "tensor_parallel"},
+                        "tensor_parallel " + std::to_string(tensor_parallel) +
+                            " does not divide the model's " + std::to_string(w.heads) +
+                            " attention heads");
 }
 
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
@@ -408,7 +415,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     std::vector<std::string> engine_assumptions;
     const int request_tokens = r.input_tokens + r.output_tokens;
     if (w.max_context > 0 && request_tokens > w.max_context) {
-      return Error::Invalid("input_tokens",
+      return Error::Invalid({Part::kServing, "input_tokens"},
                             "input_tokens + output_tokens (" + std::to_string(request_tokens) +
                                 ") exceed " + w.name + "'s context of " +
                                 std::to_string(w.max_context) + " tokens");
@@ -516,9 +523,11 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
             ? "engine"
             : nullptr;
     if (decoder_only) {
-      return Error::Invalid(decoder_only, std::string(decoder_only) +
-                                              " applies to decoder models served token by "
-                                              "token; " + w.name + " is served in batches");
+      return Error::Invalid({Part::kServing, decoder_only},
+                            std::string(decoder_only) +
+                                " applies to decoder models served token by "
+                                "token; " +
+                                w.name + " is served in batches");
     }
     double gpus_needed = 0;
     best = BatchServing(w, node, r, c, s, gpus_needed);

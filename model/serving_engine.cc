@@ -159,14 +159,16 @@ Result<EngineSettings> ResolveEngine(const EngineConfig& config, const GpuSpec& 
                                      int model_max_len, int request_tokens,
                                      std::vector<std::string>* assumptions) {
   if (config.name != "vllm") {
-    return Error::Invalid("engine.name", "engine.name must be vllm (the engine modelled so far)");
+    return Error::Invalid({Part::kEngine, "name"},
+                          "engine.name must be vllm (the engine modelled so far)");
   }
   const EngineProfile* profile = FindEngineProfile(config.name, config.version);
-  if (!profile) return Error::Invalid("engine.version", "engine.version must be v0 or v1");
+  if (!profile)
+    return Error::Invalid({Part::kEngine, "version"}, "engine.version must be v0 or v1");
   int max_len = config.max_model_len.value_or(model_max_len > 0 ? model_max_len : 0);
   if (max_len <= 0) max_len = std::max(request_tokens, 2048);
   if (max_len < request_tokens) {
-    return Error::Invalid("engine.max_model_len",
+    return Error::Invalid({Part::kEngine, "max_model_len"},
                           "engine.max_model_len (" + std::to_string(max_len) +
                               ") is shorter than a request (" + std::to_string(request_tokens) +
                               " prompt + output tokens)");
@@ -194,23 +196,25 @@ Result<EngineSettings> ResolveEngine(const EngineConfig& config, const GpuSpec& 
   take(s.num_scheduler_steps, config.num_scheduler_steps, "num_scheduler_steps", num);
   take(s.frontend_multiprocessing, config.frontend_multiprocessing, "frontend multiprocessing", flag);
   if (!config.max_model_len) defaulted.push_back("max_model_len " + std::to_string(max_len));
-  if (s.max_num_seqs < 1) return Error::Invalid("engine.max_num_seqs", "must be at least 1");
+  if (s.max_num_seqs < 1)
+    return Error::Invalid({Part::kEngine, "max_num_seqs"}, "must be at least 1");
   if (!s.chunked_prefill && s.max_num_batched_tokens < max_len) {
-    return Error::Invalid("engine.max_num_batched_tokens",
+    return Error::Invalid({Part::kEngine, "max_num_batched_tokens"},
                           "without chunked prefill the token budget must hold the longest "
-                          "request (max_model_len " + std::to_string(max_len) + ")");
+                          "request (max_model_len " +
+                              std::to_string(max_len) + ")");
   }
   if (s.max_num_batched_tokens < s.max_num_seqs && s.chunked_prefill) {
     // vLLM refuses a budget smaller than max_num_seqs (every decode needs a token).
-    return Error::Invalid("engine.max_num_batched_tokens",
+    return Error::Invalid({Part::kEngine, "max_num_batched_tokens"},
                           "max_num_batched_tokens must be at least max_num_seqs (" +
                               std::to_string(s.max_num_seqs) + ")");
   }
   if (!(s.gpu_memory_utilization > 0 && s.gpu_memory_utilization <= 1)) {
-    return Error::Invalid("engine.gpu_memory_utilization", "must be in (0, 1]");
+    return Error::Invalid({Part::kEngine, "gpu_memory_utilization"}, "must be in (0, 1]");
   }
   if (s.num_scheduler_steps < 1) {
-    return Error::Invalid("engine.num_scheduler_steps", "must be at least 1");
+    return Error::Invalid({Part::kEngine, "num_scheduler_steps"}, "must be at least 1");
   }
   if (s.version == "v1") s.graph_capture_max_batch = std::min(512, 2 * s.max_num_seqs);
   if (!s.cuda_graphs) s.graph_capture_max_batch = 0;

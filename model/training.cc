@@ -543,7 +543,8 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
       const bool sixteen_may_win =
           !fp8_fits || SixteenBitStepLowerBound(w, sixteen, cluster, c) < e->step.step_time_s;
       auto alt = sixteen_may_win ? EstimateTraining(w, sixteen, cluster, c, false)
-                                 : Result<TrainingEstimate>(Error::Invalid("precision", ""));
+                                 : Result<TrainingEstimate>(
+                                       Error::Invalid({Part::kJob, "precision"}, ""));
       if (alt.ok()) alt->smallest_layout = e->smallest_layout;
       if (alt.ok() && alt->memory.verdict != FitVerdict::kDoesNotFit &&
           (!fp8_fits || alt->step.step_time_s < e->step.step_time_s)) {
@@ -568,16 +569,16 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                    std::max(1, job.pipeline_parallel) *
                                    std::max(1, job.context_parallel);
   if (gpus % model_parallel != 0) {
-    return Error::Invalid(job.context_parallel > 1  ? "context_parallel"
-                          : job.tensor_parallel > 1 ? "tensor_parallel"
-                                                    : "pipeline_parallel",
+    return Error::Invalid({Part::kJob, job.context_parallel > 1  ? "context_parallel"
+                                       : job.tensor_parallel > 1 ? "tensor_parallel"
+                                                                 : "pipeline_parallel"},
                           "tensor_parallel x pipeline_parallel x context_parallel = " +
                               std::to_string(model_parallel) + " does not divide the " +
                               std::to_string(gpus) + " GPUs")
         .Because(Refusal::kLayoutDoesNotDivide);
   }
   if (job.tensor_parallel > NvlinkDomainGpus(cluster.node)) {
-    return Error::Invalid("tensor_parallel",
+    return Error::Invalid({Part::kJob, "tensor_parallel"},
                           "tensor_parallel " + std::to_string(job.tensor_parallel) +
                               " spans more than the " +
                               std::to_string(NvlinkDomainGpus(cluster.node)) +
@@ -681,7 +682,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   }
   if (!found) {
     if (job.global_batch < plain.data) {
-      return Error::Invalid("global_batch_size",
+      return Error::Invalid({Part::kJob, "global_batch_size"},
                             "global_batch_size " + std::to_string(job.global_batch) +
                                 " is smaller than the " + std::to_string(plain.data) +
                                 " data-parallel GPUs")
@@ -767,9 +768,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     // the work has (the same P10-P90 ratio, inverted).
     best.steps = std::floor(job.hours * 3600 / best.step.step_time_s);
     if (best.steps < 1) {
-      return Error::Invalid("dataset.hours", "a duration of " + Fmt(job.hours * 3600) +
-                                                 " s is shorter than one step (" +
-                                                 Fmt(best.step.step_time_s) + " s)");
+      return Error::Invalid({Part::kDataset, "hours"}, "a duration of " + Fmt(job.hours * 3600) +
+                                                           " s is shorter than one step (" +
+                                                           Fmt(best.step.step_time_s) + " s)");
     }
     best.total_samples = best.steps * job.global_batch;
     best.total_hours = job.hours;

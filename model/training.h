@@ -119,7 +119,7 @@ struct TrainingEstimate {
 // does_not_fit and a warning. Errors (naming the field) for invalid inputs.
 // With job.hours (a fixed duration) the work is the whole steps that fit in it: total_hours
 // is the duration, P10 = P90, and work_p10/p90_samples carry the range; a duration shorter
-// than one step is an error on "dataset.hours".
+// than one step is an error on dataset "hours".
 // `find_smallest_layout` = false skips the (costlier) search for the fewest GPUs that fit.
 Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
                                           const Cluster& cluster,

@@ -85,32 +85,31 @@ Status CheckStepCount(const TrainingJob& job, const Workload& workload) {
   if (job.hours > 0) return OkStatus();  // the steps are what fits in the hours
   const double steps = std::ceil(TotalSamples(job, workload) / job.global_batch);
   if (steps <= kMaxTrainingSteps) return OkStatus();
-  const char* field = job.tokens > 0 ? "dataset.tokens"
-                      : job.epochs > 1 ? "dataset.epochs"
-                                       : "dataset.samples";
+  const char* field = job.tokens > 0 ? "tokens" : job.epochs > 1 ? "epochs" : "samples";
   char detail[200];
   std::snprintf(detail, sizeof(detail),
                 "the dataset needs %.4g optimizer steps of global_batch_size %d: over the "
                 "maximum of 2^53 (%.4g) steps",
                 steps, job.global_batch, kMaxTrainingSteps);
-  return Error::Invalid(field, detail);
+  return Error::Invalid({Part::kDataset, field}, detail);
 }
 
 }  // namespace
 
 Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   if (job.precision == Precision::kInt8) {
-    return Error::Invalid("precision", "int8 is an inference precision, not a training one");
+    return Error::Invalid({Part::kJob, "precision"},
+                          "int8 is an inference precision, not a training one");
   }
   if (job.precision == Precision::kFp8 && !job.precision_auto) {
     if (!IsTransformer(workload.family)) {
-      return Error::Invalid("precision",
+      return Error::Invalid({Part::kJob, "precision"},
                             "fp8 training recipes (Transformer Engine, torchao float8) cover "
                             "transformer linear layers; a " +
                                 std::string(FamilyName(workload.family)) + " has none");
     }
     if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
-      return Error::Invalid("precision",
+      return Error::Invalid({Part::kJob, "precision"},
                             "fp8 training needs an FP8 recipe (Transformer Engine, torchao "
                             "float8): choose framework optimized or auto, not eager");
     }
@@ -119,74 +118,78 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   bool has_hours = job.hours > 0;
   if (!(job.samples >= 0) || !(job.tokens >= 0) || !(job.hours >= 0) ||
       !std::isfinite(job.samples) || !std::isfinite(job.tokens) || !std::isfinite(job.hours)) {
-    return Error::Invalid("dataset", "dataset sizes and hours must be finite and not negative");
+    return Error::Invalid({Part::kDataset, ""},
+                          "dataset sizes and hours must be finite and not negative");
   }
   if (has_hours && has_tokens) {
-    return Error::Invalid("dataset.hours", "give either tokens or hours, not both");
+    return Error::Invalid({Part::kDataset, "hours"}, "give either tokens or hours, not both");
   }
   if (!has_hours) {  // with hours, the work is what the hours process
     if (!has_tokens && !(job.samples > 0)) {
-      return Error::Invalid("dataset.samples", "dataset needs samples (and epochs), tokens or hours");
+      return Error::Invalid({Part::kDataset, "samples"},
+                            "dataset needs samples (and epochs), tokens or hours");
     }
     if (has_tokens && workload.family == Family::kCnn) {
-      return Error::Invalid("dataset.tokens", "a cnn workload is sized in samples, not tokens");
+      return Error::Invalid({Part::kDataset, "tokens"},
+                            "a cnn workload is sized in samples, not tokens");
     }
     if (has_tokens && TokensPerSample(workload) <= 0) {
-      return Error::Invalid("workload.seq_len",
+      return Error::Invalid({Part::kWorkload, "seq_len"},
                             "seq_len must be positive for a " +
                                 std::string(FamilyName(workload.family)) +
                                 " workload sized in tokens");
     }
     if (!has_tokens && (!(job.epochs > 0) || !std::isfinite(job.epochs))) {
-      return Error::Invalid("dataset.epochs", "epochs must be positive");
+      return Error::Invalid({Part::kDataset, "epochs"}, "epochs must be positive");
     }
   }
   if (job.global_batch < 1 || job.global_batch > kMaxGlobalBatch) {
-    return Error::Invalid("global_batch_size", "global_batch_size must be from 1 to " +
-                                                   std::to_string(kMaxGlobalBatch));
+    return Error::Invalid({Part::kJob, "global_batch_size"},
+                          "global_batch_size must be from 1 to " + std::to_string(kMaxGlobalBatch));
   }
   if (job.micro_batch < 0) {
-    return Error::Invalid("micro_batch_size", "micro_batch_size must be at least 1");
+    return Error::Invalid({Part::kJob, "micro_batch_size"}, "micro_batch_size must be at least 1");
   }
   if (job.micro_batch > job.global_batch) {
-    return Error::Invalid("micro_batch_size",
+    return Error::Invalid({Part::kJob, "micro_batch_size"},
                           "micro_batch_size must not exceed global_batch_size");
   }
   if (job.zero_stage < -1 || job.zero_stage > 3) {
-    return Error::Invalid("zero_stage", "zero_stage must be 0, 1, 2 or 3");
+    return Error::Invalid({Part::kJob, "zero_stage"}, "zero_stage must be 0, 1, 2 or 3");
   }
   if (job.tensor_parallel < 0 || job.pipeline_parallel < 0) {
-    return Error::Invalid("tensor_parallel", "parallel degrees must be positive");
+    return Error::Invalid({Part::kJob, "tensor_parallel"}, "parallel degrees must be positive");
   }
   if (job.tensor_parallel > 1 && !IsTransformer(workload.family)) {
-    return Error::Invalid("tensor_parallel", "tensor parallelism applies to transformers only");
+    return Error::Invalid({Part::kJob, "tensor_parallel"},
+                          "tensor parallelism applies to transformers only");
   }
   if (job.tensor_parallel > 1 && workload.heads > 0 && workload.heads % job.tensor_parallel != 0) {
-    return Error::Invalid("tensor_parallel", "tensor_parallel " +
-                                                 std::to_string(job.tensor_parallel) +
-                                                 " does not divide the " +
-                                                 std::to_string(workload.heads) +
-                                                 " attention heads");
+    return Error::Invalid({Part::kJob, "tensor_parallel"},
+                          "tensor_parallel " + std::to_string(job.tensor_parallel) +
+                              " does not divide the " + std::to_string(workload.heads) +
+                              " attention heads");
   }
   if (job.context_parallel < 0 || job.virtual_pipeline_stages < 0) {
-    return Error::Invalid(job.context_parallel < 0 ? "context_parallel" : "virtual_pipeline_stages",
-                          "parallel degrees must be positive");
+    return Error::Invalid(
+        {Part::kJob, job.context_parallel < 0 ? "context_parallel" : "virtual_pipeline_stages"},
+        "parallel degrees must be positive");
   }
   if (job.context_parallel > 1) {
     if (!IsTransformer(workload.family) || workload.family == Family::kEncoderDecoder) {
-      return Error::Invalid("context_parallel",
+      return Error::Invalid({Part::kJob, "context_parallel"},
                             "context parallelism splits the sequence of a decoder, encoder, "
                             "ViT or MoE transformer");
     }
     if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
-      return Error::Invalid("context_parallel",
+      return Error::Invalid({Part::kJob, "context_parallel"},
                             "context parallelism is Megatron's (ring attention): choose "
                             "framework optimized or auto");
     }
     // Causal load balancing splits each sequence into 2 x context_parallel chunks.
     const int tokens = TokensPerSample(workload);
     if (tokens % (2 * job.context_parallel) != 0) {
-      return Error::Invalid("context_parallel",
+      return Error::Invalid({Part::kJob, "context_parallel"},
                             "the " + std::to_string(tokens) +
                                 " tokens of a sequence do not split into 2 x context_parallel = " +
                                 std::to_string(2 * job.context_parallel) + " equal chunks");
@@ -194,36 +197,35 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   }
   if (job.virtual_pipeline_stages > 1) {
     if (job.pipeline_parallel < 2) {
-      return Error::Invalid("virtual_pipeline_stages",
+      return Error::Invalid({Part::kJob, "virtual_pipeline_stages"},
                             "interleaving needs pipeline_parallel of 2 or more");
     }
     if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
-      return Error::Invalid("virtual_pipeline_stages",
+      return Error::Invalid({Part::kJob, "virtual_pipeline_stages"},
                             "the interleaved schedule is Megatron's: choose framework "
                             "optimized or auto");
     }
     const long long chunks =
         static_cast<long long>(job.pipeline_parallel) * job.virtual_pipeline_stages;
     if (KernelLayers(workload) % chunks != 0) {
-      return Error::Invalid("virtual_pipeline_stages",
-                            "pipeline_parallel x virtual_pipeline_stages = " +
-                                std::to_string(chunks) + " does not divide the " +
-                                std::to_string(KernelLayers(workload)) + " layers");
+      return Error::Invalid(
+          {Part::kJob, "virtual_pipeline_stages"},
+          "pipeline_parallel x virtual_pipeline_stages = " + std::to_string(chunks) +
+              " does not divide the " + std::to_string(KernelLayers(workload)) + " layers");
     }
   }
   if (job.pipeline_parallel > 1 && IsTransformer(workload.family) &&
       job.pipeline_parallel > KernelLayers(workload)) {
-    return Error::Invalid("pipeline_parallel", "pipeline_parallel " +
-                                                   std::to_string(job.pipeline_parallel) +
-                                                   " exceeds the " +
-                                                   std::to_string(KernelLayers(workload)) +
-                                                   " layers");
+    return Error::Invalid({Part::kJob, "pipeline_parallel"},
+                          "pipeline_parallel " + std::to_string(job.pipeline_parallel) +
+                              " exceeds the " + std::to_string(KernelLayers(workload)) + " layers");
   }
   if (job.sequence_parallel.value_or(false) && !IsTransformer(workload.family)) {
-    return Error::Invalid("sequence_parallel", "sequence parallelism applies to transformers only");
+    return Error::Invalid({Part::kJob, "sequence_parallel"},
+                          "sequence parallelism applies to transformers only");
   }
   if (job.tensor_parallel_overlap && !IsTransformer(workload.family)) {
-    return Error::Invalid("tensor_parallel_overlap",
+    return Error::Invalid({Part::kJob, "tensor_parallel_overlap"},
                           "tensor-parallel overlap applies to transformers only");
   }
   return CheckStepCount(job, workload);
@@ -233,8 +235,8 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
   Status request = ValidateJobRequest(job, workload);
   if (!request.ok()) return request;
   if (PeakTflops(gpu, job.precision) <= 0) {
-    return Error::Invalid("precision", std::string(PrecisionName(job.precision)) +
-                                            " is not supported by " + gpu.id)
+    return Error::Invalid({Part::kJob, "precision"}, std::string(PrecisionName(job.precision)) +
+                                                         " is not supported by " + gpu.id)
         .Because(Refusal::kPrecisionUnsupported);
   }
   return OkStatus();

@@ -99,8 +99,9 @@ std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, con
 double ActivationBytes(Precision p);
 bool IsMixedPrecision(Precision p);  // fp16, bf16, fp8: 16-bit compute, fp32 master weights
 
-// Checks the job against the workload and the GPU. Errors name the field: "dataset.*" (also past
-// kMaxTrainingSteps), "global_batch_size", "precision", "zero_stage", "workload.seq_len"...
+// Checks the job against the workload and the GPU. Errors name the field by type: dataset
+// fields (also past kMaxTrainingSteps), the job's "global_batch_size", "precision",
+// "zero_stage", the workload's "seq_len"...
 Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu);
 // The checks of ValidateJob that do not depend on the GPU (dataset, batch sizes, degrees,
 // int8, tensor parallelism of a non-transformer): errors of the request itself, whatever

@@ -25,7 +25,7 @@ constexpr EnumNames<Family, 7> kFamilies = {{
 
 Status Positive(double value, const char* field, const char* what) {
   if (!(value > 0) || !std::isfinite(value)) {
-    return Error::Invalid(std::string("workload.") + field,
+    return Error::Invalid({Part::kWorkload, field},
                           std::string(field) + " must be positive for a " + what + " workload");
   }
   return OkStatus();
@@ -33,8 +33,7 @@ Status Positive(double value, const char* field, const char* what) {
 
 Status NonNegative(double value, const char* field) {
   if (!(value >= 0) || !std::isfinite(value)) {
-    return Error::Invalid(std::string("workload.") + field,
-                          std::string(field) + " must not be negative");
+    return Error::Invalid({Part::kWorkload, field}, std::string(field) + " must not be negative");
   }
   return OkStatus();
 }
@@ -113,7 +112,7 @@ Status CheckParamsAgainstShape(const Workload& w) {
                   "params %.4g disagrees with the shape (layers x hidden x ... gives %.4g); "
                   "fix the shape or leave params out",
                   w.params, derived);
-    return Error::Invalid("workload.params", detail);
+    return Error::Invalid({Part::kWorkload, "params"}, detail);
   }
   return OkStatus();
 }
@@ -141,18 +140,18 @@ Status ValidateWorkload(const Workload& w) {
   const char* what = FamilyName(w.family).data();
   if (w.family == Family::kCnn) {
     if (w.macs_per_sample <= 0 && w.flops_per_sample <= 0) {
-      return Error::Invalid("workload.macs_per_sample",
+      return Error::Invalid({Part::kWorkload, "macs_per_sample"},
                             "a cnn workload needs macs_per_sample or flops_per_sample");
     }
     // Without it a CNN would have no activation traffic or memory: 4-12x too fast and
     // any batch "fits". Model zoos publish it next to params and MACs.
     if (!(w.activation_elements_per_sample > 0)) {
-      return Error::Invalid("workload.activation_elements_per_sample",
+      return Error::Invalid({Part::kWorkload, "activation_elements_per_sample"},
                             "a cnn workload needs activation_elements_per_sample (outputs of "
                             "its conv, norm and activation layers per sample)");
     }
     if (w.depthwise_macs_share > 1 || !std::isfinite(w.depthwise_macs_share)) {
-      return Error::Invalid("workload.depthwise_macs_share",
+      return Error::Invalid({Part::kWorkload, "depthwise_macs_share"},
                             "depthwise_macs_share is a share of the MACs, from 0 to 1");
     }
     return Positive(w.params, "params", what);
@@ -173,24 +172,27 @@ Status ValidateWorkload(const Workload& w) {
     if (!s.ok()) return s;
   }
   if (w.head_dim == 0 && w.hidden % w.heads != 0) {
-    return Error::Invalid("workload.heads",
+    return Error::Invalid({Part::kWorkload, "heads"},
                           "hidden must be a multiple of heads (or head_dim given)");
   }
   if (w.kv_heads > 0 && w.heads % w.kv_heads != 0) {
-    return Error::Invalid("workload.kv_heads", "heads must be a multiple of kv_heads");
+    return Error::Invalid({Part::kWorkload, "kv_heads"}, "heads must be a multiple of kv_heads");
   }
   if (w.family == Family::kVit) {
     Status s = Positive(w.image_size, "image_size", what);
     if (s.ok()) s = Positive(w.patch_size, "patch_size", what);
     if (!s.ok()) return s;
     if (w.image_size % w.patch_size != 0) {
-      return Error::Invalid("workload.patch_size", "image_size must be a multiple of patch_size");
+      return Error::Invalid({Part::kWorkload, "patch_size"},
+                            "image_size must be a multiple of patch_size");
     }
     const long long side = w.image_size / w.patch_size;
     if (side * side + 1 > kMaxTokensPerSample) {
-      return Error::Invalid("workload.patch_size",
-                            std::to_string(side * side) + " patches per image: over the maximum "
-                            "of " + std::to_string(kMaxTokensPerSample) + " tokens per sample");
+      return Error::Invalid({Part::kWorkload, "patch_size"},
+                            std::to_string(side * side) +
+                                " patches per image: over the maximum "
+                                "of " +
+                                std::to_string(kMaxTokensPerSample) + " tokens per sample");
     }
     return OkStatus();
   }
@@ -199,9 +201,9 @@ Status ValidateWorkload(const Workload& w) {
   for (auto [len, field] : {std::pair<int, const char*>{w.seq_len, "seq_len"},
                             {w.target_len, "target_len"}}) {
     if (len > kMaxTokensPerSample) {
-      return Error::Invalid(std::string("workload.") + field,
-                            std::string(field) + " must not exceed " +
-                                std::to_string(kMaxTokensPerSample) + " tokens");
+      return Error::Invalid({Part::kWorkload, field}, std::string(field) + " must not exceed " +
+                                                          std::to_string(kMaxTokensPerSample) +
+                                                          " tokens");
     }
   }
   if (w.family == Family::kEncoderDecoder) {
@@ -213,7 +215,7 @@ Status ValidateWorkload(const Workload& w) {
     for (auto [len, field] : {std::pair<int, const char*>{w.seq_len, "seq_len"},
                               {w.target_len, "target_len"}}) {
       if (len > w.max_context) {
-        return Error::Invalid(std::string("workload.") + field,
+        return Error::Invalid({Part::kWorkload, field},
                               std::string(field) + " " + std::to_string(len) +
                                   " is beyond the model's context of " +
                                   std::to_string(w.max_context) + " tokens");
@@ -225,7 +227,8 @@ Status ValidateWorkload(const Workload& w) {
     if (s.ok()) s = Positive(w.active_experts, "active_experts", what);
     if (!s.ok()) return s;
     if (w.active_experts > w.experts) {
-      return Error::Invalid("workload.active_experts", "active_experts must not exceed experts");
+      return Error::Invalid({Part::kWorkload, "active_experts"},
+                            "active_experts must not exceed experts");
     }
   }
   return CheckParamsAgainstShape(w);

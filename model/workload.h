@@ -80,7 +80,7 @@ inline constexpr double kParamsShapeTolerance = 2.0;
 
 // Checks the fields the family needs; a CNN needs its activation count, and a
 // transformer's stated params must agree with its shape within kParamsShapeTolerance.
-// Errors name the field under "workload" (e.g. "workload.layers").
+// Errors name the workload field ({Part::kWorkload, "layers"}).
 Status ValidateWorkload(const Workload& w);
 
 // The defaults an inline shape (id "custom") relies on, one readable line each (kv_heads

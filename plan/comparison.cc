@@ -47,7 +47,7 @@ Result<Comparison> CompareGpus(PlanContext& context, const CompareRequest& asked
   out.gpus_per_node = request.gpus_per_node;
   const int per_node = request.gpus_per_node;
   for (size_t i = 0; i < ids.size(); ++i) {
-    auto named = context.hardware.FindGpu(ids[i], "gpus." + std::to_string(i));
+    auto named = context.hardware.FindGpu(ids[i], {Part::kInput, "gpus", int(i)});
     if (!named.ok()) return named.error();
     if (!named->assumption.empty()) out.assumptions.push_back(named->assumption);
     const model::GpuSpec* gpu = &named->gpu;

@@ -1,8 +1,8 @@
 // The comparison question: one training job across GPUs (the ones named, or every GPU with
 // a catalog price), each on a node of gpus_per_node at its cheapest on-demand catalog price
 // per GPU-hour; best value (samples per currency unit) first, rows that are not a plan last.
-// Errors: kInvalidArgument naming the request field by its dotted name ("gpus.2",
-// "currency"...); kUnavailable when the catalog fails. A GPU the model refuses is a row
+// Errors: kInvalidArgument naming the field by type (model/result.h: the request's "gpus"
+// item 2, "currency"...); kUnavailable when the catalog fails. A GPU the model refuses is a row
 // with its error, not an error of the request.
 #pragma once
 

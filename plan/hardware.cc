@@ -26,7 +26,7 @@ model::NodeSpec NodeFromInstance(const db::InstanceType& type, const model::GpuS
   return node;
 }
 
-Result<NamedGpu> HardwareResolver::FindGpu(const std::string& name, const std::string& field) const {
+Result<NamedGpu> HardwareResolver::FindGpu(const std::string& name, const FieldId& field) const {
   auto exact = catalog_.GetGpu(name);
   if (exact.ok()) return NamedGpu{*exact, ""};
   if (exact.error().code != ErrorCode::kNotFound) return exact.error();
@@ -73,7 +73,7 @@ Result<ResolvedHardware> HardwareResolver::Resolve(const HardwareRequest& hw,
   ResolvedHardware r;
   r.cluster.nodes = hw.nodes;
   if (!hw.from_catalog) {
-    auto named = FindGpu(hw.gpu, "hardware.gpu");
+    auto named = FindGpu(hw.gpu, {Part::kHardware, "gpu"});
     if (!named.ok()) return named.error();
     if (!named->assumption.empty()) r.assumptions.push_back(named->assumption);
     const model::GpuSpec* gpu = &named->gpu;
@@ -86,8 +86,8 @@ Result<ResolvedHardware> HardwareResolver::Resolve(const HardwareRequest& hw,
     node.vcpus = hw.vcpus;
     node.nvlink_domain_gpus =
         hw.nvlink_domain_gpus > 0 ? hw.nvlink_domain_gpus : model::DefaultNvlinkDomain(node);
-    auto given = pricing_.QuoteGiven(hw.price_per_hour, hw.spot_price_per_hour,
-                                     hw.price_currency, "hardware.price_currency");
+    auto given = pricing_.QuoteGiven(hw.price_per_hour, hw.spot_price_per_hour, hw.price_currency,
+                                     {Part::kHardware, "price_currency"});
     if (!given.ok()) return given.error();
     r.price = std::move(given).value();
     return r;
@@ -95,9 +95,9 @@ Result<ResolvedHardware> HardwareResolver::Resolve(const HardwareRequest& hw,
   auto found = catalog_.GetInstanceType(hw.cloud, hw.instance_type);
   if (!found.ok()) {
     if (found.error().code != ErrorCode::kNotFound) return found.error();
-    return Error::Invalid("hardware.instance_type", "unknown instance type '" +
-                                                         hw.instance_type + "' in cloud '" +
-                                                         hw.cloud + "'");
+    return Error::Invalid(
+        {Part::kHardware, "instance_type"},
+        "unknown instance type '" + hw.instance_type + "' in cloud '" + hw.cloud + "'");
   }
   auto gpu = catalog_.GetGpu(found->first.gpu_id);
   if (!gpu.ok()) return gpu.error();
@@ -123,8 +123,8 @@ Result<ResolvedHardware> HardwareResolver::Resolve(const HardwareRequest& hw,
     }
   }
   if (!hw.region.empty() && !chosen) {
-    return Error::Invalid("hardware.region", "'" + hw.instance_type + "' has no price in region '" +
-                                                  hw.region + "'");
+    return Error::Invalid({Part::kHardware, "region"},
+                          "'" + hw.instance_type + "' has no price in region '" + hw.region + "'");
   }
   if (!chosen) {
     r.warnings.push_back("no catalog price for " + hw.instance_type + ": cost is not estimated");

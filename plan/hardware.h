@@ -6,8 +6,8 @@
 // One HardwareResolver per request, on one thread, beside the request's Pricing (which it
 // quotes with and which must outlive it). Reads the catalog through db::CatalogReader.
 //
-// Errors: kInvalidArgument naming the request field by its dotted name ("hardware.gpu",
-// "hardware.instance_type", "hardware.region", "hardware.price_currency"); kUnavailable
+// Errors: kInvalidArgument naming a hardware field by type (model/result.h: "gpu",
+// "instance_type", "region", "price_currency"); kUnavailable
 // when the catalog fails.
 #pragma once
 
@@ -47,7 +47,7 @@ class HardwareResolver {
   // The GPU `name` names: an id (any case); else the only GPU whose id starts with
   // "name-"; else, among several, the only one with a catalog price ("H100" ->
   // H100-80GB-SXM5). Otherwise kInvalidArgument on `field` listing the candidates.
-  Result<NamedGpu> FindGpu(const std::string& name, const std::string& field) const;
+  Result<NamedGpu> FindGpu(const std::string& name, const FieldId& field) const;
   // Without a region, the cheapest region for the price kind asked (spot price when only
   // spot is wanted, else on-demand), named in warnings. A catalog instance without any
   // price resolves with a warning and no price.

@@ -1,8 +1,8 @@
 // The serving question: how many replicas of the hardware asked serve a model at a rate
 // within its latency targets, and what that fleet costs per hour, month, million tokens
 // and thousand requests, on demand and on spot.
-// Errors: kInvalidArgument naming the request field by its dotted name ("hardware.gpu",
-// "currency"...); kUnavailable when the catalog fails.
+// Errors: kInvalidArgument naming the field by type (model/result.h: hardware "gpu", the
+// request's "currency"...); kUnavailable when the catalog fails.
 #pragma once
 
 #include <optional>

@@ -23,17 +23,20 @@ Status CheckRange(const char* field, const std::optional<double>& value, double 
   double v = *value;
   bool low = open ? !(v > min) : !(v >= min);
   if (!std::isfinite(v) || low || v > max) {
-    return Error::Invalid(field, std::string(field) + " must be " +
-                                     (open ? "above " : "at least ") + db::FormatNumber("%g", min) +
-                                     " and at most " + db::FormatNumber("%g", max));
+    return Error::Invalid({Part::kInput, field}, std::string(field) + " must be " +
+                                                     (open ? "above " : "at least ") +
+                                                     db::FormatNumber("%g", min) + " and at most " +
+                                                     db::FormatNumber("%g", max));
   }
   return OkStatus();
 }
 
 Status CheckRequest(const OwnershipRequest& r) {
-  if (r.gpu.empty()) return Error::Invalid("gpu", "gpu is required (a catalog GPU id)");
+  if (r.gpu.empty())
+    return Error::Invalid({Part::kInput, "gpu"}, "gpu is required (a catalog GPU id)");
   if (r.gpus < 1 || r.gpus > model::kMaxGpusPerNode) {
-    return Error::Invalid("gpus", "gpus must be 1 to " + std::to_string(model::kMaxGpusPerNode));
+    return Error::Invalid({Part::kInput, "gpus"},
+                          "gpus must be 1 to " + std::to_string(model::kMaxGpusPerNode));
   }
   const Status checks[] = {
       CheckRange("purchase_price", r.purchase_price, 0, kMaxOwnershipMoney, true),
@@ -50,19 +53,6 @@ Status CheckRequest(const OwnershipRequest& r) {
     if (!s.ok()) return s;
   }
   return OkStatus();
-}
-
-// The planner names the training request's fields from its root ("global_batch_size",
-// "dataset.samples"); here they live under "training", and its hardware is the owned GPUs.
-Error InTraining(Error e) {
-  for (FieldError& f : e.fields) {
-    if (f.field.rfind("hardware", 0) == 0) {
-      f.field = "gpus";
-    } else if (f.field != "currency") {
-      f.field = "training." + f.field;
-    }
-  }
-  return e;
 }
 
 // The kind in prose ("on-demand" reads better than the field value in a note).
@@ -155,15 +145,19 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
   job.hardware.gpus_per_node = p.gpus;
   job.pricing.kinds = {};
   auto owned = planner.Training(job);
-  if (!owned.ok()) return InTraining(owned.error());
+  if (!owned.ok()) return Error(owned.error()).Within(Part::kOwnedTraining);
   const model::TrainingEstimate& e = owned->estimate;
   std::string machine = std::to_string(p.gpus) + "x " + p.gpu;
   if (e.memory.verdict == model::FitVerdict::kDoesNotFit) {
-    return Error::Invalid("training.workload", job.workload.id + " does not fit in the memory of " +
-                                                   machine + ": nothing to compare");
+    return Error::Invalid(FieldId{Part::kWorkload, ""}, job.workload.id +
+                                                            " does not fit in the memory of " +
+                                                            machine + ": nothing to compare")
+        .Within(Part::kOwnedTraining);
   }
   if (!(e.total_hours > 0)) {
-    return Error::Invalid("training.dataset", "the training job takes no time on " + machine);
+    return Error::Invalid(FieldId{Part::kDataset, ""},
+                          "the training job takes no time on " + machine)
+        .Within(Part::kOwnedTraining);
   }
   OwnedTraining& t = p.training.emplace();
   t.workload = job.workload.id;
@@ -188,7 +182,7 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
     r.constraints.kinds = {kind};
     r.training = job;
     auto found = planner.Recommend(r);
-    if (!found.ok()) return InTraining(found.error());
+    if (!found.ok()) return Error(found.error()).Within(Part::kOwnedTraining);
     RentComparison c;
     c.basis = OwnershipBasis::kSameWork;
     c.kind = kind;
@@ -230,7 +224,8 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
   auto gpu = catalog.GetGpu(request.gpu);
   if (!gpu.ok()) {
     if (gpu.error().code != ErrorCode::kNotFound) return gpu.error();
-    return Error::Invalid("gpu", "unknown GPU '" + request.gpu + "' (see GET /api/v1/gpus)");
+    return Error::Invalid({Part::kInput, "gpu"},
+                          "unknown GPU '" + request.gpu + "' (see GET /api/v1/gpus)");
   }
   OwnershipPlan p;
   p.gpu = gpu->id;
@@ -250,8 +245,9 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
                             "catalog launch list price of " + p.gpu + " (" +
                             Money(*gpu->launch_price_usd, "USD") + "; street prices differ)");
   } else {
-    return Error::Invalid("purchase_price", "the catalog has no launch price for " + p.gpu +
-                                                " (none is published): give purchase_price");
+    return Error::Invalid({Part::kInput, "purchase_price"},
+                          "the catalog has no launch price for " + p.gpu +
+                              " (none is published): give purchase_price");
   }
   if (request.power_watts) {
     p.power_watts = *request.power_watts;
@@ -261,7 +257,8 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
                             " W per GPU: the TDP of " + p.gpu +
                             " (its full board power; training often draws less)");
   } else {
-    return Error::Invalid("power_watts", "the catalog has no TDP for " + p.gpu + ": give power_watts");
+    return Error::Invalid({Part::kInput, "power_watts"},
+                          "the catalog has no TDP for " + p.gpu + ": give power_watts");
   }
   if (request.electricity_price_per_kwh) {
     p.electricity_price_per_kwh = *request.electricity_price_per_kwh;

@@ -19,8 +19,9 @@
 //   break-even months= capital / (rent/month - running/month); none when renting costs no
 //                      more than running the owned machine (it never pays off).
 //
-// Errors: kInvalidArgument naming the request field by dotted name ("gpu", "purchase_price",
-// "training.global_batch_size"); kUnavailable when the catalog fails.
+// Errors: kInvalidArgument naming the field by type (model/result.h: the request's "gpu",
+// "purchase_price"; the training job's errors within Part::kOwnedTraining); kUnavailable
+// when the catalog fails.
 #pragma once
 
 #include <optional>

@@ -7,8 +7,9 @@
 //   Recommend   plan/recommendation.h   ranked catalog options within constraints
 //   Compare     plan/comparison.h       one job across GPUs at catalog prices
 // One Planner per request, on one thread; it does not own the catalog (which must outlive
-// it). Errors: kInvalidArgument naming the request field by its dotted name ("hardware.gpu",
-// "constraints.gpus.1", "currency"; the api layer turns names into JSON pointers);
+// it). Errors: kInvalidArgument naming the field by type (model/result.h:
+// hardware "gpu", constraints "gpus" item 1, the request's "currency"; api/field_names.h
+// turns them into JSON pointers);
 // kUnavailable when the catalog fails.
 #pragma once
 

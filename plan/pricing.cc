@@ -18,7 +18,8 @@ Status Pricing::UseCurrency(const std::string& currency) {
   if (!rates.ok()) return rates.error();
   rates_ = std::move(rates).value();
   if (!rates_.count(currency)) {
-    return Error::Invalid("currency", "no exchange rate for currency '" + currency + "'");
+    return Error::Invalid({Part::kInput, "currency"},
+                          "no exchange rate for currency '" + currency + "'");
   }
   currency_ = currency;
   return OkStatus();
@@ -26,7 +27,7 @@ Status Pricing::UseCurrency(const std::string& currency) {
 
 Result<double> Pricing::Convert(double amount, const std::string& from) const {
   auto v = db::ConvertCurrency(amount, from, currency_, rates_);
-  if (!v.ok()) return Error::Invalid("currency", v.error().message);
+  if (!v.ok()) return Error::Invalid({Part::kInput, "currency"}, v.error().message);
   return *v;
 }
 
@@ -79,8 +80,7 @@ Result<PriceQuote> Pricing::Quote(const db::Offer& offer) const {
 }
 
 Result<PriceQuote> Pricing::QuoteGiven(std::optional<double> ondemand, std::optional<double> spot,
-                                       const std::string& native,
-                                       const std::string& field) const {
+                                       const std::string& native, const FieldId& field) const {
   PriceQuote q;
   q.currency = currency_;
   q.native_currency = native;

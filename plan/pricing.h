@@ -87,7 +87,7 @@ class Pricing {
   // Prices a request gives for explicit hardware (per node, in `native`), source "request";
   // kInvalidArgument naming `field` when `native` has no exchange rate.
   Result<PriceQuote> QuoteGiven(std::optional<double> ondemand, std::optional<double> spot,
-                                const std::string& native, const std::string& field) const;
+                                const std::string& native, const FieldId& field) const;
   // The flags of the offer's price at the request's clock (plan/price_quality.h).
   PriceQuality Assess(const db::Offer& offer) const { return AssessPrice(offer, now_); }
 

@@ -21,9 +21,9 @@ Status CheckConstraintNames(db::CatalogReader& catalog, const Constraints& c) {
     for (const auto& cloud : *clouds) known.insert(cloud.cloud.id);
     for (size_t i = 0; i < c.cloud_names.size(); ++i) {
       if (!known.count(c.cloud_names[i])) {
-        errors.push_back({"constraints.clouds." + std::to_string(i),
-                          "unknown cloud '" + db::Printable(c.cloud_names[i], 60) +
-                              "' (ids are lower case; see GET /api/v1/clouds)"});
+        errors.push_back(FieldError::At({Part::kConstraints, "clouds", int(i)},
+                                        "unknown cloud '" + db::Printable(c.cloud_names[i], 60) +
+                                            "' (ids are lower case; see GET /api/v1/clouds)"));
       }
     }
   }
@@ -34,9 +34,9 @@ Status CheckConstraintNames(db::CatalogReader& catalog, const Constraints& c) {
     for (const auto& region : *regions) known.insert(region.id);
     for (size_t i = 0; i < c.region_names.size(); ++i) {
       if (!known.count(c.region_names[i])) {
-        errors.push_back({"constraints.regions." + std::to_string(i),
-                          "unknown region '" + db::Printable(c.region_names[i], 60) +
-                              "' (see GET /api/v1/regions)"});
+        errors.push_back(FieldError::At({Part::kConstraints, "regions", int(i)},
+                                        "unknown region '" + db::Printable(c.region_names[i], 60) +
+                                            "' (see GET /api/v1/regions)"));
       }
     }
   }
@@ -47,9 +47,10 @@ Status CheckConstraintNames(db::CatalogReader& catalog, const Constraints& c) {
       bool known = false;
       for (const auto& g : *gpus) known = known || db::GpuIdMatches(g.id, c.gpu_names[i]);
       if (!known) {
-        errors.push_back({"constraints.gpus." + std::to_string(i),
-                          "unknown GPU '" + db::Printable(c.gpu_names[i], 60) +
-                              "': no catalog GPU is or starts with this name (see GET /api/v1/gpus)"});
+        errors.push_back(FieldError::At(
+            {Part::kConstraints, "gpus", int(i)},
+            "unknown GPU '" + db::Printable(c.gpu_names[i], 60) +
+                "': no catalog GPU is or starts with this name (see GET /api/v1/gpus)"));
       }
     }
   }

@@ -121,7 +121,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   if (!valid.ok()) return valid.error();
   if (request.job.hours > 0) {
     // Every option would take the same hours: a ranking by time or cost per hour says nothing.
-    return Error::Invalid("dataset.hours",
+    return Error::Invalid({Part::kDataset, "hours"},
                           "a recommendation compares how long a given amount of work takes and "
                           "what it costs; give samples (and epochs) or tokens, not hours");
   }

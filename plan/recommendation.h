@@ -2,8 +2,8 @@
 // price kind) run a training job or serve a model within the constraints, ranked by the
 // objective, with the Pareto front of time and cost and the count of options rejected for
 // each reason. Each distinct hardware configuration is estimated once per call.
-// Errors: kInvalidArgument naming the request field by its dotted name
-// ("constraints.gpus.1", "dataset.hours", "currency"...); kUnavailable when the catalog
+// Errors: kInvalidArgument naming the field by type (model/result.h: constraints "gpus"
+// item 1, dataset "hours", the request's "currency"...); kUnavailable when the catalog
 // fails. A request whose planning share runs out (plan/deadline.h) answers the offers it
 // evaluated, marked stopped_early.
 #pragma once

@@ -9,16 +9,6 @@ namespace gpuplan::plan {
 
 namespace {
 
-// Prefixes the fields of `e` with "reference_run." (the reference hardware's errors).
-Error UnderReference(Error e) {
-  for (FieldError& f : e.fields) {
-    if (f.field.rfind("hardware", 0) == 0 || f.field == "precision" || f.field == "dataset.hours") {
-      f.field = "reference_run." + (f.field == "dataset.hours" ? std::string("hours") : f.field);
-    }
-  }
-  return e;
-}
-
 // Combines two independent P10/P90 spreads (ratios to the central value) in log space.
 double CombineSpread(double a, double b, bool high) {
   double la = std::log(std::max(a, 1e-12)), lb = std::log(std::max(b, 1e-12));
@@ -42,7 +32,7 @@ Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
   if (!request.reference) return request;
   const ReferenceRun& ref = *request.reference;
   auto hw = hardware.Resolve(ref.hardware, PricingRequest{});
-  if (!hw.ok()) return UnderReference(hw.error());
+  if (!hw.ok()) return Error(hw.error()).Within(Part::kReferenceRun);
   model::TrainingJob job = request.job;
   job.samples = job.tokens = 0;
   job.epochs = 1;
@@ -53,11 +43,12 @@ Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
   }
   auto e = model::EstimateTraining(request.workload, job, hw->cluster, model::DefaultConstants(),
                                    false);
-  if (!e.ok()) return UnderReference(e.error());
+  if (!e.ok()) return Error(e.error()).Within(Part::kReferenceRun);
   if (e->memory.verdict == model::FitVerdict::kDoesNotFit) {
-    return Error::Invalid("reference_run.hardware",
+    return Error::Invalid(FieldId{Part::kHardware, ""},
                           "the workload does not fit the reference hardware's memory, so the "
-                          "model cannot say what it processed there");
+                          "model cannot say what it processed there")
+        .Within(Part::kReferenceRun);
   }
   ReferenceWork w;
   w.cluster = hw->cluster;

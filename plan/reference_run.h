@@ -2,7 +2,7 @@
 // request is what the model predicts the reference hardware processes in its hours; the
 // request then asks how long that work takes elsewhere.
 // Functions of their arguments and the resolver's catalog; one thread per resolver.
-// Errors name the request's "reference_run.*" fields.
+// Errors are found within the reference run: Error::Within(Part::kReferenceRun).
 #pragma once
 
 #include <optional>

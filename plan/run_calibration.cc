@@ -13,7 +13,7 @@ Result<double> SamplesPerSecond(MeasuredUnit unit, double value, const model::Wo
     case MeasuredUnit::kSamplesPerS: return value;
     case MeasuredUnit::kTokensPerS:
       if (model::IsImage(w.family) || w.seq_len < 1) {
-        return Error::Invalid("tokens_per_s",
+        return Error::Invalid({Part::kInput, "tokens_per_s"},
                               "tokens_per_s applies to workloads with a sequence length; give "
                               "samples_per_s or step_time_s");
       }
@@ -34,8 +34,9 @@ Result<RunPrediction> PredictRun(const HardwareResolver& hardware, const Measure
                                    false);
   if (!e.ok()) return e.error();
   if (e->memory.verdict == model::FitVerdict::kDoesNotFit) {
-    return Error::Invalid("hardware", "the model says this run does not fit the GPUs' memory, "
-                                      "so it cannot compare it with a prediction");
+    return Error::Invalid({Part::kHardware, ""},
+                          "the model says this run does not fit the GPUs' memory, "
+                          "so it cannot compare it with a prediction");
   }
   RunPrediction p;
   p.gpu_id = hw->cluster.node.gpu.id;

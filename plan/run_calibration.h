@@ -63,8 +63,8 @@ Result<double> SamplesPerSecond(MeasuredUnit unit, double value, const model::Wo
                                 int global_batch);
 
 // What the model predicts for a measured run (its hardware resolved: errors name
-// "hardware.*", "precision", "global_batch_size"...; kInvalidArgument on "hardware" when
-// the run does not fit the GPUs' memory).
+// hardware fields, the job's "precision", "global_batch_size"...; kInvalidArgument on the
+// hardware as a whole when the run does not fit the GPUs' memory).
 Result<RunPrediction> PredictRun(const HardwareResolver& hardware, const MeasuredRun& run);
 
 // The correction the runs of GPU `gpu_id` and `family` in `runs` give (nullopt: none

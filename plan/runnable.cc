@@ -121,7 +121,7 @@ bool IsLabelValue(std::string_view text) {
 }
 
 Status CheckRunnable(const RunnablePlan& p) {
-  if (p.not_runnable) return Error::Invalid(p.not_runnable->field, p.not_runnable->detail);
+  if (p.not_runnable) return Error::Invalid(p.not_runnable->id, p.not_runnable->detail);
   std::optional<std::string> bad = BadFigure(p.expected_hours, "expected time", !p.inference);
   if (!bad) bad = BadFigure(p.p90_hours, "P90 time");
   if (!bad) bad = BadFigure(p.checkpoint_interval_minutes, "checkpoint interval");
@@ -130,7 +130,7 @@ Status CheckRunnable(const RunnablePlan& p) {
     bad = BadFigure(*p.switch_to_ondemand_at_hours, "switch to on-demand");
   }
   if (!bad && p.deadline_hours) bad = BadFigure(*p.deadline_hours, "deadline");
-  if (bad) return Error::Invalid("", *bad);
+  if (bad) return Error::Invalid(FieldId{Part::kInput, ""}, *bad);
   return OkStatus();
 }
 
@@ -163,16 +163,18 @@ RunnablePlan RunnableFromTraining(const TrainingPlan& plan) {
       p.expected_cost = cost.spot->expected_total;
       NoteSpotTraining(p);
     } else {
-      p.not_runnable = FieldError{"pricing.interruption_rate_per_hour", kSpotNotViable};
+      p.not_runnable =
+          FieldError::At({Part::kPricing, "interruption_rate_per_hour"}, kSpotNotViable);
     }
   } else {
     p.notes.push_back("no price: the plan has no expected cost");
   }
   if (!plan.feasibility.feasible()) {
     const InfeasibleReason& why = plan.feasibility.reasons.front();
-    p.not_runnable = FieldError{"hardware", "the plan is not feasible (" +
-                                                std::string(InfeasibleName(why.code)) + ": " +
-                                                why.detail + "); it is not exported"};
+    p.not_runnable =
+        FieldError::At({Part::kHardware, ""}, "the plan is not feasible (" +
+                                                  std::string(InfeasibleName(why.code)) + ": " +
+                                                  why.detail + "); it is not exported");
   }
   AddAll(p.notes, plan.estimate.warnings, "warning: ");
   AddAll(p.notes, plan.warnings, "warning: ");
@@ -204,8 +206,8 @@ RunnablePlan RunnableFromInference(const InferencePlan& plan) {
                           ? std::string("the model does not fit on the hardware")
                           : std::string(InfeasibleName(plan.feasibility.reasons.front().code)) +
                                 ": " + plan.feasibility.reasons.front().detail;
-    p.not_runnable = FieldError{"hardware", "the plan is not feasible (" + why +
-                                                "); it is not exported"};
+    p.not_runnable = FieldError::At({Part::kHardware, ""},
+                                    "the plan is not feasible (" + why + "); it is not exported");
   }
   AddAll(p.notes, plan.warnings, "warning: ");
   return p;
@@ -254,8 +256,9 @@ RunnablePlan RunnableFromOption(const RecommendedOption& option, const Recommend
 Result<RunnablePlan> RunnableFromItem(const Recommendation& r, int item,
                                       const RecommendRequest& request) {
   if (item < 1 || static_cast<size_t>(item) > r.items.size()) {
-    return Error::Invalid("item", "item " + std::to_string(item) + " is not in the recommendation, " +
-                                      "which has " + std::to_string(r.items.size()) + " item(s)");
+    return Error::Invalid({Part::kExport, "item"},
+                          "item " + std::to_string(item) + " is not in the recommendation, " +
+                              "which has " + std::to_string(r.items.size()) + " item(s)");
   }
   return RunnableFromOption(r.items[item - 1], r, request);
 }

@@ -1,9 +1,9 @@
 // The training question: how long a job takes on the hardware asked and what it costs, on
 // demand, on spot and on spot with fallback; corrected by the caller's measured runs of
 // that GPU, its work set by a reference run when one is given.
-// Errors: kInvalidArgument naming the request field by its dotted name ("hardware.gpu",
-// "reference_run.hours", "currency"; the api layer turns names into JSON pointers);
-// kUnavailable when the catalog fails.
+// Errors: kInvalidArgument naming the field by type (model/result.h: hardware "gpu", the
+// reference run's errors within Part::kReferenceRun, the request's "currency";
+// api/field_names.h turns them into JSON pointers); kUnavailable when the catalog fails.
 #pragma once
 
 #include <optional>

@@ -8,6 +8,7 @@
 #include "server/cli_errors.h"
 #include "api/catalog_export_writer.h"
 #include "api/catalog_io.h"
+#include "api/field_names.h"
 #include "db/api_keys.h"
 #include "db/catalog_export.h"
 #include "db/catalog_import.h"
@@ -122,7 +123,7 @@ int RunMeasurementsImport(const MeasurementsImportCommand& command, std::ostream
     Status checked = run.ok() ? api::CheckRun(catalog, *run) : Status(run.error());
     if (!checked.ok()) {
       for (const FieldError& f : checked.error().fields) {
-        errors.push_back({"line " + std::to_string(row.line) + " " + f.field, f.detail});
+        errors.push_back({"line " + std::to_string(row.line) + " " + api::WireName(f), f.detail});
       }
       if (checked.error().fields.empty()) {
         errors.push_back({"line " + std::to_string(row.line), checked.error().message});

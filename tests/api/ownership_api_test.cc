@@ -148,6 +148,19 @@ TEST_F(OwnershipApiTest, ImpossibleInputsAre422NamingTheField) {
                                             {"global_batch_size", 64},
                                             {"precision", "int8"}}}},
        "/training/precision"},
+      // The planner's errors within the training job: its workload, its reference run.
+      {{{"gpu", "RTX-4090"}, {"training", {{"workload", {{"family", "decoder"}, {"params", 1e9},
+                                                         {"layers", 32}, {"hidden", 4096},
+                                                         {"heads", 32}, {"seq_len", 2048},
+                                                         {"vocab", 50000}}},
+                                            {"dataset", {{"tokens", 1e9}}},
+                                            {"global_batch_size", 64}}}},
+       "/training/workload/params"},
+      {{{"gpu", "RTX-4090"}, {"training", {{"workload", "resnet-50"},
+                                            {"reference_run", {{"hardware", {{"gpu", "NOPE"}}},
+                                                               {"hours", 3}}},
+                                            {"global_batch_size", 64}}}},
+       "/training/reference_run/hardware/gpu"},
   };
   for (const Case& c : cases) {
     auto reply = Post(c.body);

@@ -83,7 +83,7 @@ TEST(CostTest, APreemptionNoticeLongEnoughToCheckpointLosesNoWork) {
   p.preemption_notice_minutes = -1;
   auto negative = SpotRun(48, 4, p);
   ASSERT_FALSE(negative.ok());
-  EXPECT_EQ(negative.error().fields.at(0).field, "pricing.preemption_notice_minutes");
+  EXPECT_EQ(negative.error().fields.at(0).id, FieldId(Part::kPricing, "preemption_notice_minutes"));
 }
 
 TEST(CostTest, HopelessSpotIsNotViable) {
@@ -100,7 +100,7 @@ TEST(CostTest, NegativeInputsNameTheField) {
   p.interruption_rate_per_hour = -1;
   auto run = SpotRun(1, 1, p);
   ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.error().fields.at(0).field, "pricing.interruption_rate_per_hour");
+  EXPECT_EQ(run.error().fields.at(0).id, FieldId(Part::kPricing, "interruption_rate_per_hour"));
 }
 
 }  // namespace
@@ -273,7 +273,7 @@ TEST(SpotWithFallbackTest, InterruptionsThatCostAlmostNothingStillGiveASwitchPoi
 TEST(SpotWithFallbackTest, ANonPositiveDeadlineNamesTheField) {
   auto out = SpotWithFallback(20, 24, 1, Params(0.1), 0);
   ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.error().fields.at(0).field, "pricing.deadline_hours");
+  EXPECT_EQ(out.error().fields.at(0).id, FieldId(Part::kPricing, "deadline_hours"));
 }
 
 // Issue 23: the spot range brackets the expectation, for short and long runs, and widens

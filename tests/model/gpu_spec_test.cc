@@ -62,7 +62,7 @@ TEST(ValidateGpuSpecTest, NamesTheFieldAtFault) {
     ASSERT_FALSE(s.ok()) << c.field;
     EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument);
     ASSERT_EQ(s.error().fields.size(), 1u);
-    EXPECT_EQ(s.error().fields[0].field, c.field);
+    EXPECT_EQ(s.error().fields[0].id, FieldId(Part::kGpu, c.field));
   }
 }
 

@@ -20,7 +20,7 @@ TEST(InferenceTest, NodesOutsideTheModelsRangeAreErrorsNotEndlessLoops) {
     node.gpus_per_node = gpus;
     auto e = EstimateServing(*FindPreset("llama-2-7b"), node, Chat(50, 20));
     ASSERT_FALSE(e.ok()) << gpus;
-    EXPECT_EQ(e.error().fields.at(0).field, "hardware.gpus_per_node");
+    EXPECT_EQ(e.error().fields.at(0).id, FieldId(Part::kHardware, "gpus_per_node"));
   }
   NodeSpec largest = Node(A100_80(), 1).node;
   largest.gpus_per_node = kMaxGpusPerNode;
@@ -34,7 +34,7 @@ TEST(InferenceTest, ALoadBeyondTheGpuMaximumIsAnErrorNotAnOverflowedCount) {
   r.input_tokens = r.output_tokens = 2000;
   auto e = EstimateServing(*FindPreset("llama-2-70b"), Node(A100_80(), 8).node, r);
   ASSERT_FALSE(e.ok()) << "replicas " << e->replicas << ", total_gpus " << e->total_gpus;
-  EXPECT_EQ(e.error().fields.at(0).field, "target_requests_per_s");
+  EXPECT_EQ(e.error().fields.at(0).id, FieldId(Part::kServing, "target_requests_per_s"));
   EXPECT_NE(e.error().message.find("over the maximum of 262144 GPUs"), std::string::npos)
       << e.error().message;
 }
@@ -47,7 +47,8 @@ TEST(InferenceTest, ReplicasTimesGpusPerReplicaIsTheTotalUpToTheMaximum) {
       r.input_tokens = r.output_tokens = 2000;
       auto e = EstimateServing(*FindPreset(id), Node(A100_80(), 8).node, r);
       if (!e.ok()) {
-        EXPECT_EQ(e.error().fields.at(0).field, "target_requests_per_s") << id << " " << rps;
+        EXPECT_EQ(e.error().fields.at(0).id, FieldId(Part::kServing, "target_requests_per_s"))
+            << id << " " << rps;
         continue;
       }
       EXPECT_GE(e->replicas, 1) << id << " " << rps;
@@ -114,7 +115,7 @@ TEST(InferenceTest, BadRequestsNameTheField) {
   r.output_tokens = 0;
   auto e = EstimateServing(*FindPreset("llama-2-7b"), Node(A100_80(), 1).node, r);
   ASSERT_FALSE(e.ok());
-  EXPECT_EQ(e.error().fields.at(0).field, "output_tokens");
+  EXPECT_EQ(e.error().fields.at(0).id, FieldId(Part::kServing, "output_tokens"));
 }
 
 }  // namespace

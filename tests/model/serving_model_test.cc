@@ -47,7 +47,7 @@ TEST(ServingEngineTest, VllmDefaultsFollowTheEnginesOwnRules) {
   bad.version = "v9";
   auto refused = ResolveEngine(bad, H100(), 8192, 500, nullptr);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().fields[0].field, "engine.version");
+  EXPECT_EQ(refused.error().fields[0].id, FieldId(Part::kEngine, "version"));
 }
 
 TEST(ServingModelTest, ThroughputRisesWithBatchUpToTheEngineCapAndNeverBeyond) {

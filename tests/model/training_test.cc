@@ -119,7 +119,7 @@ TEST(TrainingTest, StepsBeyondTwoToTheFiftyThirdAreRefusedOnTheDataset) {
   job.epochs = 1e6;
   auto e = EstimateTraining(*FindPreset("bert-large"), job, Node(A100_80(), 1));
   ASSERT_FALSE(e.ok());
-  EXPECT_EQ(e.error().fields.at(0).field, "dataset.epochs");
+  EXPECT_EQ(e.error().fields.at(0).id, FieldId(Part::kDataset, "epochs"));
   job.epochs = 1;
   job.samples = 1e15;
   EXPECT_TRUE(EstimateTraining(*FindPreset("bert-large"), job, Node(A100_80(), 1)).ok());
@@ -135,11 +135,11 @@ TEST(TrainingTest, TokensForASequenceShapeWithoutSeqLenNameSeqLen) {
   job.tokens = 1e9;
   Status s = ValidateJobRequest(job, moe);
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().fields.at(0).field, "workload.seq_len");
+  EXPECT_EQ(s.error().fields.at(0).id, FieldId(Part::kWorkload, "seq_len"));
   EXPECT_EQ(s.error().message.find("cnn"), std::string::npos) << s.error().message;
   Status cnn = ValidateJobRequest(job, *FindPreset("resnet-50"));
   ASSERT_FALSE(cnn.ok());
-  EXPECT_EQ(cnn.error().fields.at(0).field, "dataset.tokens");
+  EXPECT_EQ(cnn.error().fields.at(0).id, FieldId(Part::kDataset, "tokens"));
 }
 
 TEST(TrainingTest, MoreGpusNeverLowerDataParallelThroughput) {
@@ -235,7 +235,7 @@ TEST(TrainingTest, BadInputsNameTheField) {
     TrainingJob job;
     Workload workload;
     GpuSpec gpu;
-    const char* field;
+    FieldId field;
   };
   TrainingJob zero_batch = Job(Precision::kFp16, 0);
   TrainingJob bf16 = Job(Precision::kBf16, 32);
@@ -245,17 +245,17 @@ TEST(TrainingTest, BadInputsNameTheField) {
   Workload negative = w;
   negative.params = -5;
   Case cases[] = {
-      {zero_batch, w, A100_80(), "global_batch_size"},
-      {bf16, w, V100(), "precision"},
-      {no_data, w, A100_80(), "dataset.samples"},
-      {micro, w, A100_80(), "micro_batch_size"},
-      {Job(Precision::kFp16, 32), negative, A100_80(), "workload.params"},
+      {zero_batch, w, A100_80(), {Part::kJob, "global_batch_size"}},
+      {bf16, w, V100(), {Part::kJob, "precision"}},
+      {no_data, w, A100_80(), {Part::kDataset, "samples"}},
+      {micro, w, A100_80(), {Part::kJob, "micro_batch_size"}},
+      {Job(Precision::kFp16, 32), negative, A100_80(), {Part::kWorkload, "params"}},
   };
   for (const Case& c : cases) {
     auto e = EstimateTraining(c.workload, c.job, Node(c.gpu, 1));
-    ASSERT_FALSE(e.ok()) << c.field;
+    ASSERT_FALSE(e.ok()) << c.field.name;
     EXPECT_EQ(e.error().code, ErrorCode::kInvalidArgument);
-    EXPECT_EQ(e.error().fields.at(0).field, c.field);
+    EXPECT_EQ(e.error().fields.at(0).id, c.field);
   }
 }
 

@@ -93,9 +93,9 @@ TEST(WorkloadTest, HeadDimSetsTheAttentionWidth) {
   odd.hidden = 2881;
   EXPECT_TRUE(ValidateWorkload(odd).ok());
   odd.head_dim = 0;
-  EXPECT_EQ(ValidateWorkload(odd).error().fields.at(0).field, "workload.heads");
+  EXPECT_EQ(ValidateWorkload(odd).error().fields.at(0).id, FieldId(Part::kWorkload, "heads"));
   odd.head_dim = -64;
-  EXPECT_EQ(ValidateWorkload(odd).error().fields.at(0).field, "workload.head_dim");
+  EXPECT_EQ(ValidateWorkload(odd).error().fields.at(0).id, FieldId(Part::kWorkload, "head_dim"));
 }
 
 TEST(WorkloadTest, ParameterCountsFollowFromTheShape) {
@@ -183,34 +183,50 @@ TEST(WorkloadTest, KvCacheUsesTheStatedHeadDim) {
                    80.0 * 1024);
 }
 
+// model/ names a field by its object and its own name; where a request carries the workload
+// is the wire layer's business (api/field_names.h), so no request path is in the error.
+TEST(WorkloadTest, ErrorsNameTheWorkloadFieldNotARequestPath) {
+  Workload w = *FindPreset("llama-2-7b");
+  w.params = 1e9;
+  Status s = ValidateWorkload(w);
+  ASSERT_FALSE(s.ok());
+  ASSERT_EQ(s.error().fields.size(), 1u);
+  const FieldError& f = s.error().fields[0];
+  EXPECT_EQ(f.id.object, Part::kWorkload);
+  EXPECT_EQ(f.id.name, "params");
+  EXPECT_TRUE(f.id.within.empty());
+  EXPECT_EQ(f.field, "");  // no wire name: model/ knows no request layout
+}
+
 TEST(WorkloadTest, InvalidShapesNameTheField) {
   struct Case {
     void (*mutate)(Workload&);
-    const char* field;
+    const char* field;  // of the workload
   } cases[] = {
-      {[](Workload& w) { w.params = -1; }, "workload.params"},
-      {[](Workload& w) { w.layers = 0; }, "workload.layers"},
-      {[](Workload& w) { w.heads = 7; }, "workload.heads"},
-      {[](Workload& w) { w.kv_heads = 3; }, "workload.kv_heads"},
-      {[](Workload& w) { w.seq_len = 0; }, "workload.seq_len"},
+      {[](Workload& w) { w.params = -1; }, "params"},
+      {[](Workload& w) { w.layers = 0; }, "layers"},
+      {[](Workload& w) { w.heads = 7; }, "heads"},
+      {[](Workload& w) { w.kv_heads = 3; }, "kv_heads"},
+      {[](Workload& w) { w.seq_len = 0; }, "seq_len"},
       // A 7 B label on a shape of ~65 B (layers x 9, hidden x 3) and the reverse.
-      {[](Workload& w) { w.layers = 288; }, "workload.params"},
-      {[](Workload& w) { w.params = 1e9; }, "workload.params"},
+      {[](Workload& w) { w.layers = 288; }, "params"},
+      {[](Workload& w) { w.params = 1e9; }, "params"},
   };
   for (const Case& c : cases) {
     Workload w = *FindPreset("llama-2-7b");
     c.mutate(w);
     Status s = ValidateWorkload(w);
     ASSERT_FALSE(s.ok()) << c.field;
-    EXPECT_EQ(s.error().fields.at(0).field, c.field);
+    EXPECT_EQ(s.error().fields.at(0).id, FieldId(Part::kWorkload, c.field));
   }
   Workload cnn = *FindPreset("resnet-50");
   cnn.macs_per_sample = 0;
-  EXPECT_EQ(ValidateWorkload(cnn).error().fields.at(0).field, "workload.macs_per_sample");
+  EXPECT_EQ(ValidateWorkload(cnn).error().fields.at(0).id,
+            FieldId(Part::kWorkload, "macs_per_sample"));
   Workload no_activations = *FindPreset("resnet-50");
   no_activations.activation_elements_per_sample = 0;
-  EXPECT_EQ(ValidateWorkload(no_activations).error().fields.at(0).field,
-            "workload.activation_elements_per_sample");
+  EXPECT_EQ(ValidateWorkload(no_activations).error().fields.at(0).id,
+            FieldId(Part::kWorkload, "activation_elements_per_sample"));
   // Within the tolerance a stated params wins over the shape (tied heads, biases...).
   Workload close = *FindPreset("llama-2-7b");
   close.params *= 1.3;

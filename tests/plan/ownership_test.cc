@@ -201,10 +201,17 @@ TEST(OwnershipTest, SameWorkIsTheCheapestOptionAsFastPricedForAMonthOfWork) {
 
 TEST(OwnershipTest, ImpossibleInputsNameTheirField) {
   OwnershipCatalog catalog;
+  // The name of a field of the request itself, or "training job/name" for one of the job's
+  // settings found within its training job.
   auto field_of = [&](OwnershipRequest r) -> std::string {
     auto p = PlanOwnership(catalog, r);
     if (p.ok() || p.error().fields.empty()) return "(accepted)";
-    return p.error().fields[0].field;
+    const FieldId& id = p.error().fields[0].id;
+    if (id.within.empty() && id.object == Part::kInput) return id.name;
+    if (id.within == std::vector<Part>{Part::kOwnedTraining} && id.object == Part::kJob) {
+      return "training job/" + id.name;
+    }
+    return "(elsewhere)";
   };
   OwnershipRequest base;
   base.gpu = "OWN-1";
@@ -237,7 +244,7 @@ TEST(OwnershipTest, ImpossibleInputsNameTheirField) {
               t.job.global_batch = 32;
               t.job.precision = model::Precision::kInt8;
             }),
-            "training.precision");
+            "training job/precision");
 }
 
 }  // namespace

@@ -79,8 +79,8 @@ TEST(PlannerTest, ConstraintNamesAreCheckedAgainstTheCatalog) {
   auto r = planner.Recommend(request);
   ASSERT_FALSE(r.ok());
   ASSERT_EQ(r.error().fields.size(), 2u);
-  EXPECT_EQ(r.error().fields[0].field, "constraints.clouds.1");
-  EXPECT_EQ(r.error().fields[1].field, "constraints.gpus.1");
+  EXPECT_EQ(r.error().fields[0].id, FieldId(Part::kConstraints, "clouds", 1));
+  EXPECT_EQ(r.error().fields[1].id, FieldId(Part::kConstraints, "gpus", 1));
 }
 
 TEST(PlannerTest, TrainingPlanIsPricedInTheRequestCurrency) {
@@ -111,7 +111,7 @@ TEST(PlannerTest, TrainingPlanIsPricedInTheRequestCurrency) {
   request.currency = "XYZ";
   auto unknown = planner.Training(request);
   ASSERT_FALSE(unknown.ok());
-  EXPECT_EQ(unknown.error().fields[0].field, "currency");
+  EXPECT_EQ(unknown.error().fields[0].id, FieldId(Part::kInput, "currency"));
 }
 
 TEST(PlannerTest, RequestErrorsAreNotCountedAsRejections) {
@@ -122,20 +122,20 @@ TEST(PlannerTest, RequestErrorsAreNotCountedAsRejections) {
   request.training->job.tensor_parallel = 2;  // a CNN has no tensor parallelism
   auto r = planner.Recommend(request);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().fields[0].field, "tensor_parallel");
+  EXPECT_EQ(r.error().fields[0].id, FieldId(Part::kJob, "tensor_parallel"));
   // int8 is no training precision on any GPU: the request's error, not 'unsupported' options.
   request.training = ResNet();
   request.training->job.precision = model::Precision::kInt8;
   request.training->job.precision_auto = false;
   auto int8 = planner.Recommend(request);
   ASSERT_FALSE(int8.ok());
-  EXPECT_EQ(int8.error().fields[0].field, "precision");
+  EXPECT_EQ(int8.error().fields[0].id, FieldId(Part::kJob, "precision"));
   // A fixed duration takes the same hours everywhere: nothing to rank, so it is refused.
   request.training = ResNet();
   request.training->job.hours = 10;
   auto hours = planner.Recommend(request);
   ASSERT_FALSE(hours.ok());
-  EXPECT_EQ(hours.error().fields[0].field, "dataset.hours");
+  EXPECT_EQ(hours.error().fields[0].id, FieldId(Part::kDataset, "hours"));
   CompareRequest none;
   none.training = ResNet();
   none.gpus_given = true;  // an empty list compares nothing, not everything
@@ -178,7 +178,7 @@ TEST(PlannerTest, ServingTensorParallelThatSplitsNoHeadsIsARequestError) {
   auto r = planner.Recommend(request);
   ASSERT_FALSE(r.ok());
   ASSERT_EQ(r.error().fields.size(), 1u);
-  EXPECT_EQ(r.error().fields[0].field, "tensor_parallel");
+  EXPECT_EQ(r.error().fields[0].id, FieldId(Part::kServing, "tensor_parallel"));
   EXPECT_NE(r.error().message.find("attention heads"), std::string::npos) << r.error().message;
 }
 

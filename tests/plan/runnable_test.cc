@@ -112,7 +112,7 @@ TEST(Runnable, RecommendationItems) {
 
   auto missing = RunnableFromItem(rec, 2, request);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().fields.at(0).field, "item");
+  EXPECT_EQ(missing.error().fields.at(0).id, FieldId(Part::kExport, "item"));
 }
 
 TEST(Runnable, NamesAreDns1123Labels) {
