@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "api/gpu_product_labels.h"
 #include "db/text.h"
 
 namespace gpuplan::api {
@@ -279,12 +278,14 @@ void Metadata(YAML::Emitter& out, const plan::RunnablePlan& p) {
   out << YAML::EndMap;
 }
 
-// nodeSelector: the GPU product label (and the cloud's spot capacity label); `extra` gets
-// the comments the selector needs.
+// nodeSelector: the plan's GPU product label (and the cloud's spot capacity label); `extra`
+// gets the comments the selector needs. A label that is not a label value (a plan not
+// built by plan::AddCatalogNames) is rendered as none.
 void NodeSelector(YAML::Emitter& out, const plan::RunnablePlan& p, std::vector<std::string>& extra) {
+  using plan::kGpuProductLabel;
   std::vector<std::pair<std::string, std::string>> labels;
-  auto product = GfdProductLabel(p.gpu_id, p.gpu_vendor);
-  if (product) {
+  const auto& product = p.gpu_product_label;
+  if (product && plan::IsLabelValue(product->value)) {
     labels.emplace_back(kGpuProductLabel, product->value);
     if (!product->sourced) {
       extra.push_back(std::string("derived label: ") + kGpuProductLabel + "=" + product->value +

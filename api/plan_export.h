@@ -5,7 +5,8 @@
 //     replicas} and resources.ports);
 //   Kubernetes: a batch/v1 Job for training (parallelism = completions = nodes, Indexed
 //     completion for several nodes, nvidia.com/gpu requests = GPUs per node, nodeSelector on
-//     the GPU Feature Discovery product label, activeDeadlineSeconds from the deadline), an
+//     the GPU Feature Discovery product label the plan carries (gpu_product_label, filled by
+//     plan::AddCatalogNames), activeDeadlineSeconds from the deadline), an
 //     apps/v1 Deployment for inference (replicas = model replicas, GPUs per replica).
 // The plan's figures travel as environment variables (GPUPLAN_CHECKPOINT_INTERVAL_MINUTES,
 // GPUPLAN_SWITCH_TO_ONDEMAND_AT_HOURS, GPUPLAN_DEADLINE_HOURS, GPUPLAN_EXPECTED_HOURS, ...);

@@ -67,8 +67,9 @@ class CachedCatalog : public CatalogReader {
   Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) override;
   Result<std::shared_ptr<const std::vector<PriceObservation>>> SharedSpotHistory(
       const SpotQuery& query) override;
-  Result<std::string> AcceleratorName(const std::string& scope, const std::string& gpu_id) override {
-    return store_.AcceleratorName(scope, gpu_id);
+  Result<std::optional<GpuSynonym>> SynonymOf(const std::string& scope,
+                                              const std::string& gpu_id) override {
+    return store_.SynonymOf(scope, gpu_id);
   }
 
   // The id of the newest measured run (0: none) when this request first read the catalog:

@@ -77,11 +77,11 @@ class CatalogReader {
     if (!rows.ok()) return rows.error();
     return std::make_shared<const std::vector<PriceObservation>>(std::move(rows).value());
   }
-  // The accelerator name that `scope`'s gpu_synonyms rows give GPU `gpu_id` ("*" rows are
-  // SkyPilot's names): the shortest when several do ("H100" before "H100-MEGA", then by
-  // name); "" when none does.
-  virtual Result<std::string> AcceleratorName(const std::string& scope,
-                                              const std::string& gpu_id) = 0;
+  // The gpu_synonyms row by which `scope` names GPU `gpu_id` (kAnyCloud: SkyPilot's names;
+  // kKubernetesScope: GPU Feature Discovery's product label): the shortest name when several
+  // do ("H100" before "H100-MEGA", then by name); nullopt when none does.
+  virtual Result<std::optional<GpuSynonym>> SynonymOf(const std::string& scope,
+                                                      const std::string& gpu_id) = 0;
 };
 
 }  // namespace gpuplan::db

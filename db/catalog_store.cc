@@ -280,14 +280,16 @@ LIMIT :limit)SQL");
   });
 }
 
-Result<std::string> CatalogStore::AcceleratorName(const std::string& scope,
-                                                  const std::string& gpu_id) {
-  return GuardSqlite([&]() -> Result<std::string> {
-    SQLite::Statement s(db_, "SELECT accelerator_name FROM gpu_synonyms WHERE cloud = ? AND gpu_id = ? "
+Result<std::optional<GpuSynonym>> CatalogStore::SynonymOf(const std::string& scope,
+                                                           const std::string& gpu_id) {
+  return GuardSqlite([&]() -> Result<std::optional<GpuSynonym>> {
+    SQLite::Statement s(db_, "SELECT accelerator_name, note FROM gpu_synonyms WHERE cloud = ? AND gpu_id = ? "
                              "ORDER BY length(accelerator_name), accelerator_name LIMIT 1");
     s.bind(1, scope);
     s.bind(2, gpu_id);
-    return s.executeStep() ? s.getColumn(0).getString() : std::string();
+    if (!s.executeStep()) return std::optional<GpuSynonym>();
+    return std::optional<GpuSynonym>(
+        GpuSynonym{scope, s.getColumn(0).getString(), gpu_id, s.getColumn(1).getString()});
   });
 }
 

@@ -34,7 +34,8 @@ class CatalogStore : public CatalogReader {
   Result<std::map<std::string, FxRate>> FxRates() override;
   using SpotQuery = db::SpotQuery;
   Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) override;
-  Result<std::string> AcceleratorName(const std::string& scope, const std::string& gpu_id) override;
+  Result<std::optional<GpuSynonym>> SynonymOf(const std::string& scope,
+                                              const std::string& gpu_id) override;
 
   // Every GPU and synonym, for parsing imports.
   Result<GpuResolver> LoadGpuResolver();

@@ -1,5 +1,5 @@
-// Catalog records as stored: clouds, regions, instance types, price observations,
-// exchange rates, and the offers (instance type x region with its current prices)
+// Catalog records as stored: clouds, regions, GPU synonyms, instance types, price
+// observations, exchange rates, and the offers (instance type x region with its current prices)
 // that listings return. Plain values; no database or HTTP knowledge.
 #pragma once
 
@@ -22,6 +22,19 @@ struct Region {
   std::string display_name;
   std::string country;    // ISO 3166 alpha-2, "" when unknown
   std::string continent;  // "" when unknown
+};
+
+// What a third party calls a catalog GPU (a gpu_synonyms row). `cloud` is the scope of the
+// name: a cloud id ("alibaba"), kAnyCloud (SkyPilot's names, valid for every cloud) or
+// kKubernetesScope (the node label value NVIDIA GPU Feature Discovery sets,
+// nvidia.com/gpu.product; its note starts "sourced:" or "derived:", plan/gpu_product_label.h).
+inline constexpr const char* kAnyCloud = "*";
+inline constexpr const char* kKubernetesScope = "kubernetes";
+struct GpuSynonym {
+  std::string cloud;
+  std::string accelerator_name;
+  std::string gpu_id;  // "" = a known accelerator that is not a supported GPU
+  std::string note;
 };
 
 struct InstanceType {

@@ -12,13 +12,6 @@
 
 namespace gpuplan::db {
 
-struct GpuSynonym {
-  std::string cloud;  // "*" = any cloud
-  std::string accelerator_name;
-  std::string gpu_id;  // "" = a known accelerator that is not a supported GPU
-  std::string note;
-};
-
 class GpuResolver {
  public:
   enum class Outcome { kResolved, kUnsupported, kUnknown };

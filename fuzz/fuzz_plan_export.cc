@@ -76,6 +76,9 @@ plan::RunnablePlan PlanFrom(Bytes& in) {
                      &p.global_batch, &p.micro_batch}) {
     *count = in.Number<int32_t>();
   }
+  // Last, so that the seed corpus written before the field keeps its meaning.
+  uint8_t label = in.Number<uint8_t>();
+  if (label & 1) p.gpu_product_label = plan::GpuProductLabel{in.Text(), (label & 2) != 0};
   return p;
 }
 

@@ -274,9 +274,12 @@ Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan) {
       return gpu.error();
     }
   }
-  auto name = catalog.AcceleratorName("*", plan.gpu_id);
-  if (!name.ok()) return name.error();
-  plan.skypilot_accelerator = *name;
+  auto skypilot = catalog.SynonymOf(db::kAnyCloud, plan.gpu_id);
+  if (!skypilot.ok()) return skypilot.error();
+  plan.skypilot_accelerator = skypilot->has_value() ? (*skypilot)->accelerator_name : "";
+  auto kubernetes = catalog.SynonymOf(db::kKubernetesScope, plan.gpu_id);
+  if (!kubernetes.ok()) return kubernetes.error();
+  plan.gpu_product_label = GfdProductLabel(plan.gpu_id, plan.gpu_vendor, *kubernetes);
   return OkStatus();
 }
 

@@ -11,6 +11,7 @@
 
 #include "db/catalog_reader.h"
 #include "model/price_kind.h"
+#include "plan/gpu_product_label.h"
 #include "plan/planner.h"
 
 namespace gpuplan::plan {
@@ -31,6 +32,9 @@ struct RunnablePlan {
   // SkyPilot's accelerator name of the GPU (the catalog's "*" gpu_synonyms row, see
   // AddCatalogNames); "" when the catalog has none.
   std::string skypilot_accelerator;
+  // The GPU's nvidia.com/gpu.product node label (the catalog's "kubernetes" gpu_synonyms row
+  // or GFD's rule, see AddCatalogNames and GfdProductLabel); nullopt when it has none.
+  std::optional<GpuProductLabel> gpu_product_label;
   int gpus_per_node = 1;
   int nodes = 1;               // training: instances; inference: replicas' instances
   int replicas = 0;            // inference: serving replicas (0 for training)
@@ -80,8 +84,8 @@ Status CheckRunnable(const RunnablePlan& plan);
 // seconds in (0, 1e12].
 std::optional<long long> DeadlineSeconds(const RunnablePlan& plan);
 
-// Fills the names the catalog knows for the plan's GPU (skypilot_accelerator); kUnavailable
-// when the catalog fails.
+// Fills the names the catalog knows for the plan's GPU (gpu_name and gpu_vendor when
+// unset, skypilot_accelerator, gpu_product_label); kUnavailable when the catalog fails.
 Status AddCatalogNames(db::CatalogReader& catalog, RunnablePlan& plan);
 
 // A DNS-1123 label (lower case letters, digits and '-', starting with a letter, ending with

@@ -277,6 +277,36 @@ TEST_F(CatalogWriteApiTest, ImportCountsAddUp) {
   EXPECT_EQ(server_->Get("/api/v1/regions?cloud=countcloud").body["items"].size(), 2u);
 }
 
+// A catalog of a Kubernetes cluster's node pools (cloud "kubernetes") may name GPUs by the
+// nvidia.com/gpu.product value GPU Feature Discovery gives their nodes: the catalog's
+// kubernetes-scope synonyms resolve those as a cloud's accelerator names resolve, and
+// SkyPilot's names still do. Another cloud's import does not know them.
+TEST_F(CatalogWriteApiTest, KubernetesImportResolvesGpuProductLabels) {
+  const std::string header =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+      "Region,AvailabilityZone\n";
+  auto reply = Import("format=skypilot&cloud=kubernetes",
+                      header +
+                          "pool-h100,NVIDIA-H100-80GB-HBM3,8,192,2000,,40,,cluster-1,\n"
+                          "pool-t4,Tesla-T4,1,8,32,,0.5,,cluster-1,\n"
+                          "pool-h200,NVIDIA-H200,8,192,2000,,50,,cluster-1,\n"
+                          "pool-l4,L4,1,8,32,,0.7,,cluster-1,\n");
+  ASSERT_EQ(reply.status, 201) << reply.body.dump();
+  EXPECT_EQ(reply.body["rows"]["accepted"], 4) << reply.body.dump();
+  for (auto [type, gpu] : {std::pair{"pool-h100", "H100-80GB-SXM5"}, std::pair{"pool-t4", "T4"},
+                           std::pair{"pool-h200", "H200-141GB-SXM"}, std::pair{"pool-l4", "L4"}}) {
+    auto got = server_->Get(std::string("/api/v1/instances/kubernetes/") + type);
+    ASSERT_EQ(got.status, 200) << type;
+    EXPECT_EQ(got.body["gpu"], gpu) << type;
+  }
+  auto elsewhere = Import("format=skypilot&cloud=labelcloud&partial=true",
+                          header + "pool-h100,NVIDIA-H100-80GB-HBM3,8,192,2000,,40,,r1,\n");
+  ASSERT_EQ(elsewhere.status, 201) << elsewhere.body.dump();
+  EXPECT_EQ(elsewhere.body["rows"]["accepted"], 0) << elsewhere.body.dump();
+  EXPECT_EQ(elsewhere.body["skipped_by_reason"]["unknown accelerator: NVIDIA-H100-80GB-HBM3"], 1)
+      << elsewhere.body.dump();
+}
+
 TEST_F(CatalogWriteApiTest, MalformedImportChangesNothing) {
   json before = Export();
   std::string bad = std::string(

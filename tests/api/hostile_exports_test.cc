@@ -296,6 +296,7 @@ TEST(HostileExportRenderer, HostileTextInEveryFieldStaysData) {
     p.gpu_id = "true" + hostile;
     p.gpu_vendor = "NVIDIA" + hostile;
     p.skypilot_accelerator = hostile;
+    p.gpu_product_label = plan::GpuProductLabel{hostile, false};
     p.price_kind = model::PriceKind::kSpot;
     p.use_spot = true;
     p.precision = hostile;

@@ -194,6 +194,32 @@ TEST_F(PlanExportTest, InferenceEstimateAsSkyPilotServiceAndDeployment) {
             reply.body["gpus_per_replica"].get<int>());
 }
 
+// The product label comes from the catalog's kubernetes-scope gpu_synonyms row: the H100 SXM5
+// of p5.48xlarge by the value seen on nodes (no comment), the H200 of p5en.48xlarge by a
+// derived one, which a comment names.
+TEST_F(PlanExportTest, KubernetesLabelIsTheCatalogsKubernetesName) {
+  auto job_on = [&](const std::string& instance_type, std::string* text) {
+    json body = {{"workload", "resnet-50"},
+                 {"dataset", {{"samples", 1281167}, {"epochs", 1}}},
+                 {"global_batch_size", 256},
+                 {"hardware", {{"cloud", "aws"}, {"instance_type", instance_type}, {"region", "us-east-1"}}}};
+    return PostYaml("/api/v1/estimates/training?format=kubernetes", body, text);
+  };
+  std::string h100_text;
+  YAML::Node h100 = job_on("p5.48xlarge", &h100_text);
+  EXPECT_EQ(h100["spec"]["template"]["spec"]["nodeSelector"]["nvidia.com/gpu.product"].as<std::string>(),
+            "NVIDIA-H100-80GB-HBM3");
+  EXPECT_EQ(h100_text.find("derived label"), std::string::npos) << h100_text;
+
+  std::string h200_text;
+  YAML::Node h200 = job_on("p5en.48xlarge", &h200_text);
+  EXPECT_EQ(h200["spec"]["template"]["spec"]["nodeSelector"]["nvidia.com/gpu.product"].as<std::string>(),
+            "NVIDIA-H200");
+  EXPECT_NE(h200_text.find("# derived label: nvidia.com/gpu.product=NVIDIA-H200 follows GPU Feature "
+                           "Discovery's naming but was not seen on a node"),
+            std::string::npos) << h200_text;
+}
+
 TEST_F(PlanExportTest, GetFormGivesThePostsYaml) {
   json body = Recommendation({"ondemand"});
   for (const char* format : {"skypilot", "kubernetes"}) {
@@ -349,6 +375,7 @@ plan::RunnablePlan FallbackPlan() {
   p.gpu_id = "A100-40GB-SXM4";
   p.gpu_vendor = "NVIDIA";
   p.skypilot_accelerator = "A100";
+  p.gpu_product_label = plan::GpuProductLabel{"NVIDIA-A100-SXM4-40GB", true};
   p.gpus_per_node = 8;
   p.nodes = 4;
   p.price_kind = model::PriceKind::kSpotWithFallback;
@@ -389,6 +416,7 @@ TEST(PlanExportYaml, UnknownNamesAreStatedInComments) {
   plan::RunnablePlan p = FallbackPlan();
   p.gpu_id = "H200-141GB-SXM";
   p.skypilot_accelerator = "";
+  p.gpu_product_label = plan::GpuProductLabel{"NVIDIA-H200", false};
   std::string sky = SkyPilotYaml(p);
   EXPECT_EQ(YAML::Load(sky)["resources"]["accelerators"].as<std::string>(), "H200-141GB-SXM:8");
   EXPECT_NE(sky.find("# accelerators: the catalog has no SkyPilot name for H200-141GB-SXM"),
@@ -401,10 +429,23 @@ TEST(PlanExportYaml, UnknownNamesAreStatedInComments) {
 
   p.gpu_vendor = "AMD";
   p.gpu_id = "MI300X";
-  YAML::Node amd = YAML::Load(KubernetesYaml(p));
+  p.gpu_product_label = std::nullopt;  // what plan::GfdProductLabel gives a GPU not NVIDIA's
+  std::string amd_text = KubernetesYaml(p);
+  YAML::Node amd = YAML::Load(amd_text);
   const YAML::Node& pod = amd["spec"]["template"]["spec"];
   EXPECT_FALSE(pod["nodeSelector"]["nvidia.com/gpu.product"]);
   EXPECT_EQ(pod["containers"][0]["resources"]["requests"]["amd.com/gpu"].as<int>(), 8);
+  EXPECT_NE(amd_text.find("# no GPU Feature Discovery label for AMD GPU MI300X"), std::string::npos)
+      << amd_text;
+
+  // A label that is not a Kubernetes label value (a plan built by hand) is never rendered.
+  p.gpu_vendor = "NVIDIA";
+  p.gpu_id = "H200-141GB-SXM";
+  p.gpu_product_label = plan::GpuProductLabel{"NVIDIA H200: x", true};
+  std::string bad = KubernetesYaml(p);
+  EXPECT_FALSE(YAML::Load(bad)["spec"]["template"]["spec"]["nodeSelector"]["nvidia.com/gpu.product"]);
+  EXPECT_NE(bad.find("# no GPU Feature Discovery label for NVIDIA GPU H200-141GB-SXM"),
+            std::string::npos) << bad;
 }
 
 }  // namespace

@@ -90,8 +90,8 @@ class MemoryCatalog : public db::CatalogReader {
     return std::make_pair(found.front().instance, found);
   }
   Result<std::map<std::string, db::FxRate>> FxRates() override { return rates; }
-  Result<std::string> AcceleratorName(const std::string&, const std::string&) override {
-    return std::string();
+  Result<std::optional<db::GpuSynonym>> SynonymOf(const std::string&, const std::string&) override {
+    return std::optional<db::GpuSynonym>();
   }
   Result<std::vector<db::PriceObservation>> SpotHistory(const db::SpotQuery&) override {
     return std::vector<db::PriceObservation>{};
