@@ -179,11 +179,46 @@ Result<GcpAttachRules> LoadGcpAttachRules() {
   return rules;
 }
 
+namespace {
+
+// The embedded seed's synonym rows under `scope` for the GPUs that have none there (and are
+// in the catalog), added: a catalog seeded by a build before the scope existed gets them,
+// and a GPU's row an operator changed is kept. Returns how many.
+int AddMissingSeedSynonyms(SQLite::Database& db, std::string_view scope, Status& status) {
+  SQLite::Statement insert(db,
+                           "INSERT INTO gpu_synonyms (cloud, accelerator_name, gpu_id, note) "
+                           "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM gpus WHERE id = ?3) "
+                           "AND NOT EXISTS (SELECT 1 FROM gpu_synonyms WHERE cloud = ?1 AND "
+                           "gpu_id = ?3) ON CONFLICT (cloud, accelerator_name) DO NOTHING");
+  int added = 0;
+  status = ForEachSeedRow("gpu_synonyms.csv", [&](auto f) {
+    if (f("cloud") != scope) return;
+    insert.bind(1, f("cloud"));
+    insert.bind(2, f("accelerator_name"));
+    insert.bind(3, f("gpu_id"));
+    insert.bind(4, f("note"));
+    added += insert.exec();
+    insert.reset();
+  });
+  if (added > 0) BumpCatalogGeneration(db);
+  return added;
+}
+
+}  // namespace
+
 Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
   try {
     WriteTransaction tx(db);
     SQLite::Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
-    if (seeded.executeStep()) return SeedReport{};
+    if (seeded.executeStep()) {
+      // Seeded by an earlier build: only the seed rows of scopes added since are added (the
+      // Kubernetes GPU labels, issue 26); nothing else is touched.
+      Status status = OkStatus();
+      const int added = AddMissingSeedSynonyms(db, kKubernetesScope, status);
+      if (!status.ok()) return status.error();
+      if (added > 0) tx.commit();
+      return SeedReport{};
+    }
     SeedReport report;
     report.seeded = true;
     GpuResolver resolver;

@@ -32,9 +32,11 @@ struct SeedReport {
 // The GCP host + GPU composition rules from the embedded seed.
 Result<GcpAttachRules> LoadGcpAttachRules();
 
-// Seeds `db` (already migrated) unless it has been seeded. Fails with kInternal if
-// the embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on
-// a database error; either way nothing is written.
+// Seeds `db` (already migrated) unless it has been seeded. A database seeded before gets only
+// the seed's Kubernetes GPU label rows it lacks (gpu_synonyms of scope kKubernetesScope,
+// added after its seed; rows an operator changed are kept). Fails with kInternal if the
+// embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on a
+// database error; either way nothing is written.
 Result<SeedReport> SeedIfEmpty(SQLite::Database& db);
 
 }  // namespace gpuplan::db

@@ -210,5 +210,40 @@ TEST_F(SeederTest, NoPriceIsZeroOrNegative) {
             0);
 }
 
+// A catalog seeded by a build before the Kubernetes GPU labels were seed rows (issue 26)
+// gets them at the next start, without a new generation when nothing was missing; a GPU's
+// label row an operator changed is kept.
+TEST(SeederUpgradeTest, ACatalogSeededBeforeTheKubernetesLabelsGetsThem) {
+  auto opened = OpenDatabase(":memory:");
+  ASSERT_TRUE(opened.ok());
+  SQLite::Database& db = **opened;
+  ASSERT_TRUE(Migrate(db).ok());
+  ASSERT_TRUE(SeedIfEmpty(db).ok());
+  auto count = [&](const std::string& sql) { return db.execAndGet(sql).getInt(); };
+  const std::string labels = "SELECT COUNT(*) FROM gpu_synonyms WHERE cloud = 'kubernetes'";
+  const int seeded = count(labels);
+  ASSERT_GT(seeded, 20);
+  auto generation = [&] {
+    return db.execAndGet("SELECT value FROM catalog_meta WHERE key = 'generation'").getString();
+  };
+  // As an older build left it: no label rows; and one row changed by hand.
+  db.exec("DELETE FROM gpu_synonyms WHERE cloud = 'kubernetes' AND gpu_id <> 'T4'");
+  db.exec("UPDATE gpu_synonyms SET accelerator_name = 'My-T4', note = 'sourced: our nodes' "
+          "WHERE cloud = 'kubernetes' AND gpu_id = 'T4'");
+  const std::string before = generation();
+  auto again = SeedIfEmpty(db);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_FALSE(again->seeded);
+  // Every seed row back but T4's, whose changed row is kept.
+  EXPECT_EQ(count(labels), seeded);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM gpu_synonyms WHERE cloud = 'kubernetes' AND "
+                  "accelerator_name = 'My-T4'"),
+            1);
+  EXPECT_NE(generation(), before);
+  const std::string after = generation();
+  ASSERT_TRUE(SeedIfEmpty(db).ok());
+  EXPECT_EQ(generation(), after);  // nothing missing: no write
+}
+
 }  // namespace
 }  // namespace gpuplan::db
