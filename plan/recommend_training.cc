@@ -7,6 +7,8 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <utility>
 #include <unordered_map>
 
 #include "model/training_job.h"
@@ -27,10 +29,11 @@ using TrainingEstimates =
 // The options of `offer` on 1, 2, 4... nodes (`slots`: their estimates' positions) and each
 // price kind asked: the feasible ones added to `feasible`, the others counted in `out`
 // (considered and rejected only); an error that is not an option's refusal is returned.
-// `spot_pricing` is the offer's, there whenever a spot option gets past its price and fit.
+// `spot_pricing` is the offer's, there (not null) whenever a spot option gets past its price
+// and fit.
 // Reads only its arguments: blocks of offers run on several threads.
 std::optional<Error> WalkOffer(const db::Offer& offer, const OfferPrices& prices,
-                               const std::optional<SpotPricing>& spot_pricing,
+                               const SpotPricing* spot_pricing,
                                const size_t* slots, const TrainingEstimates& estimates,
                                const TrainingRequest& request, const Constraints& cons,
                                std::vector<Candidate>& feasible, Recommendation& out) {
@@ -162,7 +165,24 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   int node_counts = 0;
   for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
   slots.reserve(offers->offers.size() * node_counts);
+  // An instance type has one offer per region and zone, all with the same keys: its first
+  // offer's slots serve the others.
+  struct TypeHash {
+    size_t operator()(const std::pair<std::string_view, std::string_view>& t) const {
+      return std::hash<std::string_view>()(t.first) * 31 + std::hash<std::string_view>()(t.second);
+    }
+  };
+  std::unordered_map<std::pair<std::string_view, std::string_view>, size_t, TypeHash> first_of;
   for (const db::Offer* offer : offers->offers) {
+    auto [type, first] =
+        first_of.emplace(std::pair<std::string_view, std::string_view>(offer->instance.cloud,
+                                                                        offer->instance.id),
+                         slots.size());
+    if (!first) {
+      const size_t from = type->second;
+      for (int level = 0; level < node_counts; ++level) slots.push_back(slots[from + level]);
+      continue;
+    }
     for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
       auto [it, added] = slot_of.emplace(KeyOf(offer->instance, nodes, key_for), clusters.size());
       slots.push_back(it->second);
@@ -178,60 +198,70 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       clusters.push_back(std::move(cluster));
     }
   }
+  // Each offer's prices, and its spot pricing where a spot option of it is priced: read on
+  // the request's thread (the spot history is the catalog's) while the other threads start
+  // on the estimates. An error is kept and answered only if the walk needs what failed.
+  struct OfferInputs {
+    Result<OfferPrices> prices = Error::Internal("not priced");
+    std::optional<Result<SpotPricing>> spot;
+  };
+  std::vector<OfferInputs> inputs(offers->offers.size());
+  size_t priced = 0;  // inputs[0, priced) are read
+  auto read_prices = [&] {
+    for (; priced < offers->offers.size(); ++priced) {
+      if (StopEarly(offers->offers.size(), priced, out)) break;
+      const db::Offer& offer = *offers->offers[priced];
+      OfferInputs& in = inputs[priced];
+      in.prices = PriceOffer(pricing, offer);
+      if (!in.prices.ok()) continue;
+      Recommendation uncounted;  // the walk counts the options
+      if (OptionPrice(PriceKind::kSpot, *in.prices, cons, uncounted) ||
+          OptionPrice(PriceKind::kSpotWithFallback, *in.prices, cons, uncounted)) {
+        in.spot = pricing.SpotPricingFor(&offer, *in.prices->quote.spot);
+      }
+    }
+  };
   std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>> estimates(
       clusters.size());
   std::atomic<bool> time_up = false;
-  ParallelFor(clusters.size(), [&](size_t i) {
-    // The request's clock is on its own thread only (plan/deadline.h): that thread stops
-    // the others; what is not estimated then is where the walk stops early.
-    if (time_up.load(std::memory_order_relaxed) || PlanningTimeUp()) {
-      time_up = true;
-      return;
-    }
-    if (!clusters[i].ok()) {
-      estimates[i] = clusters[i].error();
-      return;
-    }
-    estimates[i] = Shared(model::EstimateTraining(request.workload, request.job, *clusters[i],
-                                                  model::DefaultConstants(), false));
-  });
-  // Each offer's prices, and its spot pricing where one of its spot options will be
-  // costed: read here, on the request's thread (the spot history is the catalog's). The
-  // walk stops where the planning time or the estimates stopped.
-  struct OfferInputs {
-    OfferPrices prices;
-    std::optional<SpotPricing> spot;
-  };
-  std::vector<OfferInputs> inputs;
-  inputs.reserve(offers->offers.size());
-  for (size_t next = 0; next < offers->offers.size(); ++next) {
-    // Once the estimates stopped for the time, the walk goes as far as they went.
-    if (!time_up && StopEarly(offers->offers.size(), next, out)) break;
-    const size_t* offer_slots = &slots[next * node_counts];
+  ParallelFor(
+      clusters.size(),
+      [&](size_t i) {
+        // The request's clock is on its own thread only (plan/deadline.h): that thread
+        // stops the others; what is not estimated then is where the walk stops early.
+        if (time_up.load(std::memory_order_relaxed) || PlanningTimeUp()) {
+          time_up = true;
+          return;
+        }
+        if (!clusters[i].ok()) {
+          estimates[i] = clusters[i].error();
+          return;
+        }
+        estimates[i] = Shared(model::EstimateTraining(request.workload, request.job,
+                                                      *clusters[i], model::DefaultConstants(),
+                                                      false));
+      },
+      read_prices);
+  // The walk covers the offers read and estimated, and answers the first error it meets in
+  // their order (a price, a node, a spot history that could not be read).
+  size_t walked = 0;
+  for (; walked < priced; ++walked) {
+    const size_t* offer_slots = &slots[walked * node_counts];
     if (std::any_of(offer_slots, offer_slots + node_counts,
                     [&](size_t i) { return !estimates[i].has_value(); })) {
-      StoppedEarly(offers->offers.size(), next, out);  // the time ran out before its estimates
+      StoppedEarly(offers->offers.size(), walked, out);  // the time ran out first
       break;
     }
-    const db::Offer& offer = *offers->offers[next];
-    auto prices = PriceOffer(pricing, offer);
-    if (!prices.ok()) return prices.error();
+    const OfferInputs& in = inputs[walked];
+    if (!in.prices.ok()) return in.prices.error();
     bool spot_costed = false;  // an option on spot gets past its price and its fit
     for (int level = 0; level < node_counts; ++level) {
       if (!clusters[offer_slots[level]].ok()) return clusters[offer_slots[level]].error();
       const auto& slot = *estimates[offer_slots[level]];
-      if (!slot.ok() || (*slot)->memory.verdict == model::FitVerdict::kDoesNotFit) continue;
-      for (PriceKind kind : {PriceKind::kSpot, PriceKind::kSpotWithFallback}) {
-        Recommendation uncounted;  // the walk counts the options
-        spot_costed = spot_costed || OptionPrice(kind, *prices, cons, uncounted).has_value();
-      }
+      spot_costed = spot_costed || (in.spot && slot.ok() &&
+                                    (*slot)->memory.verdict != model::FitVerdict::kDoesNotFit);
     }
-    OfferInputs& in = inputs.emplace_back(OfferInputs{std::move(prices).value(), std::nullopt});
-    if (spot_costed) {
-      auto found = pricing.SpotPricingFor(&offer, *in.prices.quote.spot);
-      if (!found.ok()) return found.error();
-      in.spot = *found;
-    }
+    if (spot_costed && !in.spot->ok()) return in.spot->error();
   }
   // The options of each offer, in blocks of offers on the spare cores; the blocks' options
   // and counts are joined in the offers' order, so the ranking (whose ties keep that order)
@@ -242,14 +272,15 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     Recommendation counts;  // considered and rejected only
     std::optional<Error> error;
   };
-  std::vector<Block> blocks((inputs.size() + kOffersPerBlock - 1) / kOffersPerBlock);
+  std::vector<Block> blocks((walked + kOffersPerBlock - 1) / kOffersPerBlock);
   ParallelFor(blocks.size(), [&](size_t b) {
     Block& block = blocks[b];
-    const size_t end = std::min(inputs.size(), (b + 1) * kOffersPerBlock);
+    const size_t end = std::min(walked, (b + 1) * kOffersPerBlock);
     for (size_t next = b * kOffersPerBlock; next < end && !block.error; ++next) {
-      block.error = WalkOffer(*offers->offers[next], inputs[next].prices, inputs[next].spot,
-                              &slots[next * node_counts], estimates, request, cons, block.feasible,
-                              block.counts);
+      const OfferInputs& in = inputs[next];
+      const SpotPricing* spot = in.spot && in.spot->ok() ? &**in.spot : nullptr;
+      block.error = WalkOffer(*offers->offers[next], *in.prices, spot, &slots[next * node_counts],
+                              estimates, request, cons, block.feasible, block.counts);
     }
   });
   std::vector<Candidate> feasible;

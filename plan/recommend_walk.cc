@@ -115,17 +115,24 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
     double hours, cost;
     size_t index;
   };
-  // Only options no slower than the cheapest can be on it (the cheapest comes before any
-  // slower one and costs no more): the rest are not sorted.
-  double cheapest_hours = INFINITY;
+  // An option is not on it when another is faster and costs no more (that one comes first
+  // in the order below): options so beaten by the fastest, the cheapest or the best of
+  // hours x cost are not sorted.
+  const Candidate* pivots[3] = {nullptr, nullptr, nullptr};
   for (const auto& c : feasible) {
-    if (c.cost == min_cost) cheapest_hours = std::min(cheapest_hours, c.hours);
+    if (!pivots[0] || c.hours < pivots[0]->hours) pivots[0] = &c;
+    if (!pivots[1] || c.cost < pivots[1]->cost) pivots[1] = &c;
+    if (!pivots[2] || c.hours * c.cost < pivots[2]->hours * pivots[2]->cost) pivots[2] = &c;
   }
+  auto beaten = [&](const Candidate& c) {
+    for (const Candidate* p : pivots) {
+      if (p && p->hours < c.hours && p->cost <= c.cost) return true;
+    }
+    return false;
+  };
   std::vector<TimeKey> by_time;
   for (size_t i = 0; i < feasible.size(); ++i) {
-    if (feasible[i].hours <= cheapest_hours) {
-      by_time.push_back({feasible[i].hours, feasible[i].cost, i});
-    }
+    if (!beaten(feasible[i])) by_time.push_back({feasible[i].hours, feasible[i].cost, i});
   }
   std::sort(by_time.begin(), by_time.end(), [](const TimeKey& a, const TimeKey& b) {
     if (a.hours != b.hours) return a.hours < b.hours;

@@ -32,19 +32,28 @@ class Pool {
   }
   int Workers() const { return static_cast<int>(threads_.size()); }
 
-  void Run(size_t n, const std::function<void(size_t)>& work) {
+  void Run(size_t n, const std::function<void(size_t)>& work, const std::function<void()>* first) {
     Job job;
     job.work = &work;
     job.n = n;
-    if (!threads_.empty() && n > 1) {
+    if (!threads_.empty() && n > (first ? 0 : 1)) {
       std::lock_guard lock(mutex_);
       jobs_.push_back(&job);
       wake_.notify_all();
+    }
+    std::exception_ptr first_failure;
+    if (first) {
+      try {
+        (*first)();
+      } catch (...) {
+        first_failure = std::current_exception();
+      }
     }
     Pieces(job);
     std::unique_lock lock(mutex_);
     Withdraw(&job);
     job.finished.wait(lock, [&] { return job.holders == 0; });
+    if (first_failure) std::rethrow_exception(first_failure);
     if (job.failure) std::rethrow_exception(job.failure);
   }
 
@@ -111,7 +120,12 @@ class Pool {
 
 void ParallelFor(size_t n, const std::function<void(size_t)>& work) {
   if (n == 0) return;
-  Pool::Instance().Run(n, work);
+  Pool::Instance().Run(n, work, nullptr);
+}
+
+void ParallelFor(size_t n, const std::function<void(size_t)>& work,
+                 const std::function<void()>& first) {
+  Pool::Instance().Run(n, work, &first);
 }
 
 int ParallelWorkers() { return Pool::Instance().Workers(); }

@@ -23,6 +23,13 @@ namespace gpuplan::plan {
 
 void ParallelFor(size_t n, const std::function<void(size_t)>& work);
 
+// The same, with `first` run on the calling thread while the workers already take pieces
+// (work of the caller's own that may overlap the pieces, such as reads of the request's
+// catalog); the caller then takes pieces too. Returns when `first` and every piece have
+// returned; an exception of `first` is rethrown then, before any of the pieces'.
+void ParallelFor(size_t n, const std::function<void(size_t)>& work,
+                 const std::function<void()>& first);
+
 // How many threads besides the caller run pieces (hardware threads - 1, at most 7).
 int ParallelWorkers();
 
