@@ -73,5 +73,23 @@ TEST(WorkerPoolTest, AnExceptionOfAPieceReachesTheCaller) {
   EXPECT_EQ(after.load(), 10);
 }
 
+TEST(WorkerPoolTest, FirstRunsOnTheCallerBesideThePieces) {
+  const auto caller = std::this_thread::get_id();
+  std::thread::id ran_on;
+  std::vector<std::atomic<int>> runs(50);
+  ParallelFor(
+      runs.size(), [&](size_t i) { runs[i].fetch_add(1); },
+      [&] { ran_on = std::this_thread::get_id(); });
+  EXPECT_EQ(ran_on, caller);
+  for (auto& r : runs) EXPECT_EQ(r.load(), 1);
+  // Its exception reaches the caller once the pieces are done; none is lost.
+  std::atomic<int> done = 0;
+  EXPECT_THROW(ParallelFor(
+                   20, [&](size_t) { done.fetch_add(1); },
+                   [] { throw std::runtime_error("first"); }),
+               std::runtime_error);
+  EXPECT_EQ(done.load(), 20);
+}
+
 }  // namespace
 }  // namespace gpuplan::plan
