@@ -508,14 +508,24 @@ double SixteenBitStepLowerBound(const Workload& w, const TrainingJob& job, const
   return 3 * Profile(w).gemm_flops * job.global_batch / gpus / rate;
 }
 
-Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
-                                          const Cluster& cluster, const ModelConstants& c,
-                                          bool find_smallest_layout) {
+namespace {
+
+// What an estimate holds beyond its figures (EstimateTrainingFigures).
+enum class Detail {
+  kFigures,             // layout, step, memory, time and range only
+  kExplained,           // + assumptions, warnings, the largest micro-batch, scaling efficiency
+  kWithSmallestLayout,  // + the fewest GPUs that fit
+};
+
+Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
+                                  const Cluster& cluster, const ModelConstants& c,
+                                  Detail detail) {
+  const bool explain = detail != Detail::kFigures;
   if (job.framework == Framework::kAuto) {  // resolved and named, then estimated
     TrainingJob resolved = job;
     resolved.framework = ResolveFramework(job.framework, w);
-    auto e = EstimateTraining(w, resolved, cluster, c, find_smallest_layout);
-    if (e.ok()) {
+    auto e = Estimate(w, resolved, cluster, c, detail);
+    if (e.ok() && explain) {
       e->assumptions.push_back(
           resolved.framework == Framework::kOptimized
               ? "framework auto (the default): optimized for a transformer (fused attention, "
@@ -529,8 +539,9 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     TrainingJob resolved = job;
     resolved.precision_auto = false;
     resolved.precision = AutoTrainingPrecision(cluster.node.gpu, job.framework, w);
-    auto e = EstimateTraining(w, resolved, cluster, c, find_smallest_layout);
-    std::string line = AutoTrainingPrecisionAssumption(cluster.node.gpu, job.framework, w);
+    auto e = Estimate(w, resolved, cluster, c, detail);
+    std::string line =
+        explain ? AutoTrainingPrecisionAssumption(cluster.node.gpu, job.framework, w) : "";
     if (e.ok() && resolved.precision == Precision::kFp8) {
       // FP8 is chosen to be faster; where its casts and 16-bit remainder outweigh the FP8
       // GEMMs (a small model, a short step) the 16-bit estimate is the answer.
@@ -542,20 +553,21 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
       const bool fp8_fits = e->memory.verdict != FitVerdict::kDoesNotFit;
       const bool sixteen_may_win =
           !fp8_fits || SixteenBitStepLowerBound(w, sixteen, cluster, c) < e->step.step_time_s;
-      auto alt = sixteen_may_win ? EstimateTraining(w, sixteen, cluster, c, false)
+      auto alt = sixteen_may_win ? Estimate(w, sixteen, cluster, c,
+                                            explain ? Detail::kExplained : Detail::kFigures)
                                  : Result<TrainingEstimate>(
                                        Error::Invalid({Part::kJob, "precision"}, ""));
       if (alt.ok()) alt->smallest_layout = e->smallest_layout;
       if (alt.ok() && alt->memory.verdict != FitVerdict::kDoesNotFit &&
           (!fp8_fits || alt->step.step_time_s < e->step.step_time_s)) {
-        line = "precision auto: " + std::string(PrecisionName(sixteen.precision)) + " (" +
+        if (explain) line = "precision auto: " + std::string(PrecisionName(sixteen.precision)) + " (" +
                cluster.node.gpu.id + " has FP8, but an FP8 step would take " +
                Fmt(e->step.step_time_s) + " s against " + Fmt(alt->step.step_time_s) +
                " s: its casts and 16-bit remainder outweigh the FP8 GEMMs here)";
         e = std::move(alt);
       }
     }
-    if (e.ok()) e->assumptions.insert(e->assumptions.begin(), std::move(line));
+    if (e.ok() && explain) e->assumptions.insert(e->assumptions.begin(), std::move(line));
     return e;
   }
   internal::CountTrainingEvaluation();
@@ -709,7 +721,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
       best_time = std::numeric_limits<double>::infinity();
       evaluate(leanest, false);
     }
-    if (best.memory.verdict == FitVerdict::kDoesNotFit) {
+    if (best.memory.verdict == FitVerdict::kDoesNotFit && explain) {
       // With a micro-batch given, only that one was tried: say so, not "even at 1".
       best.warnings.push_back("does not fit in " + Fmt(cluster.node.gpu.memory_gb) +
                               " GB per GPU with any allowed layout on " + std::to_string(gpus) +
@@ -720,7 +732,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                    : std::string("even at micro-batch 1")));
     }
   }
-  {
+  if (explain) {
     // The step processes micro x accumulation x replicas samples: say where that differs
     // from the global batch rather than price padding silently.
     const long long data = best.layout.data;
@@ -743,11 +755,13 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
           " % more work than the batch)");
     }
   }
-  if (find_smallest_layout) {
+  if (detail == Detail::kWithSmallestLayout) {
     best.smallest_layout = SmallestFittingLayout(w, job, cluster.node, 1024, c);
   }
-  best.max_micro_batch = MaxMicroBatch(w, job, best.layout, best.layout.pipeline,
-                                       cluster.node.gpu, c, 1 << 16);
+  if (explain) {
+    best.max_micro_batch = MaxMicroBatch(w, job, best.layout, best.layout.pipeline,
+                                         cluster.node.gpu, c, 1 << 16);
+  }
 
   const double tokens_per_sample = TokensPerSample(w);
   best.samples_per_s = job.global_batch / best.step.step_time_s;
@@ -755,13 +769,13 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   double peak = PeakTflops(cluster.node.gpu, job.precision) * 1e12;
   best.mfu = TrainFlopsPerSample(w) * best.samples_per_s / (gpus * peak);
 
-  best.scaling_efficiency = ScalingEfficiency(w, job, cluster, best, c);
+  if (explain) best.scaling_efficiency = ScalingEfficiency(w, job, cluster, best, c);
 
   std::vector<std::string> widened;
   const bool splits_model =
       best.layout.tensor > 1 || best.layout.pipeline > 1 || best.layout.context > 1;
   double sigma = c.TrainingSigma(w, cluster.node.gpu.architecture, best.layout.Gpus(),
-                                 cluster.nodes, splits_model, &widened);
+                                 cluster.nodes, splits_model, explain ? &widened : nullptr);
   for (std::string& line : widened) best.warnings.push_back(std::move(line));
   if (job.hours > 0) {
     // A fixed duration: the work is the whole steps that fit in it; the time has no range,
@@ -789,6 +803,7 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
   }
   best.total_tokens = best.total_samples * tokens_per_sample;
   best.train_flops = TrainFlopsPerSample(w) * best.total_samples;
+  if (!explain) return best;  // the rest is words
 
   best.assumptions.push_back("step built from operator classes on the GPU's specs; twelve "
                              "constants fitted on published training throughputs (V100 to "
@@ -887,6 +902,21 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
     best.warnings.push_back("memory is tight: fragmentation may cause out-of-memory errors");
   }
   return best;
+}
+
+}  // namespace
+
+Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& job,
+                                          const Cluster& cluster, const ModelConstants& c,
+                                          bool find_smallest_layout) {
+  return Estimate(w, job, cluster, c,
+                  find_smallest_layout ? Detail::kWithSmallestLayout : Detail::kExplained);
+}
+
+Result<TrainingEstimate> EstimateTrainingFigures(const Workload& w, const TrainingJob& job,
+                                                 const Cluster& cluster,
+                                                 const ModelConstants& c) {
+  return Estimate(w, job, cluster, c, Detail::kFigures);
 }
 
 }  // namespace gpuplan::model

@@ -126,6 +126,14 @@ Result<TrainingEstimate> EstimateTraining(const Workload& w, const TrainingJob& 
                                           const ModelConstants& c = DefaultConstants(),
                                           bool find_smallest_layout = true);
 
+// The figures of EstimateTraining(w, job, cluster, c, false), the same values, without
+// what a recommendation's options do not show: no assumptions or warnings, no
+// max_micro_batch (0) or scaling_efficiency (0), no smallest_layout. For walks that rank
+// hundreds of configurations (plan/recommend_training.cc); same errors.
+Result<TrainingEstimate> EstimateTrainingFigures(const Workload& w, const TrainingJob& job,
+                                                 const Cluster& cluster,
+                                                 const ModelConstants& c = DefaultConstants());
+
 // A lower bound (seconds) of the step time of a 16-bit (or fp32/tf32) `job`, any layout and
 // micro-batch, on `cluster`: the forward and backward GEMMs of the global batch spread
 // evenly over the GPUs at the saturated rate of that precision. 0 when it cannot say. Not

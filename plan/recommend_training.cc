@@ -237,9 +237,9 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
           estimates[i] = clusters[i].error();
           return;
         }
-        estimates[i] = Shared(model::EstimateTraining(request.workload, request.job,
-                                                      *clusters[i], model::DefaultConstants(),
-                                                      false));
+        // Figures only: the options show no estimate's words (api/plan_json.cc).
+        estimates[i] = Shared(
+            model::EstimateTrainingFigures(request.workload, request.job, *clusters[i]));
       },
       read_prices);
   // The walk covers the offers read and estimated, and answers the first error it meets in

@@ -1,0 +1,67 @@
+// EstimateTrainingFigures: the figures of EstimateTraining, exactly, without its words
+// (what a recommendation's options are ranked and shown by), for every preset on nodes
+// that fit it and nodes that do not, one and several nodes, 16-bit, FP8 and precision auto.
+#include <gtest/gtest.h>
+
+#include "model/training.h"
+#include "model/workload_presets.h"
+#include "tests/model/model_fixtures.h"
+
+namespace gpuplan::model {
+namespace {
+
+using namespace testing;
+
+TEST(EstimateFiguresTest, AreTheFiguresOfTheFullEstimateWithoutItsWords) {
+  int compared = 0;
+  for (const Workload& w : WorkloadPresets()) {
+    for (const GpuSpec& gpu : {H100(), A100_80(), T4()}) {
+      for (int nodes : {1, 4}) {
+        for (bool automatic : {false, true}) {
+          TrainingJob job;
+          job.global_batch = 256;
+          job.samples = 1e6;
+          job.epochs = 1;
+          job.precision = gpu.bf16_tflops > 0 ? Precision::kBf16 : Precision::kFp16;
+          job.precision_auto = automatic;
+          const Cluster cluster = Node(gpu, 8, nodes);
+          auto full = EstimateTraining(w, job, cluster, DefaultConstants(), false);
+          auto figures = EstimateTrainingFigures(w, job, cluster);
+          ASSERT_EQ(full.ok(), figures.ok()) << w.id << " on " << gpu.id;
+          if (!full.ok()) {
+            EXPECT_EQ(full.error().message, figures.error().message);
+            EXPECT_EQ(full.error().refusal, figures.error().refusal);
+            continue;
+          }
+          const std::string where = w.id + " on " + std::to_string(nodes) + "x8 " + gpu.id;
+          EXPECT_EQ(full->precision, figures->precision) << where;
+          EXPECT_EQ(full->layout.tensor, figures->layout.tensor) << where;
+          EXPECT_EQ(full->layout.pipeline, figures->layout.pipeline) << where;
+          EXPECT_EQ(full->layout.data, figures->layout.data) << where;
+          EXPECT_EQ(full->layout.zero_stage, figures->layout.zero_stage) << where;
+          EXPECT_EQ(full->micro_batch, figures->micro_batch) << where;
+          EXPECT_EQ(full->grad_accumulation_steps, figures->grad_accumulation_steps) << where;
+          EXPECT_EQ(full->memory.verdict, figures->memory.verdict) << where;
+          EXPECT_EQ(full->memory.total_gb, figures->memory.total_gb) << where;
+          EXPECT_EQ(full->step.step_time_s, figures->step.step_time_s) << where;
+          EXPECT_EQ(full->step.bottleneck, figures->step.bottleneck) << where;
+          EXPECT_EQ(full->samples_per_s, figures->samples_per_s) << where;
+          EXPECT_EQ(full->tokens_per_s, figures->tokens_per_s) << where;
+          EXPECT_EQ(full->mfu, figures->mfu) << where;
+          EXPECT_EQ(full->total_hours, figures->total_hours) << where;
+          EXPECT_EQ(full->p10_hours, figures->p10_hours) << where;
+          EXPECT_EQ(full->p90_hours, figures->p90_hours) << where;
+          EXPECT_EQ(full->steps, figures->steps) << where;
+          EXPECT_FALSE(full->assumptions.empty()) << where;
+          EXPECT_TRUE(figures->assumptions.empty()) << where;
+          EXPECT_TRUE(figures->warnings.empty()) << where;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 100);
+}
+
+}  // namespace
+}  // namespace gpuplan::model
