@@ -214,7 +214,7 @@ std::string IndentJson(std::string_view compact) {
         break;
       case '}':
       case ']':
-        --depth;
+        depth = std::max(0, depth - 1);  // an unmatched one stays at the margin
         newline();
         out += c;
         break;

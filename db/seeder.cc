@@ -181,6 +181,14 @@ Result<GcpAttachRules> LoadGcpAttachRules() {
 
 namespace {
 
+// Set once the seed's Kubernetes GPU label rows are in the catalog (at its seed, or once on
+// an older catalog).
+constexpr const char* kLabelsSeededSql =
+    "SELECT value FROM catalog_meta WHERE key = 'kubernetes_labels_seeded_at'";
+constexpr const char* kMarkLabelsSeededSql =
+    "INSERT OR REPLACE INTO catalog_meta (key, value) "
+    "VALUES ('kubernetes_labels_seeded_at', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))";
+
 // The embedded seed's synonym rows under `scope` for the GPUs that have none there (and are
 // in the catalog), added: a catalog seeded by a build before the scope existed gets them,
 // and a GPU's row an operator changed is kept. Returns how many.
@@ -211,13 +219,18 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     WriteTransaction tx(db);
     SQLite::Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
     if (seeded.executeStep()) {
-      // Seeded by an earlier build: only the seed rows of scopes added since are added (the
-      // Kubernetes GPU labels, issue 26); nothing else is touched.
+      // Seeded by an earlier build: once, the seed rows of the scopes added since are added
+      // (the Kubernetes GPU labels, issue 26); nothing else is touched, and a row an
+      // operator deleted afterwards stays deleted.
+      SQLite::Statement marked(db, kLabelsSeededSql);
+      if (marked.executeStep()) return SeedReport{};
       Status status = OkStatus();
-      const int added = AddMissingSeedSynonyms(db, kKubernetesScope, status);
+      SeedReport report;
+      report.kubernetes_labels_added = AddMissingSeedSynonyms(db, kKubernetesScope, status);
       if (!status.ok()) return status.error();
-      if (added > 0) tx.commit();
-      return SeedReport{};
+      db.exec(kMarkLabelsSeededSql);
+      tx.commit();
+      return report;
     }
     SeedReport report;
     report.seeded = true;
@@ -244,6 +257,7 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     SQLite::Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES ('seeded_at', ?)");
     mark.bind(1, UtcNow());
     mark.exec();
+    db.exec(kMarkLabelsSeededSql);
     tx.commit();
     return report;
   } catch (const SQLite::Exception& e) {

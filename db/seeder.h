@@ -24,7 +24,9 @@ struct SeedFileReport {
 };
 
 struct SeedReport {
-  bool seeded = false;  // false: the database was seeded before; nothing was done
+  bool seeded = false;  // false: the database was seeded before (see kubernetes_labels_added)
+  // A catalog seeded by a build before the Kubernetes GPU label rows: how many were added.
+  int kubernetes_labels_added = 0;
   int gpus = 0;
   std::vector<SeedFileReport> files;
 };
@@ -32,9 +34,10 @@ struct SeedReport {
 // The GCP host + GPU composition rules from the embedded seed.
 Result<GcpAttachRules> LoadGcpAttachRules();
 
-// Seeds `db` (already migrated) unless it has been seeded. A database seeded before gets only
-// the seed's Kubernetes GPU label rows it lacks (gpu_synonyms of scope kKubernetesScope,
-// added after its seed; rows an operator changed are kept). Fails with kInternal if the
+// Seeds `db` (already migrated) unless it has been seeded. A database seeded by a build
+// before the Kubernetes GPU label rows gets them once (gpu_synonyms of scope
+// kKubernetesScope, for the GPUs that have none there; a row an operator changed is kept,
+// one deleted later stays deleted). Fails with kInternal if the
 // embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on a
 // database error; either way nothing is written.
 Result<SeedReport> SeedIfEmpty(SQLite::Database& db);

@@ -37,4 +37,9 @@ bool PlanningTimeUp() {
   return request_clock && std::chrono::steady_clock::now() > request_clock->planning_until;
 }
 
+std::optional<std::chrono::steady_clock::time_point> PlanningDeadline() {
+  if (!request_clock) return std::nullopt;
+  return request_clock->planning_until;
+}
+
 }  // namespace gpuplan::plan

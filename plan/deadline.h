@@ -12,6 +12,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
 namespace gpuplan::plan {
@@ -36,5 +37,9 @@ void CheckDeadline();
 // True when this thread's request has used kPlanningShare of its budget (never without a
 // deadline).
 bool PlanningTimeUp();
+// The time at which this thread's request has used kPlanningShare of its budget (none
+// without a deadline): for work the request hands to other threads (plan/worker_pool.h),
+// which have no clock of their own.
+std::optional<std::chrono::steady_clock::time_point> PlanningDeadline();
 
 }  // namespace gpuplan::plan

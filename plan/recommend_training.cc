@@ -3,7 +3,6 @@
 // the options' costs run on the spare cores (plan/worker_pool.h); the catalog is read on the
 // request's thread only.
 #include <algorithm>
-#include <atomic>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -23,21 +22,42 @@ using model::PriceKind;
 
 namespace {
 
+// What the walk reads of an offer on the request's thread: its prices, and its spot pricing
+// when a spot option of it has a price (NeedsSpotPricing). An error is kept and answered
+// only where the walk needs what failed.
+struct OfferInputs {
+  std::optional<Result<OfferPrices>> prices;  // not read: the planning time ran out first
+  std::optional<Result<SpotPricing>> spot;
+};
+
+// Whether an offer with `prices` has an option that starts on spot with a price: only then
+// is its spot history read.
+bool NeedsSpotPricing(const OfferPrices& prices, const Constraints& cons) {
+  for (const auto& [name, kind] : model::kPriceKindNames) {
+    Recommendation uncounted;  // the walk counts the options
+    if (model::StartsOnSpot(kind) && OptionPrice(kind, prices, cons, uncounted)) return true;
+  }
+  return false;
+}
+
 using TrainingEstimates =
     std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>>;
 
-// The options of `offer` on 1, 2, 4... nodes (`slots`: their estimates' positions) and each
-// price kind asked: the feasible ones added to `feasible`, the others counted in `out`
-// (considered and rejected only); an error that is not an option's refusal is returned.
-// `spot_pricing` is the offer's, there (not null) whenever a spot option gets past its price
-// and fit.
-// Reads only its arguments: blocks of offers run on several threads.
-std::optional<Error> WalkOffer(const db::Offer& offer, const OfferPrices& prices,
-                               const SpotPricing* spot_pricing,
-                               const size_t* slots, const TrainingEstimates& estimates,
-                               const TrainingRequest& request, const Constraints& cons,
-                               std::vector<Candidate>& feasible, Recommendation& out) {
+// The options of `offer` on 1, 2, 4... nodes (`slots`: their clusters' and estimates'
+// positions) and each price kind asked: the feasible ones added to `feasible`, the others
+// counted in `out` (considered and rejected only). Answers the first error met, in the order
+// a walk meets them: the offer's prices, then per node count its cluster, its estimate (an
+// error that is not an option's refusal) and its spot pricing. Reads only its arguments:
+// blocks of offers run on several threads.
+std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, const size_t* slots,
+                               const std::vector<Result<model::Cluster>>& clusters,
+                               const TrainingEstimates& estimates, const TrainingRequest& request,
+                               const Constraints& cons, std::vector<Candidate>& feasible,
+                               Recommendation& out) {
+  if (!in.prices->ok()) return in.prices->error();
+  const OfferPrices& prices = **in.prices;
   for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
+    if (!clusters[slots[level]].ok()) return clusters[slots[level]].error();
     const auto& slot = *estimates[slots[level]];
     for (const auto& [name, kind] : model::kPriceKindNames) {
       const bool spot = model::StartsOnSpot(kind);
@@ -55,7 +75,9 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferPrices& prices
       Candidate c = NewCandidate(offer, nodes, kind, prices, *price);
       c.training = estimate;
       if (spot) {
-        if (!spot_pricing) return Error::Internal("spot option without the offer's spot pricing");
+        if (!in.spot) return Error::Internal("a spot option without its offer's spot pricing");
+        if (!in.spot->ok()) return in.spot->error();
+        const SpotPricing* spot_pricing = &**in.spot;
         PricingRequest spot_only = request.pricing;
         spot_only.kinds = {kind};
         spot_only.deadline_hours = cons.deadline_hours;
@@ -198,41 +220,33 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       clusters.push_back(std::move(cluster));
     }
   }
-  // Each offer's prices, and its spot pricing where a spot option of it is priced: read on
-  // the request's thread (the spot history is the catalog's) while the other threads start
-  // on the estimates. An error is kept and answered only if the walk needs what failed.
-  struct OfferInputs {
-    Result<OfferPrices> prices = Error::Internal("not priced");
-    std::optional<Result<SpotPricing>> spot;
-  };
+  // Each offer's prices and spot pricing are read on the request's thread (the catalog is
+  // its own), while the other threads start on the estimates. The spot history of an offer
+  // is read when a spot option of it has a price, whether or not it fits (the estimates are
+  // not known yet): more reads where little fits, in time the estimates take anyway.
   std::vector<OfferInputs> inputs(offers->offers.size());
-  size_t priced = 0;  // inputs[0, priced) are read
   auto read_prices = [&] {
-    for (; priced < offers->offers.size(); ++priced) {
-      if (StopEarly(offers->offers.size(), priced, out)) break;
-      const db::Offer& offer = *offers->offers[priced];
-      OfferInputs& in = inputs[priced];
-      in.prices = PriceOffer(pricing, offer);
-      if (!in.prices.ok()) continue;
-      Recommendation uncounted;  // the walk counts the options
-      if (OptionPrice(PriceKind::kSpot, *in.prices, cons, uncounted) ||
-          OptionPrice(PriceKind::kSpotWithFallback, *in.prices, cons, uncounted)) {
-        in.spot = pricing.SpotPricingFor(&offer, *in.prices->quote.spot);
+    for (size_t next = 0; next < offers->offers.size(); ++next) {
+      if (StopEarly(offers->offers.size(), next, out)) break;
+      const db::Offer& offer = *offers->offers[next];
+      OfferInputs& in = inputs[next];
+      in.prices = PriceOffer(pricing, *offers->offers[next]);
+      if (in.prices->ok() && NeedsSpotPricing(**in.prices, cons)) {
+        in.spot = pricing.SpotPricingFor(&offer, *(*in.prices)->quote.spot);
       }
     }
   };
-  std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>> estimates(
-      clusters.size());
-  std::atomic<bool> time_up = false;
+  // The request's clock is on its thread only (plan/deadline.h): the pieces compare the
+  // time with its planning deadline, read here.
+  const auto planning_until = PlanningDeadline();
+  auto time_up = [&] {
+    return planning_until && std::chrono::steady_clock::now() > *planning_until;
+  };
+  TrainingEstimates estimates(clusters.size());
   ParallelFor(
       clusters.size(),
       [&](size_t i) {
-        // The request's clock is on its own thread only (plan/deadline.h): that thread
-        // stops the others; what is not estimated then is where the walk stops early.
-        if (time_up.load(std::memory_order_relaxed) || PlanningTimeUp()) {
-          time_up = true;
-          return;
-        }
+        if (time_up()) return;  // not estimated: the walk stops before its first offer
         if (!clusters[i].ok()) {
           estimates[i] = clusters[i].error();
           return;
@@ -242,52 +256,49 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
             model::EstimateTrainingFigures(request.workload, request.job, *clusters[i]));
       },
       read_prices);
-  // The walk covers the offers read and estimated, and answers the first error it meets in
-  // their order (a price, a node, a spot history that could not be read).
+  // The walk covers the offers whose prices were read and whose options were estimated.
   size_t walked = 0;
-  for (; walked < priced; ++walked) {
+  for (; walked < offers->offers.size(); ++walked) {
     const size_t* offer_slots = &slots[walked * node_counts];
-    if (std::any_of(offer_slots, offer_slots + node_counts,
+    if (!inputs[walked].prices ||
+        std::any_of(offer_slots, offer_slots + node_counts,
                     [&](size_t i) { return !estimates[i].has_value(); })) {
       StoppedEarly(offers->offers.size(), walked, out);  // the time ran out first
       break;
     }
-    const OfferInputs& in = inputs[walked];
-    if (!in.prices.ok()) return in.prices.error();
-    bool spot_costed = false;  // an option on spot gets past its price and its fit
-    for (int level = 0; level < node_counts; ++level) {
-      if (!clusters[offer_slots[level]].ok()) return clusters[offer_slots[level]].error();
-      const auto& slot = *estimates[offer_slots[level]];
-      spot_costed = spot_costed || (in.spot && slot.ok() &&
-                                    (*slot)->memory.verdict != model::FitVerdict::kDoesNotFit);
-    }
-    if (spot_costed && !in.spot->ok()) return in.spot->error();
   }
-  // The options of each offer, in blocks of offers on the spare cores; the blocks' options
-  // and counts are joined in the offers' order, so the ranking (whose ties keep that order)
-  // and every count are those of one walk.
+  // The options of each offer, in blocks of offers on the spare cores; the blocks' options,
+  // counts and first error are joined in the offers' order, so the ranking (whose ties keep
+  // that order), every count and the error answered are those of one walk. A block the
+  // planning time leaves out ends the walk at its first offer.
   constexpr size_t kOffersPerBlock = 64;
   struct Block {
+    bool walked = false;
     std::vector<Candidate> feasible;
     Recommendation counts;  // considered and rejected only
     std::optional<Error> error;
   };
   std::vector<Block> blocks((walked + kOffersPerBlock - 1) / kOffersPerBlock);
   ParallelFor(blocks.size(), [&](size_t b) {
+    if (time_up()) return;
     Block& block = blocks[b];
+    block.walked = true;
     const size_t end = std::min(walked, (b + 1) * kOffersPerBlock);
     for (size_t next = b * kOffersPerBlock; next < end && !block.error; ++next) {
-      const OfferInputs& in = inputs[next];
-      const SpotPricing* spot = in.spot && in.spot->ok() ? &**in.spot : nullptr;
-      block.error = WalkOffer(*offers->offers[next], *in.prices, spot, &slots[next * node_counts],
-                              estimates, request, cons, block.feasible, block.counts);
+      block.error = WalkOffer(*offers->offers[next], inputs[next], &slots[next * node_counts],
+                              clusters, estimates, request, cons, block.feasible, block.counts);
     }
   });
   std::vector<Candidate> feasible;
   size_t options = 0;
   for (const Block& block : blocks) options += block.feasible.size();
   feasible.reserve(options);
-  for (Block& block : blocks) {
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    Block& block = blocks[b];
+    if (!block.walked) {
+      StoppedEarly(offers->offers.size(), b * kOffersPerBlock, out);
+      break;
+    }
     out.considered += block.counts.considered;
     for (const auto& [reason, n] : block.counts.rejected) out.rejected[reason] += n;
     if (block.error) return *block.error;

@@ -1,11 +1,14 @@
 #include "plan/worker_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -68,9 +71,23 @@ class Pool {
 
  private:
   Pool() {
-    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned workers = std::min(7u, hardware - 1);
-    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { Serve(); });
+    const unsigned workers = std::min(7u, UsableCpus() - 1);
+    for (unsigned i = 0; i < workers; ++i) {
+      try {
+        threads_.emplace_back([this] { Serve(); });
+      } catch (const std::system_error&) {
+        break;  // no more threads (a pids limit): the callers' own threads do the work
+      }
+    }
+  }
+
+  // The CPUs this process may run on (its affinity mask: a container's cpuset), at least 1.
+  static unsigned UsableCpus() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+      return std::max(1, CPU_COUNT(&set));
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
   }
 
   // Runs pieces of `job` until none is left. A failure is kept on the job (the first one)
@@ -116,17 +133,30 @@ class Pool {
   std::vector<std::thread> threads_;
 };
 
+thread_local bool serial = false;  // SerialParallelFor
+
+void Serially(size_t n, const std::function<void(size_t)>& work,
+              const std::function<void()>* first) {
+  if (first) (*first)();
+  for (size_t i = 0; i < n; ++i) work(i);
+}
+
 }  // namespace
 
 void ParallelFor(size_t n, const std::function<void(size_t)>& work) {
   if (n == 0) return;
+  if (serial) return Serially(n, work, nullptr);
   Pool::Instance().Run(n, work, nullptr);
 }
 
 void ParallelFor(size_t n, const std::function<void(size_t)>& work,
                  const std::function<void()>& first) {
+  if (serial) return Serially(n, work, &first);
   Pool::Instance().Run(n, work, &first);
 }
+
+SerialParallelFor::SerialParallelFor() : was_(serial) { serial = true; }
+SerialParallelFor::~SerialParallelFor() { serial = was_; }
 
 int ParallelWorkers() { return Pool::Instance().Workers(); }
 

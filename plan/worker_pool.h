@@ -12,8 +12,12 @@
 // calling thread once the calls running have returned.
 //
 // Thread-safe: any number of threads may call ParallelFor at once (each call's pieces are
-// shared out in the order the calls came). The workers are started on first use and joined
-// at process exit.
+// shared out in the order the calls came), and a piece may call ParallelFor itself (the
+// caller always runs its own pieces, so nothing waits on a busy pool). The workers are
+// started on first use (the CPUs of the process's affinity mask - 1, at most 7; fewer if
+// threads cannot be created) and joined at process exit: do not call it after main returns.
+// A CPU quota (cgroup cpu.max) is not read: where one is far below the mask, the workers
+// share it with the HTTP threads.
 #pragma once
 
 #include <cstddef>
@@ -30,7 +34,20 @@ void ParallelFor(size_t n, const std::function<void(size_t)>& work);
 void ParallelFor(size_t n, const std::function<void(size_t)>& work,
                  const std::function<void()>& first);
 
-// How many threads besides the caller run pieces (hardware threads - 1, at most 7).
+// While one lives on a thread, ParallelFor calls from that thread run `first` and then every
+// piece on it, in order: tests compare an answer planned with and without the workers.
+class SerialParallelFor {
+ public:
+  SerialParallelFor();
+  ~SerialParallelFor();
+  SerialParallelFor(const SerialParallelFor&) = delete;
+  SerialParallelFor& operator=(const SerialParallelFor&) = delete;
+
+ private:
+  bool was_;
+};
+
+// How many threads besides the caller run pieces.
 int ParallelWorkers();
 
 }  // namespace gpuplan::plan

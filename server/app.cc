@@ -30,6 +30,11 @@ namespace {
 void LogSeedReport(const db::SeedReport& report) {
   if (!report.seeded) {
     spdlog::info("catalog already seeded");
+    if (report.kubernetes_labels_added > 0) {
+      spdlog::info("added {} Kubernetes GPU label rows (gpu_synonyms of scope kubernetes) to a "
+                   "catalog seeded before them",
+                   report.kubernetes_labels_added);
+    }
     return;
   }
   spdlog::info("seeded {} GPUs", report.gpus);

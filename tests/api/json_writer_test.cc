@@ -207,5 +207,37 @@ TEST(JsonWriterTest, IndentJsonLaysOutLikeDump2AndKeepsTheText) {
   EXPECT_EQ(IndentJson("{}"), "{}");
 }
 
+// Past the writer's first 16 KB (a long string, thousands of numbers) and after Take() the
+// text is what a fresh writer and RapidJSON write.
+TEST(JsonWriterTest, GrowsAndIsReusedAfterTake) {
+  JsonWriter ours;
+  for (int round = 0; round < 3; ++round) {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> theirs(buffer);
+    const std::string long_text(100000 + round, round == 1 ? '"' : 'x');
+    ours.BeginArray();
+    theirs.StartArray();
+    ours.String(long_text);
+    theirs.String(long_text.data(), static_cast<rapidjson::SizeType>(long_text.size()));
+    for (int i = 0; i < 5000; ++i) {
+      ours.Number(i * 0.37 + round);
+      theirs.Double(i * 0.37 + round);
+    }
+    ours.EndArray();
+    theirs.EndArray();
+    ASSERT_EQ(ours.Take(), std::string(buffer.GetString(), buffer.GetSize())) << round;
+    ours.BeginObject();
+    ours.Field("small", 1);
+    ours.EndObject();
+    ASSERT_EQ(ours.Take(), "{\"small\":1}") << round;
+  }
+}
+
+// Text that is not compact JSON (an unmatched bracket) is laid out, not dropped or thrown on.
+TEST(JsonWriterTest, IndentJsonKeepsMalformedText) {
+  EXPECT_EQ(IndentJson("]1"), "\n]1");
+  EXPECT_EQ(IndentJson("[1"), "[\n  1");
+}
+
 }  // namespace
 }  // namespace gpuplan::api

@@ -226,7 +226,8 @@ TEST(SeederUpgradeTest, ACatalogSeededBeforeTheKubernetesLabelsGetsThem) {
   auto generation = [&] {
     return db.execAndGet("SELECT value FROM catalog_meta WHERE key = 'generation'").getString();
   };
-  // As an older build left it: no label rows; and one row changed by hand.
+  // As an older build left it: no label rows, no mark; and one row changed by hand.
+  db.exec("DELETE FROM catalog_meta WHERE key = 'kubernetes_labels_seeded_at'");
   db.exec("DELETE FROM gpu_synonyms WHERE cloud = 'kubernetes' AND gpu_id <> 'T4'");
   db.exec("UPDATE gpu_synonyms SET accelerator_name = 'My-T4', note = 'sourced: our nodes' "
           "WHERE cloud = 'kubernetes' AND gpu_id = 'T4'");
@@ -239,10 +240,16 @@ TEST(SeederUpgradeTest, ACatalogSeededBeforeTheKubernetesLabelsGetsThem) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM gpu_synonyms WHERE cloud = 'kubernetes' AND "
                   "accelerator_name = 'My-T4'"),
             1);
+  EXPECT_EQ(again->kubernetes_labels_added, seeded - 1);
   EXPECT_NE(generation(), before);
+  // Once only: a label row the operator deletes now stays deleted.
+  db.exec("DELETE FROM gpu_synonyms WHERE cloud = 'kubernetes' AND gpu_id = 'A10G'");
   const std::string after = generation();
-  ASSERT_TRUE(SeedIfEmpty(db).ok());
-  EXPECT_EQ(generation(), after);  // nothing missing: no write
+  auto third = SeedIfEmpty(db);
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ(third->kubernetes_labels_added, 0);
+  EXPECT_EQ(count(labels), seeded - 1);
+  EXPECT_EQ(generation(), after);
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ TEST(EstimateFiguresTest, AreTheFiguresOfTheFullEstimateWithoutItsWords) {
           job.epochs = 1;
           job.precision = gpu.bf16_tflops > 0 ? Precision::kBf16 : Precision::kFp16;
           job.precision_auto = automatic;
-          const Cluster cluster = Node(gpu, 8, nodes);
+          Cluster cluster = Node(gpu, 8, nodes);
+          cluster.node.vcpus = 96;  // image workloads read the input pipeline
           auto full = EstimateTraining(w, job, cluster, DefaultConstants(), false);
           auto figures = EstimateTrainingFigures(w, job, cluster);
           ASSERT_EQ(full.ok(), figures.ok()) << w.id << " on " << gpu.id;
@@ -39,6 +40,9 @@ TEST(EstimateFiguresTest, AreTheFiguresOfTheFullEstimateWithoutItsWords) {
           EXPECT_EQ(full->layout.pipeline, figures->layout.pipeline) << where;
           EXPECT_EQ(full->layout.data, figures->layout.data) << where;
           EXPECT_EQ(full->layout.zero_stage, figures->layout.zero_stage) << where;
+          EXPECT_EQ(full->layout.context, figures->layout.context) << where;
+          EXPECT_EQ(full->layout.virtual_stages, figures->layout.virtual_stages) << where;
+          EXPECT_EQ(full->layout.sequence_parallel, figures->layout.sequence_parallel) << where;
           EXPECT_EQ(full->micro_batch, figures->micro_batch) << where;
           EXPECT_EQ(full->grad_accumulation_steps, figures->grad_accumulation_steps) << where;
           EXPECT_EQ(full->memory.verdict, figures->memory.verdict) << where;
@@ -52,6 +56,10 @@ TEST(EstimateFiguresTest, AreTheFiguresOfTheFullEstimateWithoutItsWords) {
           EXPECT_EQ(full->p10_hours, figures->p10_hours) << where;
           EXPECT_EQ(full->p90_hours, figures->p90_hours) << where;
           EXPECT_EQ(full->steps, figures->steps) << where;
+          EXPECT_EQ(full->epochs, figures->epochs) << where;
+          EXPECT_EQ(full->total_samples, figures->total_samples) << where;
+          EXPECT_EQ(full->total_tokens, figures->total_tokens) << where;
+          EXPECT_EQ(full->train_flops, figures->train_flops) << where;
           EXPECT_FALSE(full->assumptions.empty()) << where;
           EXPECT_TRUE(figures->assumptions.empty()) << where;
           EXPECT_TRUE(figures->warnings.empty()) << where;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -53,8 +54,13 @@ TEST(WorkerPoolTest, PiecesRunOnTheSpareCoresAsWell) {
       threads.insert(std::this_thread::get_id());
     }
     waiting.fetch_add(1);
-    while (waiting.load() < 2) std::this_thread::yield();
+    // Waits for the other piece (a few seconds at most: fails rather than hangs).
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (waiting.load() < 2 && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::yield();
+    }
   });
+  EXPECT_EQ(waiting.load(), 2);
   EXPECT_EQ(threads.size(), 2u);
 }
 

@@ -1,0 +1,64 @@
+// A training recommendation planned on the worker pool answers exactly what the same walk
+// answers on one thread: every count, every ranked option in order, the Pareto front, over
+// the seeded catalog (more than one block of 64 offers) with on-demand, spot and
+// spot_with_fallback options, a deadline and a budget.
+#include <gtest/gtest.h>
+
+#include "db/cached_catalog.h"
+#include "model/workload_presets.h"
+#include "plan/planner.h"
+#include "plan/worker_pool.h"
+#include "tests/db/seeded_db_test.h"
+
+namespace gpuplan::plan {
+namespace {
+
+class ParallelWalkTest : public db::SeededDbTest {};
+
+std::vector<std::string> Describe(const std::vector<RecommendedOption>& options) {
+  std::vector<std::string> out;
+  for (const RecommendedOption& o : options) {
+    out.push_back(o.offer.instance.cloud + "/" + o.offer.region + "/" + o.offer.instance.id +
+                  " x" + std::to_string(o.nodes) + " " +
+                  std::string(model::PriceKindName(o.price_kind)) + " " +
+                  std::to_string(o.hours) + " h " + std::to_string(o.cost) + " " + o.why);
+  }
+  return out;
+}
+
+TEST_F(ParallelWalkTest, AnswersWhatOneThreadAnswers) {
+  for (const char* workload : {"llama-2-7b", "bert-large", "resnet-50"}) {
+    RecommendRequest request;
+    request.training = TrainingRequest{};
+    request.training->workload = *model::FindPreset(workload);
+    request.training->job.samples = 2e7;
+    request.training->job.epochs = 1;
+    request.training->job.global_batch = 512;
+    request.training->job.precision_auto = true;
+    request.constraints.max_nodes = 4;
+    request.constraints.deadline_hours = 200;
+    request.constraints.budget = 20000;
+    request.limit = 40;
+    db::CachedCatalog parallel_catalog(*db_);
+    auto parallel = Planner(parallel_catalog).Recommend(request);
+    ASSERT_TRUE(parallel.ok()) << parallel.error().message;
+    Result<Recommendation> serial = Error::Internal("not run");
+    {
+      SerialParallelFor one_thread;
+      db::CachedCatalog serial_catalog(*db_);
+      serial = Planner(serial_catalog).Recommend(request);
+    }
+    ASSERT_TRUE(serial.ok()) << serial.error().message;
+    EXPECT_GT(parallel->considered, 64 * 3) << workload;  // more than one block of offers
+    EXPECT_GT(parallel->feasible, 0) << workload;
+    EXPECT_EQ(parallel->considered, serial->considered) << workload;
+    EXPECT_EQ(parallel->feasible, serial->feasible) << workload;
+    EXPECT_EQ(parallel->rejected, serial->rejected) << workload;
+    EXPECT_EQ(parallel->assumptions, serial->assumptions) << workload;
+    EXPECT_EQ(Describe(parallel->items), Describe(serial->items)) << workload;
+    EXPECT_EQ(Describe(parallel->pareto_front), Describe(serial->pareto_front)) << workload;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::plan
