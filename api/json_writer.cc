@@ -26,26 +26,20 @@ void JsonWriter::Grow(size_t n) {
   capacity_ = capacity;
 }
 
-void JsonWriter::BeginObject() {
+void JsonWriter::Open(std::string_view bracket) {
   BeforeValue();
-  Put("{");
+  Put(bracket);
   has_items_.push_back(false);
 }
-void JsonWriter::EndObject() {
+void JsonWriter::Close(std::string_view bracket) {
   assert(!has_items_.empty() && !after_key_);
   has_items_.pop_back();
-  Put("}");
+  Put(bracket);
 }
-void JsonWriter::BeginArray() {
-  BeforeValue();
-  Put("[");
-  has_items_.push_back(false);
-}
-void JsonWriter::EndArray() {
-  assert(!has_items_.empty() && !after_key_);
-  has_items_.pop_back();
-  Put("]");
-}
+void JsonWriter::BeginObject() { Open("{"); }
+void JsonWriter::EndObject() { Close("}"); }
+void JsonWriter::BeginArray() { Open("["); }
+void JsonWriter::EndArray() { Close("]"); }
 
 void JsonWriter::Null() {
   BeforeValue();

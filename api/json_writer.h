@@ -80,6 +80,9 @@ class JsonWriter {
       has_items_.back() = true;
     }
   }
+  // A container's opening and closing bracket, with the separator and nesting they need.
+  void Open(std::string_view bracket);
+  void Close(std::string_view bracket);
   // Appends `v` between quotes, escaped; invalid UTF-8 has each bad byte replaced (and a
   // non-ASCII key goes through EncodeJson, as it always has).
   void Quoted(std::string_view v, bool is_key);

@@ -186,20 +186,19 @@ namespace {
 constexpr const char* kLabelsSeededSql =
     "SELECT value FROM catalog_meta WHERE key = 'kubernetes_labels_seeded_at'";
 constexpr const char* kMarkLabelsSeededSql =
-    "INSERT OR REPLACE INTO catalog_meta (key, value) "
-    "VALUES ('kubernetes_labels_seeded_at', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))";
+    "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES ('kubernetes_labels_seeded_at', ?)";
 
 // The embedded seed's synonym rows under `scope` for the GPUs that have none there (and are
 // in the catalog), added: a catalog seeded by a build before the scope existed gets them,
 // and a GPU's row an operator changed is kept. Returns how many.
-int AddMissingSeedSynonyms(SQLite::Database& db, std::string_view scope, Status& status) {
+Result<int> AddMissingSeedSynonyms(SQLite::Database& db, std::string_view scope) {
   SQLite::Statement insert(db,
                            "INSERT INTO gpu_synonyms (cloud, accelerator_name, gpu_id, note) "
                            "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM gpus WHERE id = ?3) "
                            "AND NOT EXISTS (SELECT 1 FROM gpu_synonyms WHERE cloud = ?1 AND "
                            "gpu_id = ?3) ON CONFLICT (cloud, accelerator_name) DO NOTHING");
   int added = 0;
-  status = ForEachSeedRow("gpu_synonyms.csv", [&](auto f) {
+  Status read = ForEachSeedRow("gpu_synonyms.csv", [&](auto f) {
     if (f("cloud") != scope) return;
     insert.bind(1, f("cloud"));
     insert.bind(2, f("accelerator_name"));
@@ -208,8 +207,16 @@ int AddMissingSeedSynonyms(SQLite::Database& db, std::string_view scope, Status&
     added += insert.exec();
     insert.reset();
   });
+  if (!read.ok()) return read.error();
   if (added > 0) BumpCatalogGeneration(db);
   return added;
+}
+
+// Marks the catalog as holding the seed's Kubernetes GPU label rows.
+void MarkLabelsSeeded(SQLite::Database& db) {
+  SQLite::Statement mark(db, kMarkLabelsSeededSql);
+  mark.bind(1, UtcNow());
+  mark.exec();
 }
 
 }  // namespace
@@ -224,11 +231,11 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
       // operator deleted afterwards stays deleted.
       SQLite::Statement marked(db, kLabelsSeededSql);
       if (marked.executeStep()) return SeedReport{};
-      Status status = OkStatus();
+      auto added = AddMissingSeedSynonyms(db, kKubernetesScope);
+      if (!added.ok()) return added.error();
       SeedReport report;
-      report.kubernetes_labels_added = AddMissingSeedSynonyms(db, kKubernetesScope, status);
-      if (!status.ok()) return status.error();
-      db.exec(kMarkLabelsSeededSql);
+      report.kubernetes_labels_added = *added;
+      MarkLabelsSeeded(db);
       tx.commit();
       return report;
     }
@@ -257,7 +264,7 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     SQLite::Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES ('seeded_at', ?)");
     mark.bind(1, UtcNow());
     mark.exec();
-    db.exec(kMarkLabelsSeededSql);
+    MarkLabelsSeeded(db);
     tx.commit();
     return report;
   } catch (const SQLite::Exception& e) {

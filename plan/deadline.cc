@@ -33,13 +33,15 @@ void CheckDeadline() {
   if (request_clock && std::chrono::steady_clock::now() > request_clock->deadline) throw DeadlineExceeded();
 }
 
-bool PlanningTimeUp() {
-  return request_clock && std::chrono::steady_clock::now() > request_clock->planning_until;
-}
+bool PlanningTimeUp() { return Past(PlanningDeadline()); }
 
 std::optional<std::chrono::steady_clock::time_point> PlanningDeadline() {
   if (!request_clock) return std::nullopt;
   return request_clock->planning_until;
+}
+
+bool Past(const std::optional<std::chrono::steady_clock::time_point>& deadline) {
+  return deadline && std::chrono::steady_clock::now() > *deadline;
 }
 
 }  // namespace gpuplan::plan

@@ -41,5 +41,7 @@ bool PlanningTimeUp();
 // without a deadline): for work the request hands to other threads (plan/worker_pool.h),
 // which have no clock of their own.
 std::optional<std::chrono::steady_clock::time_point> PlanningDeadline();
+// Whether `deadline` (none: never) has passed; any thread.
+bool Past(const std::optional<std::chrono::steady_clock::time_point>& deadline);
 
 }  // namespace gpuplan::plan

@@ -8,7 +8,7 @@ std::optional<GpuProductLabel> GfdProductLabel(const std::string& gpu_id, const 
                                                const std::optional<db::GpuSynonym>& row) {
   if (!vendor.empty() && vendor != "NVIDIA") return std::nullopt;
   if (row && !row->accelerator_name.empty() && IsLabelValue(row->accelerator_name)) {
-    bool sourced = std::string_view(row->note).substr(0, kSourcedLabelNote.size()) == kSourcedLabelNote;
+    const bool sourced = std::string_view(row->note).starts_with(kSourcedLabelNote);
     return GpuProductLabel{row->accelerator_name, sourced};
   }
   // GFD's rule on the catalog id: "NVIDIA-" + the product name with spaces as '-'.

@@ -34,8 +34,7 @@ struct OfferInputs {
 // is its spot history read.
 bool NeedsSpotPricing(const OfferPrices& prices, const Constraints& cons) {
   for (const auto& [name, kind] : model::kPriceKindNames) {
-    Recommendation uncounted;  // the walk counts the options
-    if (model::StartsOnSpot(kind) && OptionPrice(kind, prices, cons, uncounted)) return true;
+    if (model::StartsOnSpot(kind) && PriceOfOption(kind, prices, cons)) return true;
   }
   return false;
 }
@@ -230,7 +229,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       if (StopEarly(offers->offers.size(), next, out)) break;
       const db::Offer& offer = *offers->offers[next];
       OfferInputs& in = inputs[next];
-      in.prices = PriceOffer(pricing, *offers->offers[next]);
+      in.prices = PriceOffer(pricing, offer);
       if (in.prices->ok() && NeedsSpotPricing(**in.prices, cons)) {
         in.spot = pricing.SpotPricingFor(&offer, *(*in.prices)->quote.spot);
       }
@@ -239,9 +238,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   // The request's clock is on its thread only (plan/deadline.h): the pieces compare the
   // time with its planning deadline, read here.
   const auto planning_until = PlanningDeadline();
-  auto time_up = [&] {
-    return planning_until && std::chrono::steady_clock::now() > *planning_until;
-  };
+  auto time_up = [&] { return Past(planning_until); };
   TrainingEstimates estimates(clusters.size());
   ParallelFor(
       clusters.size(),

@@ -197,21 +197,27 @@ Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer) {
   return OfferPrices{std::move(quote).value(), pricing.Assess(offer)};
 }
 
+std::optional<double> PriceOfOption(PriceKind kind, const OfferPrices& prices,
+                                    const Constraints& cons, const char** why) {
+  if (!cons.kinds.Has(kind)) return std::nullopt;
+  const PriceQuote& quote = prices.quote;
+  std::optional<double> price = kind == PriceKind::kOndemand ? quote.ondemand : quote.spot;
+  if (kind == PriceKind::kSpotWithFallback && !quote.ondemand) price.reset();
+  const char* reason = !price ? "no_price"
+                       : prices.quality.spot_above_ondemand && !cons.include_doubtful_prices
+                           ? "doubtful_price"
+                           : nullptr;
+  if (why) *why = reason;
+  return reason ? std::nullopt : price;
+}
+
 std::optional<double> OptionPrice(PriceKind kind, const OfferPrices& prices,
                                   const Constraints& cons, Recommendation& out) {
   if (!cons.kinds.Has(kind)) return std::nullopt;
   ++out.considered;
-  const PriceQuote& quote = prices.quote;
-  std::optional<double> price = kind == PriceKind::kOndemand ? quote.ondemand : quote.spot;
-  if (kind == PriceKind::kSpotWithFallback && !quote.ondemand) price.reset();
-  if (!price) {
-    ++out.rejected["no_price"];
-    return std::nullopt;
-  }
-  if (prices.quality.spot_above_ondemand && !cons.include_doubtful_prices) {
-    ++out.rejected["doubtful_price"];
-    return std::nullopt;
-  }
+  const char* why = nullptr;
+  auto price = PriceOfOption(kind, prices, cons, &why);
+  if (!price) ++out.rejected[why];
   return price;
 }
 

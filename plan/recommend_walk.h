@@ -54,6 +54,11 @@ Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer);
 // doubtful_price).
 std::optional<double> OptionPrice(model::PriceKind kind, const OfferPrices& prices,
                                   const Constraints& cons, Recommendation& out);
+// The same price without counting the option: nullopt when the kind is not asked, or, with
+// `*why` set to the rejection reason, when it is not offered ("no_price") or doubtful and not
+// ranked ("doubtful_price").
+std::optional<double> PriceOfOption(model::PriceKind kind, const OfferPrices& prices,
+                                    const Constraints& cons, const char** why = nullptr);
 
 // The node of each instance type a walk meets, its GPU's spec read from the catalog once.
 class NodeSpecs {

@@ -1,7 +1,8 @@
 // A training recommendation planned on the worker pool answers exactly what the same walk
 // answers on one thread: every count, every ranked option in order, the Pareto front, over
 // the seeded catalog (more than one block of 64 offers) with on-demand, spot and
-// spot_with_fallback options, a deadline and a budget.
+// spot_with_fallback options, a deadline and a budget; and every offer's options are walked
+// once (no block lost or doubled when blocks are joined).
 #include <gtest/gtest.h>
 
 #include "db/cached_catalog.h"
@@ -51,6 +52,16 @@ TEST_F(ParallelWalkTest, AnswersWhatOneThreadAnswers) {
     ASSERT_TRUE(serial.ok()) << serial.error().message;
     EXPECT_GT(parallel->considered, 64 * 3) << workload;  // more than one block of offers
     EXPECT_GT(parallel->feasible, 0) << workload;
+    // Every offer walked once: each of its 3 node counts x 3 price kinds is one option,
+    // counted once as feasible or under one rejection reason.
+    auto all = parallel_catalog.AllOffers();
+    ASSERT_TRUE(all.ok());
+    const int too_large = parallel->rejected.at("node_too_large");
+    EXPECT_EQ(parallel->considered, 9 * (static_cast<int>((*all)->size()) - too_large))
+        << workload;
+    int counted = parallel->feasible;
+    for (const auto& [reason, n] : parallel->rejected) counted += reason == "node_too_large" ? 0 : n;
+    EXPECT_EQ(counted, parallel->considered) << workload;
     EXPECT_EQ(parallel->considered, serial->considered) << workload;
     EXPECT_EQ(parallel->feasible, serial->feasible) << workload;
     EXPECT_EQ(parallel->rejected, serial->rejected) << workload;
