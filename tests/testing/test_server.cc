@@ -15,6 +15,7 @@
 
 #include "db/api_keys.h"
 #include "db/database.h"
+#include "tests/testing/seeded_template.h"
 
 namespace gpuplan::testing {
 
@@ -50,6 +51,7 @@ TestServer::TestServer(const std::function<void(server::ServeConfig&)>& configur
   config.port = 0;
   config.db_path = db_path_;
   config.static_dir = STATIC_DIR;
+  CopySeededTemplate(db_path_);  // else App::Create seeds it, as on a first start
   auto app = server::App::Create(config);
   if (!app.ok()) throw std::runtime_error("App::Create: " + app.error().message);
   app_ = std::move(app).value();

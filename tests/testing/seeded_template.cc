@@ -1,0 +1,52 @@
+#include "tests/testing/seeded_template.h"
+
+#include <SQLiteCpp/Backup.h>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace gpuplan::testing {
+
+namespace {
+
+// The template's path, or "" when this run has none.
+std::string TemplatePath() {
+  const char* path = std::getenv("GPUPLAN_TEST_SEEDED_DB");
+  if (path == nullptr || *path == '\0') return "";
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) ? path : "";
+}
+
+}  // namespace
+
+bool CopySeededTemplate(SQLite::Database& into) {
+  const std::string path = TemplatePath();
+  if (path.empty()) return false;
+  try {
+    SQLite::Database from(path, SQLite::OPEN_READONLY);
+    SQLite::Backup backup(into, from);
+    if (backup.executeStep() != SQLITE_DONE) {
+      ADD_FAILURE() << "copying the seeded template " << path << " did not finish";
+      return false;
+    }
+    return true;
+  } catch (const SQLite::Exception& e) {
+    ADD_FAILURE() << "copying the seeded template " << path << ": " << e.what();
+    return false;
+  }
+}
+
+bool CopySeededTemplate(const std::string& path) {
+  if (TemplatePath().empty()) return false;
+  try {
+    SQLite::Database into(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    return CopySeededTemplate(into);
+  } catch (const SQLite::Exception& e) {
+    ADD_FAILURE() << "creating " << path << " from the seeded template: " << e.what();
+    return false;
+  }
+}
+
+}  // namespace gpuplan::testing
