@@ -81,6 +81,7 @@ CloudRefresh Diff(const CloudCatalog& c, const CloudState& before, const CloudSt
   CloudRefresh r;
   r.cloud = c.cloud;
   r.origin = c.origin;
+  r.rows_without_gpu = c.rows_without_gpu;
   r.rows_read = c.batch.report.rows_read;
   r.rows_skipped = c.batch.report.rows_skipped;
   std::set<PriceKey> listed;
@@ -134,6 +135,28 @@ Status CheckCatalogs(const std::vector<CloudCatalog>& catalogs) {
 }
 
 }  // namespace
+
+CsvTable SkypilotGpuRows(const CsvTable& table, const GcpAttachRules* attach, int& left_out) {
+  left_out = 0;
+  const auto accelerator = table.Column("AcceleratorName");
+  if (!accelerator) return table;
+  const auto instance_type = table.Column("InstanceType");
+  std::set<std::string, std::less<>> hosts;
+  if (attach) {
+    for (const auto& [machine, gpus] : attach->machine_gpus) hosts.insert(machine);
+    for (const auto& [gpus, host] : attach->n1_hosts) hosts.insert(host);
+  }
+  std::vector<CsvRow> kept;
+  for (const CsvRow& row : table.rows()) {
+    if (!CsvTable::Field(row, accelerator).empty() ||
+        hosts.count(CsvTable::Field(row, instance_type))) {
+      kept.push_back(row);
+    } else {
+      ++left_out;
+    }
+  }
+  return CsvTable(table.header(), std::move(kept));
+}
 
 double PriceMove::relative_change() const {
   if (before_per_hour == 0) return std::numeric_limits<double>::infinity();

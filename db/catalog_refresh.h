@@ -18,6 +18,8 @@
 
 #include "db/catalog_batch.h"
 #include "db/catalog_import.h"
+#include "db/csv.h"
+#include "db/skypilot_parser.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -25,11 +27,20 @@ namespace gpuplan::db {
 inline constexpr int kRefreshAttempts = 3;
 inline constexpr size_t kRefreshMovesReported = 5;  // largest price moves listed per cloud
 
+// The rows of a SkyPilot table that can make a GPU offer: those naming an accelerator
+// (AcceleratorName), and host rows of the machine types `attach` gives GPUs to (GCP;
+// nullptr for other clouds: the parser only skips host rows there). Upstream files list
+// every instance type of a cloud, GPU or not (AWS: far more rows than the import cap), so
+// a refresh keeps these before parsing; `left_out` is set to the number of the others. A
+// table without an AcceleratorName column is returned whole (the parser names the column).
+CsvTable SkypilotGpuRows(const CsvTable& table, const GcpAttachRules* attach, int& left_out);
+
 // One cloud's parsed catalog and where it came from (a file path or a URL).
 struct CloudCatalog {
   std::string cloud;
   std::string origin;
-  CatalogBatch batch;  // as the SkyPilot parser made it, with no rejected rows
+  CatalogBatch batch;         // as the SkyPilot parser made it, with no rejected rows
+  int rows_without_gpu = 0;   // rows SkypilotGpuRows left out before parsing
 };
 
 // One current price that the refresh changed.
@@ -42,7 +53,8 @@ struct PriceMove {
 
 struct CloudRefresh {
   std::string cloud, origin;
-  int rows_read = 0, rows_skipped = 0;
+  int rows_without_gpu = 0;  // left out before parsing (SkypilotGpuRows)
+  int rows_read = 0, rows_skipped = 0;  // parsed; skipped by the parser (reasons in the import)
   int prices_listed = 0;     // current-price keys the refresh lists
   int prices_added = 0;      // keys the catalog had no current price for
   int prices_changed = 0;    // keys whose current price (or currency) moved

@@ -13,7 +13,9 @@
 #include "api/catalog_io.h"
 #include "db/catalog_refresh.h"
 #include "db/catalog_store.h"
+#include "db/csv.h"
 #include "db/field_rules.h"
+#include "db/seeder.h"
 #include "db/text.h"
 #include "server/admin_commands.h"
 #include "server/catalog_sources.h"
@@ -42,13 +44,21 @@ Result<Plan> Gather(const CatalogRefreshCommand& c, const std::set<std::string>&
   if (url && asked.empty()) asked.assign(catalog_clouds.begin(), catalog_clouds.end());
   auto found = url ? DownloadCatalogs(from, asked) : ReadCatalogDirectory(from, asked);
   if (!found.ok()) return found.error();
+  auto where = [&](const std::string& cloud) {
+    return url ? from + "/" + cloud + "/vms.csv"
+               : from + "/" + cloud + "/vms.csv or " + from + "/" + cloud + "_vms_gpu.csv";
+  };
   Plan plan;
   for (const std::string& cloud : found->missing) {
-    const std::string where = url ? from + "/" + cloud + "/vms.csv"
-                                  : from + "/" + cloud + "/vms.csv or " + from + "/" + cloud +
-                                        "_vms_gpu.csv";
-    if (!c.clouds.empty()) return Error::Invalid("cloud", "cloud '" + cloud + "': no " + where);
-    plan.left_out.push_back({cloud, "not published: no " + where});
+    if (!c.clouds.empty()) return Error::Invalid("cloud", "cloud '" + cloud + "': no " + where(cloud));
+    plan.left_out.push_back({cloud, "not published: no " + where(cloud)});
+  }
+  if (!url && c.clouds.empty()) {  // a directory's clouds are found, not asked: say which are not
+    std::set<std::string> published;
+    for (const CatalogFile& file : found->files) published.insert(file.cloud);
+    for (const std::string& cloud : catalog_clouds) {
+      if (!published.count(cloud)) plan.left_out.push_back({cloud, "not published: no " + where(cloud)});
+    }
   }
   for (CatalogFile& file : found->files) {
     if (c.clouds.empty() && !catalog_clouds.count(file.cloud)) {
@@ -71,13 +81,20 @@ Error InFile(const std::string& origin, Error e) {
   return e;
 }
 
+// The file's GPU rows through the import's SkyPilot parser (api::ParseSkypilotTable).
 Result<db::CloudCatalog> Parse(CatalogFile& file, const std::string& observed_at,
-                               const std::string& now, db::CatalogStore& store) {
+                               const std::string& now, const db::GcpAttachRules& attach,
+                               db::CatalogStore& store) {
+  auto table = db::ParseCsv(file.text);
+  std::string().swap(file.text);  // read: the text is no longer needed
+  if (!table.ok()) return InFile(file.origin, table.error());
+  int without_gpu = 0;
+  db::CsvTable gpu_rows =
+      db::SkypilotGpuRows(*table, file.cloud == "gcp" ? &attach : nullptr, without_gpu);
   api::ImportRequest request{"skypilot", file.cloud, observed_at,
                              "SkyPilot catalog " + file.origin + " (gpuplan catalog refresh at " +
                                  now + ")"};
-  auto batch = api::ParseImport(request, file.text, store);
-  std::string().swap(file.text);  // parsed: the text is no longer needed
+  auto batch = api::ParseSkypilotTable(request, gpu_rows, store);
   if (!batch.ok()) return InFile(file.origin, batch.error());
   const db::ImportReport& report = batch->report;
   if (!report.rejected.empty()) {
@@ -88,7 +105,7 @@ Result<db::CloudCatalog> Parse(CatalogFile& file, const std::string& observed_at
     }
     return InFile(file.origin, std::move(e));
   }
-  return db::CloudCatalog{file.cloud, file.origin, std::move(batch).value()};
+  return db::CloudCatalog{file.cloud, file.origin, std::move(batch).value(), without_gpu};
 }
 
 nlohmann::json MoveJson(const db::PriceMove& m) {
@@ -106,7 +123,8 @@ nlohmann::json ReportJson(const db::RefreshOutcome& r, const Plan& plan,
     nlohmann::json moves = nlohmann::json::array();
     for (const db::PriceMove& m : c.largest_moves) moves.push_back(MoveJson(m));
     clouds.push_back({{"cloud", c.cloud}, {"origin", c.origin},
-                      {"rows", {{"read", c.rows_read}, {"skipped", c.rows_skipped}}},
+                      {"rows", {{"without_gpu", c.rows_without_gpu}, {"read", c.rows_read},
+                                {"skipped", c.rows_skipped}}},
                       {"prices", {{"listed", c.prices_listed}, {"added", c.prices_added},
                                   {"changed", c.prices_changed}, {"unchanged", c.prices_unchanged},
                                   {"not_seen", c.prices_not_seen}}},
@@ -138,9 +156,10 @@ void PrintText(const db::RefreshOutcome& r, const Plan& plan, const std::string&
       << observed_at << "\n";
   for (const db::CloudRefresh& c : r.clouds) {
     out << fmt::format(
-        "{} ({}): {} rows read, {} skipped; prices: {} listed, {} added, {} changed, {} "
-        "unchanged, {} not seen (kept: they age into stale); instance types added: {}\n",
-        c.cloud, c.origin, c.rows_read, c.rows_skipped, c.prices_listed, c.prices_added,
+        "{} ({}): {} rows read ({} more without a GPU left out), {} skipped; prices: {} "
+        "listed, {} added, {} changed, {} unchanged, {} not seen (kept: they age into "
+        "stale); instance types added: {}\n",
+        c.cloud, c.origin, c.rows_read, c.rows_without_gpu, c.rows_skipped, c.prices_listed, c.prices_added,
         c.prices_changed, c.prices_unchanged, c.prices_not_seen, c.instance_types_added);
     for (const std::string& id : c.instance_types_added_ids) out << "  added " << id << "\n";
     for (const db::PriceMove& m : c.largest_moves) out << "  moved " << MoveText(m) << "\n";
@@ -166,9 +185,11 @@ int RunCatalogRefresh(const CatalogRefreshCommand& c, std::ostream& out, std::os
   auto plan = Gather(c, catalog_clouds);
   if (!plan.ok()) return ReportError(plan.error(), err);
   const std::string stamp = db::rules::CanonicalOrSame(observed_at);
+  auto attach = db::LoadGcpAttachRules();
+  if (!attach.ok()) return ReportError(attach.error(), err);
   std::vector<db::CloudCatalog> catalogs;
   for (CatalogFile& file : plan->files) {
-    auto parsed = Parse(file, stamp, now, store);
+    auto parsed = Parse(file, stamp, now, *attach, store);
     if (!parsed.ok()) return ReportError(parsed.error(), err);
     catalogs.push_back(std::move(parsed).value());
   }
