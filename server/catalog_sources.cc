@@ -86,7 +86,9 @@ bool IsHttpUrl(const std::string& from) {
 Result<CatalogFiles> ReadCatalogDirectory(const std::string& dir,
                                           const std::vector<std::string>& clouds) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return Error::Invalid("from", "'" + dir + "' is not a directory");
+  if (!fs::is_directory(dir, ec)) {
+    return Error::Invalid("from", "'" + dir + "' is not a directory (nor an http:// or https:// URL)");
+  }
   auto found = FindFiles(dir);
   if (!found.ok()) return found.error();
   CatalogFiles out;
