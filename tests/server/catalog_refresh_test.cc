@@ -4,9 +4,11 @@
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <fstream>
@@ -27,21 +29,25 @@ namespace fs = std::filesystem;
 constexpr const char* kAwsHeader =
     "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
     "Region,AvailabilityZone\n";
-// A newer copy of AWS: g5.xlarge cheaper on demand and dearer on spot in us-east-1 (seeded
-// 1.006 and 0.4328 in use1-az1), unchanged in eu-west-1 (1.123, 0.5917 in euw1-az1), and
-// an instance type the seed does not have.
-constexpr const char* kAwsRows =
-    "g5.xlarge,A10G,1.0,4.0,16.0,,0.9,0.5,us-east-1,use1-az1\n"
-    "g5.xlarge,A10G,1.0,4.0,16.0,,1.123,0.5917,eu-west-1,euw1-az1\n"
-    "g5.refresh-test,A10G,8.0,192.0,768.0,,9.5,,us-east-1,use1-az1\n";
+constexpr const char* kA10GInfo =
+    "\"{'Gpus': [{'Name': 'A10G', 'Manufacturer': 'NVIDIA', 'Count': 1, 'LogicalGpuCount': 1, "
+    "'GpuPartitionSize': 1.0, 'Workloads': ['ml-ai'], 'MemoryInfo': {'SizeInMiB': 22888}}], "
+    "'TotalGpuMemoryInMiB': 22888}\"";
 constexpr const char* kGcpHeader =
     "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,"
     "AvailabilityZone,Price,SpotPrice\n";
-// a2-highgpu-1g in us-central1-a: host 0.73948 -> 0.8, its A100 bundle as seeded.
+// a2-highgpu-1g in us-central1-a: a host price no seed has, so its offer's price moves.
 constexpr const char* kGcpRows =
-    "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.8,0.38812\n"
+    "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.123456,0.38812\n"
     ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-a,"
     "2.93391,1.5399\n";
+constexpr double kOndemandFactor = 0.9, kSpotFactor = 1.2;
+
+std::string Exact(double v) {  // round-trips through the CSV to the same double
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.17g", v);
+  return text;
+}
 
 void Write(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
@@ -54,6 +60,23 @@ class CatalogRefreshTest : public ::testing::Test {
     db_ = dir_.File("catalog.db");
     std::ostringstream err;
     ASSERT_NE(OpenPreparedDatabase(db_, err), nullptr) << err.str();  // seeded
+    // The seeded prices the copy below moves or repeats, whatever the seed holds.
+    od_use1_ = CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand");
+    spot_use1_ = CurrentPrice("aws", "g5.xlarge", "us-east-1", "use1-az1", "spot");
+    od_euw1_ = CurrentPrice("aws", "g5.xlarge", "eu-west-1", "", "ondemand");
+    spot_euw1_ = CurrentPrice("aws", "g5.xlarge", "eu-west-1", "euw1-az1", "spot");
+    for (double seeded : {od_use1_, spot_use1_, od_euw1_, spot_euw1_}) ASSERT_GT(seeded, 0);
+  }
+
+  // A newer copy of AWS: g5.xlarge cheaper on demand and dearer on spot in us-east-1,
+  // unchanged in eu-west-1, and an instance type the seed does not have.
+  std::string AwsCsv() const {
+    const std::string g5 = std::string("g5.xlarge,A10G,1.0,4.0,16.0,") + kA10GInfo + ",";
+    return std::string(kAwsHeader) +
+           g5 + Exact(od_use1_ * kOndemandFactor) + "," + Exact(spot_use1_ * kSpotFactor) +
+           ",us-east-1,use1-az1\n" +
+           g5 + Exact(od_euw1_) + "," + Exact(spot_euw1_) + ",eu-west-1,euw1-az1\n" +
+           "g5.refresh-test,A10G,8.0,192.0,768.0,,9.5,,us-east-1,use1-az1\n";
   }
 
   struct Run {
@@ -111,14 +134,14 @@ class CatalogRefreshTest : public ::testing::Test {
 
   testing::TempDir dir_;
   std::string db_;
+  double od_use1_ = 0, spot_use1_ = 0, od_euw1_ = 0, spot_euw1_ = 0;
 };
 
 TEST_F(CatalogRefreshTest, ANewerCopyUpdatesPricesAndSaysWhatChanged) {
   const fs::path src = dir_.path() / "src";
-  Write(src / "aws" / "vms.csv", std::string(kAwsHeader) + kAwsRows);       // upstream layout
+  Write(src / "aws" / "vms.csv", AwsCsv());       // upstream layout
   Write(src / "gcp_vms_gpu.csv", std::string(kGcpHeader) + kGcpRows);        // seed layout
-  Write(src / "cudo" / "vms.csv", std::string(kAwsHeader) + kAwsRows);      // not in the catalog
-  ASSERT_NEAR(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"), 1.006, 1e-9);
+  Write(src / "cudo" / "vms.csv", AwsCsv());      // not in the catalog
 
   Run run = Refresh(src.string());
   ASSERT_EQ(run.status, 0) << run.err;
@@ -132,13 +155,14 @@ TEST_F(CatalogRefreshTest, ANewerCopyUpdatesPricesAndSaysWhatChanged) {
   EXPECT_EQ(aws["prices"]["unchanged"], 2) << aws.dump();
   EXPECT_GT(aws["prices"]["not_seen"].get<int>(), 100) << "the rest of the seeded AWS catalog";
   EXPECT_EQ(aws["instance_types_added"], json::array({"g5.refresh-test"}));
-  // Largest move first: spot +15.5 %, then on-demand -10.5 %.
+  // Largest move first: spot +20 %, then on-demand -10 %.
   ASSERT_EQ(aws["largest_moves"].size(), 2u) << aws.dump();
   EXPECT_EQ(aws["largest_moves"][0]["kind"], "spot");
-  EXPECT_NEAR(aws["largest_moves"][0]["before_per_hour"].get<double>(), 0.4328, 1e-9);
-  EXPECT_NEAR(aws["largest_moves"][0]["after_per_hour"].get<double>(), 0.5, 1e-9);
+  EXPECT_EQ(aws["largest_moves"][0]["zone"], "use1-az1");
+  EXPECT_DOUBLE_EQ(aws["largest_moves"][0]["before_per_hour"].get<double>(), spot_use1_);
+  EXPECT_DOUBLE_EQ(aws["largest_moves"][0]["after_per_hour"].get<double>(), spot_use1_ * kSpotFactor);
   EXPECT_EQ(aws["largest_moves"][1]["kind"], "ondemand");
-  EXPECT_NEAR(aws["largest_moves"][1]["relative_change"].get<double>(), 0.9 / 1.006 - 1, 1e-9);
+  EXPECT_NEAR(aws["largest_moves"][1]["relative_change"].get<double>(), kOndemandFactor - 1, 1e-9);
 
   const json& gcp = Cloud(run.report, "gcp");
   EXPECT_GT(gcp["prices"]["changed"].get<int>(), 0) << gcp.dump();
@@ -155,8 +179,10 @@ TEST_F(CatalogRefreshTest, ANewerCopyUpdatesPricesAndSaysWhatChanged) {
   EXPECT_FALSE(left_out.count("aws") || left_out.count("gcp")) << run.out;
 
   // The catalog's current prices are the refreshed ones, dated by the refresh.
-  EXPECT_NEAR(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"), 0.9, 1e-9);
-  EXPECT_NEAR(CurrentPrice("aws", "g5.xlarge", "us-east-1", "use1-az1", "spot"), 0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"),
+                   od_use1_ * kOndemandFactor);
+  EXPECT_DOUBLE_EQ(CurrentPrice("aws", "g5.xlarge", "us-east-1", "use1-az1", "spot"),
+                   spot_use1_ * kSpotFactor);
   EXPECT_NEAR(CurrentPrice("aws", "g5.refresh-test", "us-east-1", "", "ondemand"), 9.5, 1e-9);
 
   // The same copy again: nothing moves.
@@ -169,7 +195,7 @@ TEST_F(CatalogRefreshTest, ANewerCopyUpdatesPricesAndSaysWhatChanged) {
 // Upstream files list every instance type of a cloud: rows without a GPU are left out
 // before parsing, so a file far over the import's row cap refreshes.
 TEST_F(CatalogRefreshTest, RowsWithoutAGpuAreLeftOutBeforeTheRowCap) {
-  std::string text = std::string(kAwsHeader) + kAwsRows;
+  std::string text = AwsCsv();
   const int cpu_rows = 60000;  // over db::kMaxImportRows (50,000)
   for (int i = 0; i < cpu_rows; ++i) {
     text += "m5.large,,,2.0,8.0,,0.096,0.03,us-east-1,use1-az" + std::to_string(i % 6 + 1) + "\n";
@@ -181,12 +207,13 @@ TEST_F(CatalogRefreshTest, RowsWithoutAGpuAreLeftOutBeforeTheRowCap) {
   EXPECT_EQ(aws["rows"]["without_gpu"], cpu_rows) << aws.dump();
   EXPECT_EQ(aws["rows"]["read"], 3) << aws.dump();
   EXPECT_EQ(aws["prices"]["changed"], 2) << aws.dump();
-  EXPECT_NEAR(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"), 0.9, 1e-9);
+  EXPECT_DOUBLE_EQ(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"),
+                   od_use1_ * kOndemandFactor);
 }
 
 TEST_F(CatalogRefreshTest, TextReportNamesEachCloudAndItsMoves) {
   const fs::path src = dir_.path() / "src";
-  Write(src / "aws" / "vms.csv", std::string(kAwsHeader) + kAwsRows);
+  Write(src / "aws" / "vms.csv", AwsCsv());
   CatalogRefreshCommand c;
   c.db = db_;
   c.from = src.string();
@@ -194,7 +221,9 @@ TEST_F(CatalogRefreshTest, TextReportNamesEachCloudAndItsMoves) {
   ASSERT_EQ(RunCatalogRefresh(c, out, err), 0) << err.str();
   EXPECT_NE(out.str().find("refreshed 1 cloud(s) in one transaction"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("2 changed"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("moved g5.xlarge us-east-1 use1-az1 spot: 0.4328 -> 0.5 USD/h (+15.5 %)"),
+  EXPECT_NE(out.str().find("moved g5.xlarge us-east-1 use1-az1 spot: " +
+                           fmt::format("{:.6g} -> {:.6g}", spot_use1_, spot_use1_ * kSpotFactor) +
+                           " USD/h (+20.0 %)"),
             std::string::npos)
       << out.str();
   EXPECT_NE(out.str().find("added g5.refresh-test"), std::string::npos) << out.str();
@@ -202,7 +231,7 @@ TEST_F(CatalogRefreshTest, TextReportNamesEachCloudAndItsMoves) {
 
 TEST_F(CatalogRefreshTest, ABadFileLeavesTheCatalogUntouched) {
   const fs::path src = dir_.path() / "src";
-  Write(src / "aws" / "vms.csv", std::string(kAwsHeader) + kAwsRows);  // good
+  Write(src / "aws" / "vms.csv", AwsCsv());  // good
   Write(src / "gcp" / "vms.csv", std::string(kGcpHeader) +
                                      "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,"
                                      "abc,0.38812\n");  // a price that is not a number
@@ -213,7 +242,7 @@ TEST_F(CatalogRefreshTest, ABadFileLeavesTheCatalogUntouched) {
   EXPECT_NE(run.err.find("line 2"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("nothing was refreshed"), std::string::npos) << run.err;
   EXPECT_EQ(Fingerprint(), before) << "the good AWS file is not written either";
-  EXPECT_NEAR(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"), 1.006, 1e-9);
+  EXPECT_DOUBLE_EQ(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"), od_use1_);
 
   // A file without a required column is refused the same way.
   Write(src / "gcp" / "vms.csv",
@@ -228,7 +257,7 @@ TEST_F(CatalogRefreshTest, ABadFileLeavesTheCatalogUntouched) {
 
 TEST_F(CatalogRefreshTest, WrongSourcesAreClearErrors) {
   const fs::path src = dir_.path() / "src";
-  Write(src / "aws" / "vms.csv", std::string(kAwsHeader) + kAwsRows);
+  Write(src / "aws" / "vms.csv", AwsCsv());
   const std::string before = Fingerprint();
 
   Run unknown = Refresh(src.string(), {"azure"});
@@ -239,7 +268,7 @@ TEST_F(CatalogRefreshTest, WrongSourcesAreClearErrors) {
   EXPECT_EQ(nowhere.status, 2);
   EXPECT_NE(nowhere.err.find("is not a directory"), std::string::npos) << nowhere.err;
 
-  Write(src / "aws_vms_gpu.csv", std::string(kAwsHeader) + kAwsRows);  // the other layout too
+  Write(src / "aws_vms_gpu.csv", AwsCsv());  // the other layout too
   Run twice = Refresh(src.string());
   EXPECT_EQ(twice.status, 2);
   EXPECT_NE(twice.err.find("has two files"), std::string::npos) << twice.err;
@@ -248,8 +277,9 @@ TEST_F(CatalogRefreshTest, WrongSourcesAreClearErrors) {
 
 TEST_F(CatalogRefreshTest, DownloadsFromAUrlLaidOutAsUpstream) {
   httplib::Server upstream;
-  upstream.Get("/catalogs/v8/aws/vms.csv", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(std::string(kAwsHeader) + kAwsRows, "text/csv");
+  const std::string aws_csv = AwsCsv();
+  upstream.Get("/catalogs/v8/aws/vms.csv", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content(aws_csv, "text/csv");
   });
   const int port = upstream.bind_to_any_port("127.0.0.1");
   ASSERT_GT(port, 0);
@@ -278,7 +308,8 @@ TEST_F(CatalogRefreshTest, DownloadsFromAUrlLaidOutAsUpstream) {
     EXPECT_NE(n["reason"].get<std::string>().find("not published"), std::string::npos) << n.dump();
   }
   EXPECT_EQ(left_out, unpublished);
-  EXPECT_NEAR(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"), 0.9, 1e-9);
+  EXPECT_DOUBLE_EQ(CurrentPrice("aws", "g5.xlarge", "us-east-1", "", "ondemand"),
+                   od_use1_ * kOndemandFactor);
 
   EXPECT_EQ(named.status, 2) << "a cloud asked by name must be published";
   EXPECT_NE(named.err.find("cloud 'gcp': no "), std::string::npos) << named.err;
