@@ -278,25 +278,40 @@ Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& bod
   return std::move(decoded.items);
 }
 
+namespace {
+
+Status CheckSkypilotCloud(const std::string& cloud) {
+  if (cloud.empty()) return Error::Invalid("cloud", "cloud is required for format=skypilot (e.g. azure)");
+  if (auto reason = rules::CheckName(cloud)) return Error::Invalid("cloud", "cloud " + *reason);
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<db::CatalogBatch> ParseSkypilotTable(const ImportRequest& request,
+                                            const db::CsvTable& table, db::CatalogStore& store) {
+  Status cloud = CheckSkypilotCloud(request.cloud);
+  if (!cloud.ok()) return cloud.error();
+  auto resolver = store.LoadGpuResolver();
+  if (!resolver.ok()) return resolver.error();
+  auto rules = db::LoadGcpAttachRules();
+  if (!rules.ok()) return rules.error();
+  db::SkypilotOptions options;
+  options.cloud = request.cloud;
+  options.observed_at = request.observed_at;
+  options.source = request.source;
+  if (request.cloud == "gcp") options.attach = &*rules;
+  return db::ParseSkypilotCatalog(table, options, *resolver);
+}
+
 Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,
                                      db::CatalogStore& store) {
   if (request.format == "skypilot") {
-    if (request.cloud.empty()) {
-      return Error::Invalid("cloud", "cloud is required for format=skypilot (e.g. azure)");
-    }
-    if (auto reason = rules::CheckName(request.cloud)) return Error::Invalid("cloud", "cloud " + *reason);
+    Status cloud = CheckSkypilotCloud(request.cloud);  // before the body, as it always was
+    if (!cloud.ok()) return cloud.error();
     auto table = db::ParseCsv(body);
     if (!table.ok()) return table.error();
-    auto resolver = store.LoadGpuResolver();
-    if (!resolver.ok()) return resolver.error();
-    auto rules = db::LoadGcpAttachRules();
-    if (!rules.ok()) return rules.error();
-    db::SkypilotOptions options;
-    options.cloud = request.cloud;
-    options.observed_at = request.observed_at;
-    options.source = request.source;
-    if (request.cloud == "gcp") options.attach = &*rules;
-    return db::ParseSkypilotCatalog(*table, options, *resolver);
+    return ParseSkypilotTable(request, *table, store);
   }
   if (request.format == "aws-spot-history") {
     auto rows = ReadAwsSpotRows(body);

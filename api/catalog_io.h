@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "db/catalog_batch.h"
+#include "db/csv.h"
 #include "db/catalog_store.h"
 #include "model/result.h"
 
@@ -44,5 +45,10 @@ struct ImportRequest {
 // pointer); malformed rows are rejected rows of the batch's report.
 Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,
                                      db::CatalogStore& store);
+
+// The skypilot format of ParseImport over a table already read (`gpuplan catalog refresh`
+// leaves out rows without a GPU first): the same checks, resolver and GCP attach rules.
+Result<db::CatalogBatch> ParseSkypilotTable(const ImportRequest& request,
+                                            const db::CsvTable& table, db::CatalogStore& store);
 
 }  // namespace gpuplan::api

@@ -1,6 +1,7 @@
 #include "api/catalog_json.h"
 
 #include "db/offer_query.h"
+#include "plan/price_quality.h"
 
 #include <cmath>
 
@@ -20,7 +21,7 @@ nlohmann::json PositiveOrNull(double value) {
   return value > 0 ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-void AddPrices(nlohmann::json& out, const db::Offer& o) {
+void AddPrices(nlohmann::json& out, const db::Offer& o, std::time_t now) {
   out["price_ondemand_per_hour"] = OptionalMoney(o.price_ondemand_per_hour);
   out["price_spot_per_hour"] = OptionalMoney(o.price_spot_per_hour);
   out["spot_zone"] = o.spot_zone.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.spot_zone);
@@ -29,6 +30,7 @@ void AddPrices(nlohmann::json& out, const db::Offer& o) {
   out["price_spot_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kSpot));
   out["spot_above_ondemand"] = db::SpotAboveOndemand(o);
   out["observed_at"] = o.observed_at;
+  out["stale"] = plan::AssessPrice(o, now).stale;
   out["source"] = o.source;
 }
 
@@ -123,18 +125,18 @@ nlohmann::json InstanceSpecJson(const db::InstanceType& t) {
   };
 }
 
-nlohmann::json OfferJson(const db::Offer& o) {
+nlohmann::json OfferJson(const db::Offer& o, std::time_t now) {
   nlohmann::json out = InstanceSpecJson(o.instance);
   out["region"] = o.region;
   out["gpu_memory_gb"] = o.gpu_memory_gb;
   out["total_gpu_memory_gb"] = o.gpu_memory_gb * o.instance.gpu_count;
-  AddPrices(out, o);
+  AddPrices(out, o, now);
   return out;
 }
 
-nlohmann::json RegionalPriceJson(const db::Offer& o) {
+nlohmann::json RegionalPriceJson(const db::Offer& o, std::time_t now) {
   nlohmann::json out = {{"region", o.region}};
-  AddPrices(out, o);
+  AddPrices(out, o, now);
   return out;
 }
 

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <ctime>
+
 #include "db/catalog_store.h"
 #include "db/catalog_types.h"
 #include "model/gpu_spec.h"
@@ -16,9 +18,11 @@ nlohmann::json GpuJson(const model::GpuSpec& gpu);
 nlohmann::json CloudJson(const db::CloudSummary& cloud);
 nlohmann::json RegionJson(const db::Region& region);
 nlohmann::json InstanceSpecJson(const db::InstanceType& type);
-// An offer as listed by /api/v1/instances: the instance's specs, region and prices.
-nlohmann::json OfferJson(const db::Offer& offer);
+// An offer as listed by /api/v1/instances: the instance's specs, region and prices, with
+// `stale` true when its prices were observed more than plan::StalePriceDays() before `now`
+// (plan/price_quality.h).
+nlohmann::json OfferJson(const db::Offer& offer, std::time_t now);
 // An offer's region and prices only (inside /api/v1/instances/{cloud}/{type}).
-nlohmann::json RegionalPriceJson(const db::Offer& offer);
+nlohmann::json RegionalPriceJson(const db::Offer& offer, std::time_t now);
 
 }  // namespace gpuplan::api

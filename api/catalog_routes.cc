@@ -12,6 +12,7 @@
 #include "db/field_rules.h"
 #include "db/offer_query.h"
 #include "db/text.h"
+#include "plan/price_quality.h"
 
 namespace gpuplan::api {
 
@@ -93,12 +94,14 @@ void ListInstances(const ApiContext& ctx, const httplib::Request& req, httplib::
   auto page = db::PageOffers(std::move(offers).value(), request->query, *rates);
   if (!page.ok()) return WriteError(req, res, page.error());
   nlohmann::json items = nlohmann::json::array();
-  for (const db::Offer& offer : page->items) items.push_back(OfferJson(offer));
+  const std::time_t now = std::time(nullptr);
+  for (const db::Offer& offer : page->items) items.push_back(OfferJson(offer, now));
   WriteJson(res, {{"items", std::move(items)},
                   {"next_cursor", page->next ? nlohmann::json(EncodeCursor(*page->next,
                                                                            request->fingerprint))
                                              : nlohmann::json(nullptr)},
-                  {"total", page->total}});
+                  {"total", page->total},
+                  {"stale_after_days", plan::StalePriceDays()}});
 }
 
 void GetInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -116,8 +119,10 @@ void GetInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Re
   body["gpu_spec"] = GpuJson(*gpu);
   body["source"] = found->first.source;
   nlohmann::json regions = nlohmann::json::array();
-  for (const db::Offer& offer : found->second) regions.push_back(RegionalPriceJson(offer));
+  const std::time_t now = std::time(nullptr);
+  for (const db::Offer& offer : found->second) regions.push_back(RegionalPriceJson(offer, now));
   body["regions"] = std::move(regions);
+  body["stale_after_days"] = plan::StalePriceDays();
   WriteJson(res, body);
 }
 

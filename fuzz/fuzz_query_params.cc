@@ -117,7 +117,7 @@ void Instances(const Params& params) {
   if (!page.ok()) return CheckError(page.error());
   Require(static_cast<int>(page->items.size()) <= query.limit, "PageOffers returned more than limit");
   nlohmann::json items = nlohmann::json::array();
-  for (const db::Offer& offer : page->items) items.push_back(api::OfferJson(offer));
+  for (const db::Offer& offer : page->items) items.push_back(api::OfferJson(offer, 0));
   nlohmann::json answer = {{"items", std::move(items)}, {"total", page->total}};
   if (page->next) {
     std::string next = api::EncodeCursor(*page->next, fingerprint);

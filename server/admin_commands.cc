@@ -23,10 +23,7 @@
 
 namespace gpuplan::server {
 
-namespace {
-
-// Opens a prepared (migrated, seeded) database, or prints why not.
-std::unique_ptr<SQLite::Database> Open(const std::string& path, std::ostream& err) {
+std::unique_ptr<SQLite::Database> OpenPreparedDatabase(const std::string& path, std::ostream& err) {
   Status prepared = PrepareDatabase(path);
   if (!prepared.ok()) {
     err << "error: " << prepared.error().message << "\n";
@@ -39,9 +36,6 @@ std::unique_ptr<SQLite::Database> Open(const std::string& path, std::ostream& er
   }
   return std::move(db).value();
 }
-
-
-}  // namespace
 
 namespace {
 
@@ -101,7 +95,7 @@ int RunMeasurementsImport(const MeasurementsImportCommand& command, std::ostream
   text << in.rdbuf();
   auto table = db::ParseCsv(text.str());
   if (!table.ok()) return ReportError(table.error(), err);
-  auto db = Open(command.db, err);
+  auto db = OpenPreparedDatabase(command.db, err);
   if (!db) return 1;
   std::optional<long long> owner;
   if (!command.owner.empty()) {
@@ -152,7 +146,7 @@ int RunMeasurementsImport(const MeasurementsImportCommand& command, std::ostream
 
 int KeysCreate(const std::string& path, const std::string& name, const std::string& scope,
                std::ostream& out, std::ostream& err) {
-  auto db = Open(path, err);
+  auto db = OpenPreparedDatabase(path, err);
   if (!db) return 1;
   auto key = db::ApiKeyStore(*db).Create(name, scope);
   if (!key.ok()) return ReportError(key.error(), err);
@@ -163,7 +157,7 @@ int KeysCreate(const std::string& path, const std::string& name, const std::stri
 }
 
 int KeysList(const std::string& path, std::ostream& out, std::ostream& err) {
-  auto db = Open(path, err);
+  auto db = OpenPreparedDatabase(path, err);
   if (!db) return 1;
   auto keys = db::ApiKeyStore(*db).List();
   if (!keys.ok()) return ReportError(keys.error(), err);
@@ -177,7 +171,7 @@ int KeysList(const std::string& path, std::ostream& out, std::ostream& err) {
 
 int KeysRevoke(const std::string& path, const std::string& id_or_name, std::ostream& out,
                std::ostream& err) {
-  auto db = Open(path, err);
+  auto db = OpenPreparedDatabase(path, err);
   if (!db) return 1;
   auto key = db::ApiKeyStore(*db).Revoke(id_or_name);
   if (!key.ok()) return ReportError(key.error(), err);
@@ -193,7 +187,7 @@ int RunImport(const ImportCommand& c, std::ostream& out, std::ostream& err) {
   }
   std::stringstream buffer;
   buffer << file.rdbuf();
-  auto db = Open(c.db, err);
+  auto db = OpenPreparedDatabase(c.db, err);
   if (!db) return 1;
   db::CatalogStore store(*db);
   api::ImportRequest request{c.format, c.cloud, db::UtcNow(), "import by cli at " + db::UtcNow()};
@@ -218,7 +212,7 @@ int RunImport(const ImportCommand& c, std::ostream& out, std::ostream& err) {
 
 int RunExport(const std::string& path, const std::string& format, std::ostream& out,
               std::ostream& err) {
-  auto db = Open(path, err);
+  auto db = OpenPreparedDatabase(path, err);
   if (!db) return 1;
   auto snapshot = db::CatalogSnapshot::Open(*db);
   if (!snapshot.ok()) return ReportError(snapshot.error(), err);

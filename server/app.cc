@@ -18,6 +18,7 @@
 #include "db/seeder.h"
 #include "db/text.h"
 #include "db/write_transaction.h"
+#include "plan/price_quality.h"
 #include "server/guarded_server.h"
 #include "server/log_format.h"
 #include "server/request_head.h"
@@ -75,6 +76,7 @@ Result<std::unique_ptr<App>> App::Create(const ServeConfig& config) {
   if (!prepared.ok()) return prepared.error();
   auto pool = db::ConnectionPool::Open(config.db_path, std::max(1, config.db_connections));
   if (!pool.ok()) return pool.error();
+  plan::SetStalePriceDays(config.stale_price_days);
   std::unique_ptr<App> app(new App(config, std::move(pool).value()));
   app->Configure();
   return app;

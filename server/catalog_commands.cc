@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <ctime>
 #include <ostream>
 
 #include "server/cli_errors.h"
@@ -80,7 +81,7 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
   }
   for (const db::Offer& offer : *offers) {
     if (o.json) {
-      out << api::OfferJson(offer).dump() << "\n";
+      out << api::OfferJson(offer, std::time(nullptr)).dump() << "\n";
       continue;
     }
     std::snprintf(line, sizeof(line), "%-8s %-16s %-28s %-16s %4d %12s %12s %s\n",

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/price_quality.h"  // kDefaultStalePriceDays
+
 namespace gpuplan::server {
 
 // Connection handling (see server/guarded_server.h and docs/operations.md).
@@ -36,6 +38,9 @@ struct ServeConfig {
   std::vector<std::string> cors_origins;  // --cors-origin, GPUPLAN_CORS_ORIGIN: browser
                                           // origins that may call the API ("*": any)
   std::string log_format = "text";        // --log-format, GPUPLAN_LOG_FORMAT: text | json
+  int stale_price_days = plan::kDefaultStalePriceDays;  // --stale-price-days,
+                                          // GPUPLAN_STALE_PRICE_DAYS: prices observed longer
+                                          // ago are flagged stale (plan/price_quality.h)
 };
 
 }  // namespace gpuplan::server

@@ -1,5 +1,6 @@
 // gpuplan: the command-line entry point. Subcommands: serve, migrate, estimate, recommend,
-// compare, gpus, instances, workloads, keys, import, measurements, export, calibrate.
+// compare, gpus, instances, workloads, keys, import, measurements, export, catalog refresh,
+// calibrate.
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -12,6 +13,7 @@
 #include "server/app.h"
 #include "server/calibrate_command.h"
 #include "server/catalog_commands.h"
+#include "server/catalog_refresh_command.h"
 #include "server/log_format.h"
 #include "server/plan_commands.h"
 
@@ -87,6 +89,9 @@ int main(int argc, char** argv) {
       ->envname("GPUPLAN_CORS_ORIGIN")->delimiter(',');
   serve->add_option("--log-format", config.log_format, "text | json (one JSON object a line)")
       ->envname("GPUPLAN_LOG_FORMAT")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  serve->add_option("--stale-price-days", config.stale_price_days,
+                    "days after which a price is flagged stale in listings and answers")
+      ->envname("GPUPLAN_STALE_PRICE_DAYS")->check(CLI::Range(1, gpuplan::plan::kMaxStalePriceDays))->capture_default_str();
   // A TOML file of the same settings, under [serve] (key = the flag without dashes:
   // port = 8080); flags win over it, it wins over GPUPLAN_* variables (docs/operations.md).
   // CLI11 reads config files on the main app: `serve --config F` falls through to it.
@@ -185,6 +190,24 @@ int main(int argc, char** argv) {
   export_cmd->add_option("--format", export_format, "json | csv")
       ->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
 
+  gpuplan::server::CatalogRefreshCommand refresh_command;
+  refresh_command.db = config.db_path;
+  CLI::App* catalog_cmd = cli.add_subcommand("catalog", "maintain the catalog");
+  catalog_cmd->require_subcommand(1);
+  CLI::App* refresh = catalog_cmd->add_subcommand(
+      "refresh", "import SkyPilot catalog CSVs of several clouds in one transaction; "
+                 "print what changed");
+  refresh->add_option("--db", refresh_command.db, "SQLite database file")->envname("GPUPLAN_DB");
+  refresh->add_option("--cloud", refresh_command.clouds,
+                      "a cloud to refresh (repeat, or comma-separated; default: every cloud of "
+                      "the catalog that the source has)")->delimiter(',');
+  refresh->add_option("--from", refresh_command.from,
+                      "a directory (<cloud>/vms.csv or <cloud>_vms_gpu.csv) or an http(s) URL "
+                      "(<url>/<cloud>/vms.csv); default: SkyPilot's hosted catalog");
+  refresh->add_option("--observed-at", refresh_command.observed_at,
+                      "date stamped on the prices (ISO 8601; default: now)");
+  refresh->add_flag("--json", refresh_command.json, "print the report as JSON");
+
   CLI11_PARSE(cli, argc, argv);
 
   if (keys_create->parsed()) return gpuplan::server::KeysCreate(admin_db, key_name, key_scope, std::cout, std::cerr);
@@ -194,6 +217,7 @@ int main(int argc, char** argv) {
   if (measurements_import_cmd->parsed()) {
     return gpuplan::server::RunMeasurementsImport(measurements_import, std::cout, std::cerr);
   }
+  if (refresh->parsed()) return gpuplan::server::RunCatalogRefresh(refresh_command, std::cout, std::cerr);
   if (export_cmd->parsed()) return gpuplan::server::RunExport(admin_db, export_format, std::cout, std::cerr);
 
   if (gpus_cmd->parsed()) return gpuplan::server::RunListGpus(gpus_options, std::cout, std::cerr);

@@ -310,6 +310,7 @@ int RunPlan(const CommonPlanOptions& o, nlohmann::json flags,
   if (!request.ok()) return ReportError(request.error(), err);
   auto db = OpenCatalog(o.db);
   if (!db.ok()) return ReportError(db.error(), err);
+  plan::SetStalePriceDays(o.stale_price_days);
   db::CachedCatalog catalog(**db);
   if (exporter && query->format != api::PlanExportFormat::kJson) {
     auto yaml = exporter(catalog, *request, *query);
@@ -342,6 +343,10 @@ void AddCommonPlanOptions(CLI::App& app, CommonPlanOptions& o) {
   app.add_option("--request", o.request_file,
                  "the request as the API takes it (JSON file, - = stdin); other flags ignored");
   app.add_flag("--json", o.json, "print exactly what the API answers");
+  app.add_option("--stale-price-days", o.stale_price_days,
+                 "days after which a price is flagged stale (as serve --stale-price-days)")
+      ->envname("GPUPLAN_STALE_PRICE_DAYS")->check(CLI::Range(1, plan::kMaxStalePriceDays))
+      ->capture_default_str();
 }
 
 void AddJobOptions(CLI::App& app, JobOptions& o) {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "model/result.h"
+#include "plan/price_quality.h"  // kDefaultStalePriceDays
 
 namespace CLI {
 class App;
@@ -30,6 +31,7 @@ struct CommonPlanOptions {
   std::string request_file;  // the API's JSON body; "-" = stdin
   bool json = false;
   std::string export_format;  // "" = none; skypilot | kubernetes (estimate, recommend)
+  int stale_price_days = plan::kDefaultStalePriceDays;  // --stale-price-days
 };
 
 // What is trained (or served) and how much: shared by the three commands.

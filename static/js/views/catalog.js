@@ -171,7 +171,8 @@ export const instanceView = detailView({
   render: (it) => {
     const prices = table(['Region', 'On-demand / h', 'Spot / h', 'Spot zone', 'Per GPU-hour', 'Spot per GPU-hour', 'Currency', 'Observed'],
       it.regions.map((r) => [r.region, money(r.price_ondemand_per_hour), money(r.price_spot_per_hour), r.spot_zone ?? '—',
-        money(r.price_per_gpu_hour), money(r.price_spot_per_gpu_hour), r.currency, r.observed_at]),
+        money(r.price_per_gpu_hour), money(r.price_spot_per_gpu_hour), r.currency,
+        r.stale ? `${r.observed_at} (stale: over ${it.stale_after_days} days)` : r.observed_at]),
       'Prices in every region');
     prices.id = 'instance-prices';
     return [
