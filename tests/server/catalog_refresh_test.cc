@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "server/admin_commands.h"
+#include "tests/testing/seeded_template.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gpuplan::server {
@@ -58,6 +59,7 @@ class CatalogRefreshTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = dir_.File("catalog.db");
+    ::gpuplan::testing::CopySeededTemplate(db_);  // else OpenPreparedDatabase seeds it
     std::ostringstream err;
     ASSERT_NE(OpenPreparedDatabase(db_, err), nullptr) << err.str();  // seeded
     // The seeded prices the copy below moves or repeats, whatever the seed holds.
