@@ -14,6 +14,7 @@
 #include "db/text.h"
 #include "db/seeder.h"
 #include "db/skypilot_parser.h"
+#include "db/spot_bands.h"
 
 namespace gpuplan::api {
 
@@ -223,6 +224,69 @@ Result<std::vector<db::AwsSpotRow>> ReadAwsSpotRows(const std::string& body) {
   return rows;
 }
 
+// The public AWS Spot Instance Advisor document (spot-advisor-data.json): its `ranges` and
+// the Linux entries of `spot_advisor` (db::ParseSpotAdvisor reads them). Windows entries and
+// `instance_types` are not read.
+struct SpotAdvisorDocument {
+  std::vector<db::SpotAdvisorRange> ranges;
+  std::vector<db::SpotAdvisorRow> rows;
+};
+Result<SpotAdvisorDocument> ReadSpotAdvisor(const std::string& body) {
+  ParsedJson parsed = ParseBoundedJson(body, LimitsForBody(kImportBodyLimit));
+  if (!parsed.value) return Error::Invalid("body", parsed.error);
+  const nlohmann::json& doc = *parsed.value;
+  if (!doc.is_object()) {
+    return Error::Invalid("body", "expected the AWS Spot Instance Advisor document "
+                                  "(spot-advisor-data.json): {\"ranges\": [...], "
+                                  "\"spot_advisor\": {...}}");
+  }
+  if (!doc.contains("ranges") || !doc["ranges"].is_array() || doc["ranges"].empty()) {
+    return Error::Invalid("/ranges", "ranges must be a non-empty array of "
+                                     "{\"index\", \"label\"} (e.g. {\"index\": 0, "
+                                     "\"label\": \"<5%\"})");
+  }
+  if (!doc.contains("spot_advisor") || !doc["spot_advisor"].is_object()) {
+    return Error::Invalid("/spot_advisor",
+                          "spot_advisor must be an object: region -> {\"Linux\": {type: "
+                          "{\"s\": savings %, \"r\": range index}}}");
+  }
+  SpotAdvisorDocument out;
+  for (size_t i = 0; i < doc["ranges"].size(); ++i) {
+    const nlohmann::json& r = doc["ranges"][i];
+    std::string pointer = "/ranges/" + std::to_string(i);
+    if (!r.is_object()) return Error::Invalid(pointer, "must be an object {index, label}");
+    db::SpotAdvisorRange range;
+    range.pointer = pointer;
+    if (r.contains("index") && r["index"].is_number_integer()) range.index = r["index"].get<long long>();
+    if (r.contains("label") && r["label"].is_string()) range.label = r["label"].get<std::string>();
+    out.ranges.push_back(std::move(range));
+  }
+  for (auto region = doc["spot_advisor"].begin(); region != doc["spot_advisor"].end(); ++region) {
+    std::string pointer = "/spot_advisor/" + PointerEscape(region.key());
+    if (!region.value().is_object()) {
+      return Error::Invalid(pointer, "must be an object of operating systems (\"Linux\")");
+    }
+    if (!region.value().contains("Linux")) continue;  // Linux entries only
+    const nlohmann::json& linux_types = region.value()["Linux"];
+    if (!linux_types.is_object()) {
+      return Error::Invalid(pointer + "/Linux", "must be an object: instance type -> {s, r}");
+    }
+    for (auto type = linux_types.begin(); type != linux_types.end(); ++type) {
+      db::SpotAdvisorRow row;
+      row.region = region.key();
+      row.instance_type = type.key();
+      row.pointer = pointer + "/Linux/" + PointerEscape(type.key());
+      const nlohmann::json& entry = type.value();
+      if (entry.is_object()) {
+        if (entry.contains("s") && entry["s"].is_number()) row.savings_percent = entry["s"].get<double>();
+        if (entry.contains("r") && entry["r"].is_number()) row.range_index = entry["r"].get<double>();
+      }
+      out.rows.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<model::GpuSpec> DecodeGpu(const nlohmann::json& body, const std::string& path_id) {
@@ -278,6 +342,10 @@ Result<std::vector<db::PriceObservation>> DecodePrices(const nlohmann::json& bod
   return std::move(decoded.items);
 }
 
+std::string ImportCloud(const std::string& format, const std::string& cloud) {
+  return cloud.empty() && format.rfind("aws-", 0) == 0 ? "aws" : cloud;
+}
+
 Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,
                                      db::CatalogStore& store) {
   if (request.format == "skypilot") {
@@ -301,8 +369,17 @@ Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::st
   if (request.format == "aws-spot-history") {
     auto rows = ReadAwsSpotRows(body);
     if (!rows.ok()) return rows.error();
-    return db::ParseAwsSpotHistory(*rows, request.cloud.empty() ? "aws" : request.cloud,
+    return db::ParseAwsSpotHistory(*rows, ImportCloud(request.format, request.cloud),
                                    request.source, store);
+  }
+  if (request.format == "aws-spot-advisor") {
+    auto doc = ReadSpotAdvisor(body);
+    if (!doc.ok()) return doc.error();
+    return db::ParseSpotAdvisor(doc->ranges, doc->rows, ImportCloud(request.format, request.cloud),
+                                request.observed_at,
+                                "AWS Spot Instance Advisor data (spot-advisor-data.json), " +
+                                    request.source,
+                                store);
   }
   if (request.format == "gpuplan") {
     auto batch = ParseNative(body, request.observed_at);
@@ -313,7 +390,8 @@ Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::st
     if (!currencies.ok()) return currencies.error();
     return batch;
   }
-  return Error::Invalid("format", "format must be skypilot, aws-spot-history or gpuplan");
+  return Error::Invalid("format",
+                        "format must be skypilot, aws-spot-history, aws-spot-advisor or gpuplan");
 }
 
 }  // namespace gpuplan::api

@@ -6,6 +6,7 @@
 #include "db/catalog_store.h"
 #include "db/catalog_types.h"
 #include "model/gpu_spec.h"
+#include "model/spot_interruption.h"
 #include "plan/pricing.h"
 
 namespace gpuplan::api {
@@ -16,7 +17,8 @@ nlohmann::json GpuJson(const model::GpuSpec& gpu);
 nlohmann::json CloudJson(const db::CloudSummary& cloud);
 nlohmann::json RegionJson(const db::Region& region);
 nlohmann::json InstanceSpecJson(const db::InstanceType& type);
-// An offer as listed by /api/v1/instances: the instance's specs, region and prices.
+// An offer as listed by /api/v1/instances: the instance's specs, region and prices, and its
+// spot interruption band (`spot_interruption`, null when none is known).
 nlohmann::json OfferJson(const db::Offer& offer);
 // An offer's region and prices only (inside /api/v1/instances/{cloud}/{type}).
 nlohmann::json RegionalPriceJson(const db::Offer& offer);

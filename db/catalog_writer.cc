@@ -7,6 +7,7 @@
 #include <set>
 
 #include "db/field_rules.h"
+#include "db/spot_bands.h"
 
 namespace gpuplan::db {
 
@@ -257,6 +258,7 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     upsert_price.exec();
     upsert_price.reset();
   }
+  all.spot_bands = WriteSpotBands(db, batch.spot_bands);
   return all;
 }
 
