@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "db/field_rules.h"
+#include "db/import_references.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -129,7 +130,7 @@ Result<CatalogBatch> ParseSpotAdvisor(const std::vector<SpotAdvisorRange>& range
     }
   }
   CatalogBatch b;
-  std::set<std::string> known, unknown;
+  KnownInstanceTypes types(catalog, cloud);
   for (size_t i = 0; i < rows.size(); ++i) {
     ++b.report.rows_read;
     const int line = static_cast<int>(i + 1);
@@ -152,17 +153,9 @@ Result<CatalogBatch> ParseSpotAdvisor(const std::vector<SpotAdvisorRange>& range
       b.report.Reject(line, row.pointer + ": instance type " + *reason);
       continue;
     }
-    if (!known.count(row.instance_type) && !unknown.count(row.instance_type)) {
-      auto found = catalog.GetInstanceType(cloud, row.instance_type);
-      if (found.ok()) {
-        known.insert(row.instance_type);
-      } else if (found.error().code == ErrorCode::kNotFound) {
-        unknown.insert(row.instance_type);
-      } else {
-        return found.error();
-      }
-    }
-    if (unknown.count(row.instance_type)) {
+    auto known = types.Has(row.instance_type);
+    if (!known.ok()) return known.error();
+    if (!*known) {
       b.report.Skip("instance type not in the catalog");
       continue;
     }

@@ -302,34 +302,24 @@ SpotRange SpotRangeOverRates(double solve_hours, double solve_p10_hours, double 
                              int nodes, const SpotParams& params, const SpotOutcome& expected,
                              double low_per_hour, double high_per_hour) {
   if (!expected.viable) return {INFINITY, INFINITY, INFINITY, INFINITY};
-  SpotRange out{expected.wall_hours, expected.wall_hours, expected.billable_hours,
-                expected.billable_hours};
-  auto at = [&](double rate) {
+  // The run at `rate` with the interval planned at the expected rate (none planned, rate 0:
+  // the Daly optimum): its wall range and billable hours; infinite when not viable.
+  auto at = [&](double rate) -> std::pair<WallRange, double> {
     SpotParams p = params;
     p.interruption_rate_per_hour = rate;
-    // The interval planned at the expected rate; none planned (rate 0): the Daly optimum.
     if (expected.checkpoint_interval_minutes > 0) {
       p.checkpoint_interval_minutes = expected.checkpoint_interval_minutes;
     }
-    return std::make_pair(p, SpotRun(solve_hours, nodes, p));
+    auto run = SpotRun(solve_hours, nodes, p);
+    if (!run.ok() || !run->viable) return {{INFINITY, INFINITY}, INFINITY};
+    return {SpotWallRange(solve_p10_hours, solve_p90_hours, nodes, p, *run), run->billable_hours};
   };
-  auto [low_params, low] = at(low_per_hour);
-  if (low.ok() && low->viable) {
-    out.p10_wall_hours = std::min(
-        SpotWallRange(solve_p10_hours, solve_p90_hours, nodes, low_params, *low).p10_hours,
-        expected.wall_hours);
-    out.p10_billable_hours = std::min(low->billable_hours, expected.billable_hours);
-  }
-  auto [high_params, high] = at(high_per_hour);
-  if (high.ok() && high->viable) {
-    out.p90_wall_hours = std::max(
-        SpotWallRange(solve_p10_hours, solve_p90_hours, nodes, high_params, *high).p90_hours,
-        expected.wall_hours);
-    out.p90_billable_hours = std::max(high->billable_hours, expected.billable_hours);
-  } else {
-    out.p90_wall_hours = out.p90_billable_hours = INFINITY;
-  }
-  return out;
+  auto [low_wall, low_billable] = at(low_per_hour);
+  auto [high_wall, high_billable] = at(high_per_hour);
+  return {std::min(low_wall.p10_hours, expected.wall_hours),
+          std::max(high_wall.p90_hours, expected.wall_hours),
+          std::min(low_billable, expected.billable_hours),
+          std::max(high_billable, expected.billable_hours)};
 }
 
 }  // namespace gpuplan::model

@@ -181,6 +181,21 @@ TEST_F(SpotBandsApiTest, RecommendedSpotOptionsNameTheirRateAndSource) {
   }
 }
 
+// Serving prices spot hours only: with a band, the answer still names it beside the caveat.
+TEST_F(SpotBandsApiTest, AServingEstimateOnSpotNamesTheBand) {
+  json body = {{"workload", "llama-2-7b"}, {"input_tokens", 200}, {"output_tokens", 300},
+               {"target_requests_per_s", 5},
+               {"hardware", {{"cloud", "aws"}, {"instance_type", "p4d.24xlarge"},
+                             {"region", "us-east-1"}}},
+               {"pricing", {{"kind", "spot"}}}};
+  auto reply = server_->Post("/api/v1/estimates/inference", body);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  std::string band = Band(AwsSpotOffers(), "p4d.24xlarge", "us-east-1")["band"];
+  EXPECT_TRUE(Says(reply.body["assumptions"], "(AWS Spot Advisor band " + band +
+                                                  ") for aws us-east-1 p4d.24xlarge"))
+      << reply.body["assumptions"].dump();
+}
+
 // The public spot-advisor-data.json shape: Linux entries replace the region's bands; the
 // others stay; Windows entries and unknown types are not written.
 TEST_F(SpotBandsApiTest, TheAdvisorFeedImportsAndReplacesARegionsBands) {
