@@ -8,19 +8,11 @@
 
 #include "db/field_rules.h"
 #include "db/spot_bands.h"
+#include "db/sql_bind.h"
 
 namespace gpuplan::db {
 
 namespace {
-
-template <typename T>
-void BindOptional(SQLite::Statement& stmt, int index, const std::optional<T>& value) {
-  if (value) {
-    stmt.bind(index, *value);
-  } else {
-    stmt.bind(index);
-  }
-}
 
 // Binds NULL for "unknown" (0 or less), e.g. a release year or PCIe generation.
 void BindPositiveOrNull(SQLite::Statement& stmt, int index, int value) {

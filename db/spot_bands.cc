@@ -10,6 +10,7 @@
 
 #include "db/field_rules.h"
 #include "db/import_references.h"
+#include "db/sql_bind.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -27,15 +28,6 @@ constexpr const char* kInsertSql = R"SQL(
 INSERT INTO spot_interruption_bands (cloud, region, instance_type, band, label, low_fraction,
   high_fraction, savings_percent, observed_at, source)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))SQL";
-
-template <typename T>
-void BindOptional(SQLite::Statement& s, int index, const std::optional<T>& v) {
-  if (v) {
-    s.bind(index, *v);
-  } else {
-    s.bind(index);
-  }
-}
 
 }  // namespace
 
