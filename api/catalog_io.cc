@@ -194,6 +194,21 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
   ReadItems(doc, "instance_types", b.report, b.instance_types,
             [](JsonReader& r) { return ReadType(r, "", ""); });
   ReadItems(doc, "prices", b.report, b.prices, [&](JsonReader& r) { return ReadPrice(r, now); });
+  ReadItems(doc, "spot_bands", b.report, b.spot_bands, [](JsonReader& r) -> std::optional<db::SpotBand> {
+    db::SpotBand s;
+    s.cloud = r.String("cloud", true).value_or("");
+    s.region = r.String("region", true).value_or("");
+    s.instance_type = r.String("instance_type", true).value_or("");
+    s.band = static_cast<int>(r.Integer("band", 0, db::kMaxSpotBandIndex, true).value_or(0));
+    s.label = r.String("label", true).value_or("");
+    s.low_fraction = r.Number("low_fraction", 0, 1, true).value_or(0);
+    s.high_fraction = r.Number("high_fraction", 0, 1);  // null: an open band
+    s.savings_percent = r.Number("savings_percent", db::kMinSpotSavingsPercent, 100);
+    s.observed_at = rules::CanonicalOrSame(r.String("observed_at", true).value_or(""));
+    s.source = r.String("source").value_or("");
+    r.Finish();
+    return r.ok() ? std::optional(s) : std::nullopt;
+  });
   // Instance types must name known GPUs (in the catalog or in this document): checked by
   // the caller against the store, see ParseImport.
   return b;

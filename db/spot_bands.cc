@@ -195,16 +195,14 @@ int WriteSpotBands(SQLite::Database& db, const std::vector<SpotBand>& bands) {
   return static_cast<int>(bands.size());
 }
 
-void AttachSpotBands(SQLite::Database& db, std::vector<Offer>& offers) {
-  if (offers.empty()) return;
-  std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const SpotBand>>
-      bands;
+std::vector<SpotBand> ReadSpotBands(SQLite::Database& db) {
+  std::vector<SpotBand> bands;
   SQLite::Statement s(db,
                       "SELECT cloud, region, instance_type, band, label, low_fraction, "
                       "high_fraction, savings_percent, observed_at, source "
-                      "FROM spot_interruption_bands");
+                      "FROM spot_interruption_bands ORDER BY cloud, region, instance_type");
   while (s.executeStep()) {
-    SpotBand band;
+    SpotBand& band = bands.emplace_back();
     band.cloud = s.getColumn(0).getString();
     band.region = s.getColumn(1).getString();
     band.instance_type = s.getColumn(2).getString();
@@ -215,6 +213,15 @@ void AttachSpotBands(SQLite::Database& db, std::vector<Offer>& offers) {
     if (!s.getColumn(7).isNull()) band.savings_percent = s.getColumn(7).getDouble();
     band.observed_at = s.getColumn(8).getString();
     band.source = s.getColumn(9).getString();
+  }
+  return bands;
+}
+
+void AttachSpotBands(SQLite::Database& db, std::vector<Offer>& offers) {
+  if (offers.empty()) return;
+  std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const SpotBand>>
+      bands;
+  for (SpotBand& band : ReadSpotBands(db)) {
     auto key = std::make_tuple(band.cloud, band.region, band.instance_type);
     bands.emplace(std::move(key), std::make_shared<const SpotBand>(std::move(band)));
   }

@@ -71,6 +71,9 @@ Result<CatalogBatch> ParseSpotAdvisor(const std::vector<SpotAdvisorRange>& range
 // many were written. In the caller's transaction.
 int WriteSpotBands(SQLite::Database& db, const std::vector<SpotBand>& bands);
 
+// Every band, by (cloud, region, instance type).
+std::vector<SpotBand> ReadSpotBands(SQLite::Database& db);
+
 // Sets each offer's spot_band from the table (null where none), in one read of the table.
 void AttachSpotBands(SQLite::Database& db, std::vector<Offer>& offers);
 

@@ -238,6 +238,22 @@ TEST_F(SpotBandsApiTest, TheAdvisorFeedImportsAndReplacesARegionsBands) {
   // The next estimate is costed at the imported band (a new catalog generation).
   json estimate = SpotEstimate("p4d.24xlarge", "us-east-1");
   EXPECT_EQ(estimate["cost"]["spot"]["interruption"]["band"], "15-20%");
+  // The gpuplan export carries the bands, and importing it reproduces them.
+  json exported = server_->Get("/api/v1/catalog/export?format=json").body;
+  ASSERT_TRUE(exported["spot_bands"].is_array());
+  TestServer fresh;
+  std::string admin = CreateApiKey(fresh, "ops", "admin");
+  auto imported = fresh.Send("POST", "/api/v1/catalog/import?format=gpuplan", exported.dump(),
+                             "application/json", {{"Authorization", "Bearer " + admin}});
+  ASSERT_EQ(imported.status, 201) << imported.body.dump();
+  EXPECT_EQ(imported.body["spot_bands"], exported["spot_bands"].size());
+  auto listed = fresh.Get("/api/v1/instances/aws/p4d.24xlarge");
+  ASSERT_EQ(listed.status, 200);
+  for (const json& region : listed.body["regions"]) {
+    if (region["region"] == "us-east-1") EXPECT_EQ(region["spot_interruption"], band);
+  }
+  json again = fresh.Get("/api/v1/catalog/export?format=json").body;
+  EXPECT_EQ(again["spot_bands"], exported["spot_bands"]);
 }
 
 TEST_F(SpotBandsApiTest, BadAdvisorDocumentsAre4xxNamingTheFieldAndWriteNothing) {
