@@ -40,6 +40,13 @@ nlohmann::json PriceJson(const db::PriceObservation& p) {
           {"currency", p.currency}, {"observed_at", p.observed_at}, {"source", p.source}};
 }
 
+nlohmann::json SpotBandJson(const db::SpotBand& b) {
+  return {{"cloud", b.cloud}, {"region", b.region}, {"instance_type", b.instance_type},
+          {"band", b.band}, {"label", b.label}, {"low_fraction", b.low_fraction},
+          {"high_fraction", Opt(b.high_fraction)}, {"savings_percent", Opt(b.savings_percent)},
+          {"observed_at", b.observed_at}, {"source", b.source}};
+}
+
 std::string CsvNumber(double v) {
   std::ostringstream os;
   os.precision(17);
@@ -107,7 +114,7 @@ Result<std::unique_ptr<ExportWriter>> ExportWriter::Start(
                                      {"display_name", r.display_name}, {"country", r.country},
                                      {"continent", r.continent}};
              }) +
-             ",\"version\":1}";
+             ",\"spot_bands\":" + array(ref->spot_bands, SpotBandJson) + ",\"version\":1}";
   return w;
 }
 

@@ -14,6 +14,7 @@
 #include "db/text.h"
 #include "db/seeder.h"
 #include "db/skypilot_parser.h"
+#include "db/spot_bands.h"
 
 namespace gpuplan::api {
 
@@ -193,6 +194,21 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
   ReadItems(doc, "instance_types", b.report, b.instance_types,
             [](JsonReader& r) { return ReadType(r, "", ""); });
   ReadItems(doc, "prices", b.report, b.prices, [&](JsonReader& r) { return ReadPrice(r, now); });
+  ReadItems(doc, "spot_bands", b.report, b.spot_bands, [](JsonReader& r) -> std::optional<db::SpotBand> {
+    db::SpotBand s;
+    s.cloud = r.String("cloud", true).value_or("");
+    s.region = r.String("region", true).value_or("");
+    s.instance_type = r.String("instance_type", true).value_or("");
+    s.band = static_cast<int>(r.Integer("band", 0, db::kMaxSpotBandIndex, true).value_or(0));
+    s.label = r.String("label", true).value_or("");
+    s.low_fraction = r.Number("low_fraction", 0, 1, true).value_or(0);
+    s.high_fraction = r.Number("high_fraction", 0, 1);  // null: an open band
+    s.savings_percent = r.Number("savings_percent", db::kMinSpotSavingsPercent, 100);
+    s.observed_at = rules::CanonicalOrSame(r.String("observed_at", true).value_or(""));
+    s.source = r.String("source").value_or("");
+    r.Finish();
+    return r.ok() ? std::optional(s) : std::nullopt;
+  });
   // Instance types must name known GPUs (in the catalog or in this document): checked by
   // the caller against the store, see ParseImport.
   return b;
@@ -221,6 +237,69 @@ Result<std::vector<db::AwsSpotRow>> ReadAwsSpotRows(const std::string& body) {
                     text("ProductDescription"), text("SpotPrice"), text("Timestamp")});
   }
   return rows;
+}
+
+// The public AWS Spot Instance Advisor document (spot-advisor-data.json): its `ranges` and
+// the Linux entries of `spot_advisor` (db::ParseSpotAdvisor reads them). Windows entries and
+// `instance_types` are not read.
+struct SpotAdvisorDocument {
+  std::vector<db::SpotAdvisorRange> ranges;
+  std::vector<db::SpotAdvisorRow> rows;
+};
+Result<SpotAdvisorDocument> ReadSpotAdvisor(const std::string& body) {
+  ParsedJson parsed = ParseBoundedJson(body, LimitsForBody(kImportBodyLimit));
+  if (!parsed.value) return Error::Invalid("body", parsed.error);
+  const nlohmann::json& doc = *parsed.value;
+  if (!doc.is_object()) {
+    return Error::Invalid("body", "expected the AWS Spot Instance Advisor document "
+                                  "(spot-advisor-data.json): {\"ranges\": [...], "
+                                  "\"spot_advisor\": {...}}");
+  }
+  if (!doc.contains("ranges") || !doc["ranges"].is_array() || doc["ranges"].empty()) {
+    return Error::Invalid("/ranges", "ranges must be a non-empty array of "
+                                     "{\"index\", \"label\"} (e.g. {\"index\": 0, "
+                                     "\"label\": \"<5%\"})");
+  }
+  if (!doc.contains("spot_advisor") || !doc["spot_advisor"].is_object()) {
+    return Error::Invalid("/spot_advisor",
+                          "spot_advisor must be an object: region -> {\"Linux\": {type: "
+                          "{\"s\": savings %, \"r\": range index}}}");
+  }
+  SpotAdvisorDocument out;
+  for (size_t i = 0; i < doc["ranges"].size(); ++i) {
+    const nlohmann::json& r = doc["ranges"][i];
+    std::string pointer = "/ranges/" + std::to_string(i);
+    if (!r.is_object()) return Error::Invalid(pointer, "must be an object {index, label}");
+    db::SpotAdvisorRange range;
+    range.pointer = pointer;
+    if (r.contains("index") && r["index"].is_number_integer()) range.index = r["index"].get<long long>();
+    if (r.contains("label") && r["label"].is_string()) range.label = r["label"].get<std::string>();
+    out.ranges.push_back(std::move(range));
+  }
+  for (auto region = doc["spot_advisor"].begin(); region != doc["spot_advisor"].end(); ++region) {
+    std::string pointer = "/spot_advisor/" + PointerEscape(region.key());
+    if (!region.value().is_object()) {
+      return Error::Invalid(pointer, "must be an object of operating systems (\"Linux\")");
+    }
+    if (!region.value().contains("Linux")) continue;  // Linux entries only
+    const nlohmann::json& linux_types = region.value()["Linux"];
+    if (!linux_types.is_object()) {
+      return Error::Invalid(pointer + "/Linux", "must be an object: instance type -> {s, r}");
+    }
+    for (auto type = linux_types.begin(); type != linux_types.end(); ++type) {
+      db::SpotAdvisorRow row;
+      row.region = region.key();
+      row.instance_type = type.key();
+      row.pointer = pointer + "/Linux/" + PointerEscape(type.key());
+      const nlohmann::json& entry = type.value();
+      if (entry.is_object()) {
+        if (entry.contains("s") && entry["s"].is_number()) row.savings_percent = entry["s"].get<double>();
+        if (entry.contains("r") && entry["r"].is_number()) row.range_index = entry["r"].get<double>();
+      }
+      out.rows.push_back(std::move(row));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -304,6 +383,10 @@ Result<db::CatalogBatch> ParseSkypilotTable(const ImportRequest& request,
   return db::ParseSkypilotCatalog(table, options, *resolver);
 }
 
+std::string ImportCloud(const std::string& format, const std::string& cloud) {
+  return cloud.empty() && format.rfind("aws-", 0) == 0 ? "aws" : cloud;
+}
+
 Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::string& body,
                                      db::CatalogStore& store) {
   if (request.format == "skypilot") {
@@ -316,8 +399,17 @@ Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::st
   if (request.format == "aws-spot-history") {
     auto rows = ReadAwsSpotRows(body);
     if (!rows.ok()) return rows.error();
-    return db::ParseAwsSpotHistory(*rows, request.cloud.empty() ? "aws" : request.cloud,
+    return db::ParseAwsSpotHistory(*rows, ImportCloud(request.format, request.cloud),
                                    request.source, store);
+  }
+  if (request.format == "aws-spot-advisor") {
+    auto doc = ReadSpotAdvisor(body);
+    if (!doc.ok()) return doc.error();
+    return db::ParseSpotAdvisor(doc->ranges, doc->rows, ImportCloud(request.format, request.cloud),
+                                request.observed_at,
+                                "AWS Spot Instance Advisor data (spot-advisor-data.json), " +
+                                    request.source,
+                                store);
   }
   if (request.format == "gpuplan") {
     auto batch = ParseNative(body, request.observed_at);
@@ -328,7 +420,8 @@ Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::st
     if (!currencies.ok()) return currencies.error();
     return batch;
   }
-  return Error::Invalid("format", "format must be skypilot, aws-spot-history or gpuplan");
+  return Error::Invalid("format",
+                        "format must be skypilot, aws-spot-history, aws-spot-advisor or gpuplan");
 }
 
 }  // namespace gpuplan::api

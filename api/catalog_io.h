@@ -1,5 +1,7 @@
 // The catalog's import formats: the native gpuplan JSON (lossless; exported by
-// api/catalog_export_writer.h), AWS `describe-spot-price-history` JSON and SkyPilot CSV,
+// api/catalog_export_writer.h), AWS `describe-spot-price-history` JSON, the AWS Spot
+// Instance Advisor's spot-advisor-data.json (interruption bands, db/spot_bands.h) and
+// SkyPilot CSV,
 // and the bodies of single-resource writes. JSON lives here, not in db/.
 #pragma once
 
@@ -35,11 +37,15 @@ DecodedPrices DecodeEveryPrice(const nlohmann::json& body, const std::string& no
                                size_t max_items);
 
 struct ImportRequest {
-  std::string format;       // skypilot | aws-spot-history | gpuplan
-  std::string cloud;        // required for skypilot; aws by default for aws-spot-history
-  std::string observed_at;  // stamped on SkyPilot prices (default: now)
+  std::string format;       // skypilot | aws-spot-history | aws-spot-advisor | gpuplan
+  std::string cloud;        // required for skypilot; aws by default for the aws-* formats
+  std::string observed_at;  // stamped on SkyPilot prices and spot bands (default: now)
   std::string source;       // attribution stamped on imported records
 };
+
+// The cloud an import of `format` writes: `cloud`, or "aws" for the aws-* formats when
+// `cloud` is empty.
+std::string ImportCloud(const std::string& format, const std::string& cloud);
 
 // Parses an import body into a batch: malformed documents are errors (naming the line or
 // pointer); malformed rows are rejected rows of the batch's report.

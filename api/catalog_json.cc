@@ -21,6 +21,21 @@ nlohmann::json PositiveOrNull(double value) {
   return value > 0 ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
+// A spot interruption band and the hourly rate it converts to (plan/spot_risk.h).
+nlohmann::json SpotBandJson(const db::SpotBand& b) {
+  model::InterruptionRate rate = model::RateOfMonthlyBand(b.low_fraction, b.high_fraction);
+  return {{"band", b.label},
+          {"band_index", b.band},
+          {"low_fraction", b.low_fraction},
+          {"high_fraction", Optional(b.high_fraction)},
+          {"rate_per_hour", rate.per_hour},
+          {"low_per_hour", rate.low_per_hour},
+          {"high_per_hour", rate.high_per_hour},
+          {"savings_percent", Optional(b.savings_percent)},
+          {"source", b.source},
+          {"observed_at", b.observed_at}};
+}
+
 void AddPrices(nlohmann::json& out, const db::Offer& o, std::time_t now) {
   out["price_ondemand_per_hour"] = OptionalMoney(o.price_ondemand_per_hour);
   out["price_spot_per_hour"] = OptionalMoney(o.price_spot_per_hour);
@@ -32,6 +47,8 @@ void AddPrices(nlohmann::json& out, const db::Offer& o, std::time_t now) {
   out["observed_at"] = o.observed_at;
   out["stale"] = plan::AssessPrice(o, now).stale;
   out["source"] = o.source;
+  out["spot_interruption"] =
+      o.spot_band ? SpotBandJson(*o.spot_band) : nlohmann::json(nullptr);
 }
 
 }  // namespace

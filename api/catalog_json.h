@@ -8,6 +8,7 @@
 #include "db/catalog_store.h"
 #include "db/catalog_types.h"
 #include "model/gpu_spec.h"
+#include "model/spot_interruption.h"
 #include "plan/pricing.h"
 
 namespace gpuplan::api {
@@ -20,7 +21,8 @@ nlohmann::json RegionJson(const db::Region& region);
 nlohmann::json InstanceSpecJson(const db::InstanceType& type);
 // An offer as listed by /api/v1/instances: the instance's specs, region and prices, with
 // `stale` true when its prices were observed more than plan::StalePriceDays() before `now`
-// (plan/price_quality.h).
+// (plan/price_quality.h), and its spot interruption band (`spot_interruption`, null when
+// none is known).
 nlohmann::json OfferJson(const db::Offer& offer, std::time_t now);
 // An offer's region and prices only (inside /api/v1/instances/{cloud}/{type}).
 nlohmann::json RegionalPriceJson(const db::Offer& offer, std::time_t now);

@@ -56,6 +56,7 @@ nlohmann::json ImportReportJson(const db::ImportOutcome& out, const db::ImportOp
           {"spot_above_ondemand", out.report.spot_above_ondemand},
           {"instance_types", {{"inserted", c.instance_types.inserted}, {"updated", c.instance_types.updated}}},
           {"prices", {{"inserted", c.prices.inserted}, {"updated", c.prices.updated}}},
+          {"spot_bands", c.spot_bands},
           {"gpus", c.gpus},
           {"regions", c.regions}};
 }

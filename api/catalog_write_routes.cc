@@ -137,8 +137,11 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
   if (!key) return;
   QueryParams q(req.params, {"format", "cloud", "dry_run", "partial", "observed_at"});
   ImportRequest import;
-  import.format = q.Choice("format", {"skypilot", "aws-spot-history", "gpuplan"}, "");
-  if (import.format.empty() && q.ok()) q.Fail("format", "format is required: skypilot, aws-spot-history or gpuplan");
+  import.format =
+      q.Choice("format", {"skypilot", "aws-spot-history", "aws-spot-advisor", "gpuplan"}, "");
+  if (import.format.empty() && q.ok()) {
+    q.Fail("format", "format is required: skypilot, aws-spot-history, aws-spot-advisor or gpuplan");
+  }
   import.cloud = q.String("cloud");
   bool dry_run = q.Choice("dry_run", {"true", "false"}, "false") == "true";
   bool partial = q.Choice("partial", {"true", "false"}, "false") == "true";
@@ -167,7 +170,7 @@ void PostImport(const ApiContext& ctx, const httplib::Request& req, httplib::Res
     return WriteError(req, res, batch.error());
   }
   db::ImportOptions options{key->name, import.format,
-                            import.cloud.empty() && import.format == "aws-spot-history" ? "aws" : import.cloud,
+                            ImportCloud(import.format, import.cloud),
                             dry_run, partial};
   // The answer is rendered before the commit, so nothing that runs after it can fail.
   std::string answer;

@@ -51,6 +51,24 @@ void WriteUnitCosts(JsonWriter& out, const model::UnitCosts& u, const model::Tra
 
 // spot_with_fallback: the switch point, and the expected and P90 time and cost.
 // With `e` (an estimate's cost), also the cost per unit of work.
+// Where a spot cost's interruption rate comes from (plan/spot_risk.h): "request",
+// "aws-spot-advisor" (with the band) or "default".
+void WriteSpotRisk(JsonWriter& out, const plan::SpotRisk& r) {
+  out.Object("interruption", [&] {
+    out.Field("source", plan::SpotRiskSourceName(r.source));
+    out.Field("rate_per_hour", r.rate.per_hour);
+    out.Field("low_per_hour", r.rate.low_per_hour);
+    out.Field("high_per_hour", r.rate.high_per_hour);
+    if (r.band) {
+      out.Field("band", r.band->label);
+      out.Field("observed_at", r.band->observed_at);
+    } else {
+      out.Field("band", nullptr);
+      out.Field("observed_at", nullptr);
+    }
+  });
+}
+
 void WriteFallback(JsonWriter& out, const plan::FallbackTrainingCost& f,
                    const model::TrainingEstimate* e) {
   const model::FallbackOutcome& run = f.run;
@@ -67,6 +85,7 @@ void WriteFallback(JsonWriter& out, const plan::FallbackTrainingCost& f,
   out.Field("expected_ondemand_hours", run.expected_ondemand_hours);
   out.Field("fallback_probability", run.fallback_probability);
   out.Field("interruption_rate_per_hour", f.params.interruption_rate_per_hour);
+  WriteSpotRisk(out, f.risk);
   out.Field("expected_interruptions", run.expected_interruptions);
   out.Field("p90_interruptions", run.p90_interruptions);
   out.Field("checkpoint_interval_minutes", run.checkpoint_interval_minutes);
@@ -110,6 +129,7 @@ void WriteTrainingCost(JsonWriter& out, const plan::TrainingCost& cost,
     out.Field("instances", s.instances);
     out.Field("viable", run.viable);
     out.Field("interruption_rate_per_hour", s.params.interruption_rate_per_hour);
+    WriteSpotRisk(out, s.risk);
     out.Field("expected_interruptions", run.expected_interruptions);
     out.Field("checkpoint_interval_minutes", run.checkpoint_interval_minutes);
     out.Field("checkpoint_write_minutes", run.checkpoint_write_minutes);
@@ -262,7 +282,10 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
       out.Key("spot_with_fallback");
       WriteFallback(out, *c.fallback, nullptr);
     }
-    if (c.spot()) out.Field("checkpoint_interval_minutes", c.checkpoint_interval_minutes);
+    if (c.spot()) {
+      out.Field("checkpoint_interval_minutes", c.checkpoint_interval_minutes);
+      WriteSpotRisk(out, c.spot_risk);
+    }
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;

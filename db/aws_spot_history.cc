@@ -4,6 +4,7 @@
 #include <set>
 
 #include "db/field_rules.h"
+#include "db/import_references.h"
 #include "db/offer_query.h"
 #include "db/text.h"
 
@@ -13,7 +14,7 @@ Result<CatalogBatch> ParseAwsSpotHistory(const std::vector<AwsSpotRow>& rows,
                                          const std::string& cloud, const std::string& source,
                                          CatalogReader& catalog) {
   CatalogBatch b;
-  std::set<std::string> known, unknown;
+  KnownInstanceTypes types(catalog, cloud);
   for (size_t i = 0; i < rows.size(); ++i) {
     ++b.report.rows_read;
     const int line = static_cast<int>(i + 1);
@@ -54,17 +55,9 @@ Result<CatalogBatch> ParseAwsSpotHistory(const std::vector<AwsSpotRow>& rows,
       b.report.Reject(line, "InstanceType " + *reason);
       continue;
     }
-    if (!known.count(type) && !unknown.count(type)) {
-      auto found = catalog.GetInstanceType(cloud, type);
-      if (found.ok()) {
-        known.insert(type);
-      } else if (found.error().code == ErrorCode::kNotFound) {
-        unknown.insert(type);
-      } else {
-        return found.error();
-      }
-    }
-    if (unknown.count(type)) {
+    auto known = types.Has(type);
+    if (!known.ok()) return known.error();
+    if (!*known) {
       b.report.Skip("instance type not in the catalog: " + type);
       continue;
     }

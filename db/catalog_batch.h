@@ -43,6 +43,9 @@ struct CatalogBatch {
   std::vector<FxRate> fx_rates;
   std::vector<InstanceType> instance_types;  // unique by (cloud, id)
   std::vector<PriceObservation> prices;
+  // Spot interruption bands (db/spot_bands.h): they replace every band of each (cloud,
+  // region) they name.
+  std::vector<SpotBand> spot_bands;
   ImportReport report;
 };
 

@@ -99,6 +99,10 @@ Status CheckImportSize(const CatalogBatch& batch) {
   if (batch.prices.size() > kMaxImportRows) {
     return OverCap("prices", batch.prices.size(), kMaxImportRows, "prices in one import");
   }
+  if (batch.spot_bands.size() > kMaxImportRows) {
+    return OverCap("rows", batch.spot_bands.size(), kMaxImportRows,
+                   "spot interruption bands in one import");
+  }
   return OkStatus();
 }
 

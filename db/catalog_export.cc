@@ -4,6 +4,7 @@
 
 #include "db/catalog_store.h"
 #include "db/price_rows.h"
+#include "db/spot_bands.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
@@ -60,6 +61,7 @@ Result<ReferenceData> CatalogSnapshot::Reference() {
     auto rates = store.FxRates();
     if (!rates.ok()) return rates.error();
     for (auto& [currency, rate] : *rates) r.fx_rates.push_back(rate);
+    r.spot_bands = ReadSpotBands(db_);
     return r;
   });
 }

@@ -1,5 +1,5 @@
-// Reading the whole catalog for export (GPUs, clouds, regions, exchange rates, instance
-// types and every price observation) as one consistent snapshot, a row at a time, so an
+// Reading the whole catalog for export (GPUs, clouds, regions, exchange rates, spot
+// interruption bands, instance types and every price observation) as one consistent snapshot, a row at a time, so an
 // export of any size is streamed in bounded memory. Importing an export reproduces it.
 #pragma once
 
@@ -21,6 +21,7 @@ struct ReferenceData {
   std::vector<Cloud> clouds;            // by id
   std::vector<Region> regions;          // by cloud, id
   std::vector<FxRate> fx_rates;         // by currency
+  std::vector<SpotBand> spot_bands;     // by cloud, region, instance type
 };
 
 // Holds a read transaction on `db` from construction to destruction, so every read sees

@@ -12,6 +12,7 @@
 #include "db/database.h"
 #include "db/offer_query.h"
 #include "db/price_rows.h"
+#include "db/spot_bands.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -210,6 +211,7 @@ Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
       Offer o = ReadOffer(s);
       if (OfferMatches(o, filter)) offers.push_back(std::move(o));
     }
+    AttachSpotBands(db_, offers);
     return offers;
   });
 }
@@ -230,6 +232,7 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
     q.bind(":type", id);
     std::vector<Offer> offers;
     while (q.executeStep()) offers.push_back(ReadOffer(q));
+    AttachSpotBands(db_, offers);
     return std::make_pair(std::move(type), std::move(offers));
   });
 }

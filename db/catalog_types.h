@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +73,20 @@ struct FxRate {
   std::string source;
 };
 
+// An interruption-frequency band of one instance type's spot capacity in one region, as the
+// AWS Spot Instance Advisor publishes it (db/spot_bands.h): the fraction of the type's
+// spot instances reclaimed in the trailing month lies in [low_fraction, high_fraction].
+struct SpotBand {
+  std::string cloud, region, instance_type;
+  int band = 0;                          // the feed's range index: 0 ("<5%") .. 4 (">20%")
+  std::string label;                     // the feed's label, e.g. "<5%"
+  double low_fraction = 0;               // of instances interrupted per month, 0..1
+  std::optional<double> high_fraction;   // nullopt: an open band (">20%")
+  std::optional<double> savings_percent; // the feed's saving below on-demand, % (may be < 0)
+  std::string observed_at;               // ISO 8601, UTC: the date of the data
+  std::string source;
+};
+
 // One instance type offered in one region with its current prices in its own currency.
 struct Offer {
   InstanceType instance;
@@ -83,6 +98,9 @@ struct Offer {
   std::string currency;                       // of the prices above
   std::string observed_at;                    // latest observation among the prices
   std::string source;                         // source of the on-demand (else spot) price
+  // The spot interruption band of (cloud, region, instance type); null when none is known.
+  // Shared and immutable: copies of the offer share it.
+  std::shared_ptr<const SpotBand> spot_band;
 };
 
 }  // namespace gpuplan::db

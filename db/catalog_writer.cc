@@ -7,19 +7,12 @@
 #include <set>
 
 #include "db/field_rules.h"
+#include "db/spot_bands.h"
+#include "db/sql_bind.h"
 
 namespace gpuplan::db {
 
 namespace {
-
-template <typename T>
-void BindOptional(SQLite::Statement& stmt, int index, const std::optional<T>& value) {
-  if (value) {
-    stmt.bind(index, *value);
-  } else {
-    stmt.bind(index);
-  }
-}
 
 // Binds NULL for "unknown" (0 or less), e.g. a release year or PCIe generation.
 void BindPositiveOrNull(SQLite::Statement& stmt, int index, int value) {
@@ -257,6 +250,7 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     upsert_price.exec();
     upsert_price.reset();
   }
+  all.spot_bands = WriteSpotBands(db, batch.spot_bands);
   return all;
 }
 

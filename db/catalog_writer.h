@@ -25,6 +25,7 @@ struct BatchCounts {
   WriteCounts instance_types;
   WriteCounts prices;
   int gpus = 0, clouds = 0, regions = 0, fx_rates = 0;
+  int spot_bands = 0;  // written (each replaces its region's bands: db/spot_bands.h)
 };
 
 // Every write below also bumps the catalog generation (catalog_meta 'generation'), which
@@ -40,7 +41,8 @@ void UpsertRegion(SQLite::Database& db, const Region& region);
 void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym);
 void UpsertFxRate(SQLite::Database& db, const FxRate& rate);
 
-// Upserts the batch: reference data, then instance types and price observations. A
+// Upserts the batch: reference data, then instance types, price observations and spot
+// interruption bands (WriteSpotBands: a region's bands are replaced). A
 // region that is not in the catalog yet is created with its id as display name; an
 // unknown cloud is created with the currency of its first price (USD if none).
 BatchCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch);

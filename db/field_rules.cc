@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "db/spot_bands.h"
 #include "db/text.h"
 
 namespace gpuplan::db::rules {
@@ -291,6 +292,30 @@ Status CheckBatch(const CatalogBatch& b, std::time_t now) {
     check("prices", i, "currency", CheckCurrency(p.currency));
     check("prices", i, "observed_at", CheckTimestamp(p.observed_at, now));
     check("prices", i, "source", CheckText(p.source));
+  }
+  for (size_t i = 0; i < b.spot_bands.size(); ++i) {
+    const auto& s = b.spot_bands[i];
+    check("spot_bands", i, "cloud", CheckName(s.cloud));
+    check("spot_bands", i, "region", CheckName(s.region));
+    check("spot_bands", i, "instance_type", CheckCatalogId(s.instance_type));
+    if (s.band < 0 || s.band > 4) check("spot_bands", i, "band", "must be an integer from 0 to 4");
+    check("spot_bands", i, "label", s.label.empty() ? Reason("must not be empty")
+                                                    : CheckText(s.label, kMaxIdBytes));
+    auto fraction = [](double v) { return std::isfinite(v) && v >= 0 && v < 1; };
+    if (!fraction(s.low_fraction)) {
+      check("spot_bands", i, "low_fraction", "must be a fraction from 0 to below 1");
+    }
+    if (s.high_fraction && (!fraction(*s.high_fraction) || *s.high_fraction < s.low_fraction)) {
+      check("spot_bands", i, "high_fraction",
+            "must be a fraction below 1 and not below low_fraction");
+    }
+    if (s.savings_percent &&
+        !(std::isfinite(*s.savings_percent) && *s.savings_percent >= kMinSpotSavingsPercent &&
+          *s.savings_percent <= 100)) {
+      check("spot_bands", i, "savings_percent", "must be from -1000 to 100 (%)");
+    }
+    check("spot_bands", i, "observed_at", CheckTimestamp(s.observed_at, now));
+    check("spot_bands", i, "source", CheckText(s.source));
   }
   if (errors.empty()) return OkStatus();
   Error e{ErrorCode::kInvalidArgument,

@@ -52,4 +52,17 @@ Status RejectUnknownCurrencies(CatalogBatch& b, CatalogReader& catalog) {
   return OkStatus();
 }
 
+Result<bool> KnownInstanceTypes::Has(const std::string& type) {
+  if (known_.count(type)) return true;
+  if (unknown_.count(type)) return false;
+  auto found = catalog_.GetInstanceType(cloud_, type);
+  if (found.ok()) {
+    known_.insert(type);
+    return true;
+  }
+  if (found.error().code != ErrorCode::kNotFound) return found.error();
+  unknown_.insert(type);
+  return false;
+}
+
 }  // namespace gpuplan::db

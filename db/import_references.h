@@ -5,6 +5,10 @@
 // its position + 1. Reads the catalog through `catalog`; kUnavailable when it fails.
 #pragma once
 
+#include <set>
+#include <string>
+#include <utility>
+
 #include "db/catalog_batch.h"
 #include "db/catalog_reader.h"
 #include "model/result.h"
@@ -15,5 +19,20 @@ namespace gpuplan::db {
 Status RejectUnknownGpus(CatalogBatch& batch, CatalogReader& catalog);
 // Prices in a currency without an exchange rate in the batch or the catalog.
 Status RejectUnknownCurrencies(CatalogBatch& batch, CatalogReader& catalog);
+
+// Whether the catalog has instance types of one cloud, each type looked up once (imports of
+// per-type rows: spot price history, spot interruption bands). Reads through `catalog`,
+// which must outlive it; kUnavailable when it fails. Not thread-safe.
+class KnownInstanceTypes {
+ public:
+  KnownInstanceTypes(CatalogReader& catalog, std::string cloud)
+      : catalog_(catalog), cloud_(std::move(cloud)) {}
+  Result<bool> Has(const std::string& type);
+
+ private:
+  CatalogReader& catalog_;
+  std::string cloud_;
+  std::set<std::string> known_, unknown_;
+};
 
 }  // namespace gpuplan::db

@@ -15,7 +15,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 7> kMigrations = {
+constexpr std::array<const char*, 8> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -221,6 +221,24 @@ UPDATE fx_rates SET as_of = canonical_timestamp(as_of)
   WHERE as_of IS NOT canonical_timestamp(as_of);
 UPDATE measurements SET measured_on = canonical_timestamp(measured_on)
   WHERE measured_on IS NOT canonical_timestamp(measured_on);
+)SQL",
+    // 8: spot interruption bands (AWS Spot Instance Advisor) per instance type and region:
+    // the monthly fraction of spot instances interrupted, as a range (db/spot_bands.h).
+    R"SQL(
+CREATE TABLE spot_interruption_bands (
+  cloud TEXT NOT NULL,
+  region TEXT NOT NULL,
+  instance_type TEXT NOT NULL,
+  band INTEGER NOT NULL CHECK (band BETWEEN 0 AND 4),
+  label TEXT NOT NULL,
+  low_fraction REAL NOT NULL CHECK (low_fraction >= 0 AND low_fraction < 1),
+  high_fraction REAL CHECK (high_fraction IS NULL OR
+                            (high_fraction >= low_fraction AND high_fraction < 1)),
+  savings_percent REAL CHECK (savings_percent IS NULL OR savings_percent BETWEEN -1000 AND 100),
+  observed_at TEXT NOT NULL,
+  source TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (cloud, region, instance_type)
+);
 )SQL",
 };
 

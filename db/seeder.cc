@@ -16,6 +16,7 @@
 #include "db/flat_csv_parser.h"
 #include "db/gpu_csv.h"
 #include "db/seed_files.h"
+#include "db/spot_bands.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -97,6 +98,8 @@ Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& 
     batch = ParseSkypilotCatalog(*table, options, resolver);
   } else if (format == "flat-csv") {
     batch = ParseFlatInstanceCsv(*table, resolver);
+  } else if (format == "aws-spot-advisor") {
+    batch = ParseSpotAdvisorCsv(*table, cloud, options.observed_at, options.source);
   }
   if (!batch.ok()) return Error::Internal("seed file " + file + ": " + batch.error().message);
   if (!batch->report.rejected.empty()) {
@@ -181,12 +184,24 @@ Result<GcpAttachRules> LoadGcpAttachRules() {
 
 namespace {
 
-// Set once the seed's Kubernetes GPU label rows are in the catalog (at its seed, or once on
-// an older catalog).
-constexpr const char* kLabelsSeededSql =
-    "SELECT value FROM catalog_meta WHERE key = 'kubernetes_labels_seeded_at'";
-constexpr const char* kMarkLabelsSeededSql =
-    "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES ('kubernetes_labels_seeded_at', ?)";
+// catalog_meta keys set once the seed's rows of a scope added after the first seed are in the
+// catalog (at its seed, or once on an older catalog): the Kubernetes GPU labels, the spot
+// interruption bands.
+constexpr const char* kLabelsSeededKey = "kubernetes_labels_seeded_at";
+constexpr const char* kSpotBandsSeededKey = "spot_bands_seeded_at";
+
+bool Marked(SQLite::Database& db, const char* key) {
+  SQLite::Statement s(db, "SELECT 1 FROM catalog_meta WHERE key = ?");
+  s.bind(1, key);
+  return s.executeStep();
+}
+
+void Mark(SQLite::Database& db, const char* key) {
+  SQLite::Statement mark(db, "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)");
+  mark.bind(1, key);
+  mark.bind(2, UtcNow());
+  mark.exec();
+}
 
 // The embedded seed's synonym rows under `scope` for the GPUs that have none there (and are
 // in the catalog), added: a catalog seeded by a build before the scope existed gets them,
@@ -212,11 +227,36 @@ Result<int> AddMissingSeedSynonyms(SQLite::Database& db, std::string_view scope)
   return added;
 }
 
-// Marks the catalog as holding the seed's Kubernetes GPU label rows.
-void MarkLabelsSeeded(SQLite::Database& db) {
-  SQLite::Statement mark(db, kMarkLabelsSeededSql);
-  mark.bind(1, UtcNow());
-  mark.exec();
+
+}  // namespace
+
+namespace {
+
+// Seeds the files of seed_sources.csv (those of `format` only, when it is not empty) into
+// `report.files`. `resolver` and `rules`: the seed's GPUs and GCP rules (null: none, for
+// formats that name no GPU). Returns how many files were seeded.
+Result<int> SeedSourcesOfFormat(SQLite::Database& db, const std::string& format,
+                                SeedReport& report, const GpuResolver* resolver = nullptr,
+                                const GcpAttachRules* rules = nullptr) {
+  std::vector<std::map<std::string, std::string>> sources;
+  Status st = ForEachSeedRow("seed_sources.csv", [&](auto f) {
+    if (!format.empty() && f("format") != format) return;
+    sources.push_back({{"file", f("file")}, {"cloud", f("cloud")}, {"format", f("format")},
+                       {"observed_at", f("observed_at")}, {"source", f("source")}});
+  });
+  if (!st.ok()) return st.error();
+  const GpuResolver no_gpus;
+  const GcpAttachRules no_rules;
+  for (auto& s : sources) {
+    SkypilotOptions options;
+    options.observed_at = s["observed_at"];
+    options.source = s["source"];
+    auto file = SeedCatalogFile(db, s["file"], s["cloud"], s["format"], options,
+                                resolver ? *resolver : no_gpus, rules ? *rules : no_rules);
+    if (!file.ok()) return file.error();
+    report.files.push_back(std::move(file).value());
+  }
+  return static_cast<int>(sources.size());
 }
 
 }  // namespace
@@ -226,17 +266,26 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     WriteTransaction tx(db);
     SQLite::Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
     if (seeded.executeStep()) {
+      seeded.reset();
       // Seeded by an earlier build: once, the seed rows of the scopes added since are added
-      // (the Kubernetes GPU labels, issue 26); nothing else is touched, and a row an
-      // operator deleted afterwards stays deleted.
-      SQLite::Statement marked(db, kLabelsSeededSql);
-      if (marked.executeStep()) return SeedReport{};
-      auto added = AddMissingSeedSynonyms(db, kKubernetesScope);
-      if (!added.ok()) return added.error();
+      // (the Kubernetes GPU labels, issue 26; the spot interruption bands, issue 27);
+      // nothing else is touched, and a row an operator deleted afterwards stays deleted.
       SeedReport report;
-      report.kubernetes_labels_added = *added;
-      MarkLabelsSeeded(db);
-      tx.commit();
+      bool changed = false;
+      if (!Marked(db, kLabelsSeededKey)) {
+        auto added = AddMissingSeedSynonyms(db, kKubernetesScope);
+        if (!added.ok()) return added.error();
+        report.kubernetes_labels_added = *added;
+        Mark(db, kLabelsSeededKey);
+        changed = true;
+      }
+      if (!Marked(db, kSpotBandsSeededKey)) {
+        auto added = SeedSourcesOfFormat(db, "aws-spot-advisor", report);
+        if (!added.ok()) return added.error();
+        Mark(db, kSpotBandsSeededKey);
+        changed = true;
+      }
+      if (changed) tx.commit();
       return report;
     }
     SeedReport report;
@@ -246,25 +295,13 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     if (!st.ok()) return st.error();
     auto rules = LoadGcpAttachRules();
     if (!rules.ok()) return rules.error();
-    std::vector<std::map<std::string, std::string>> sources;
-    st = ForEachSeedRow("seed_sources.csv", [&](auto f) {
-      sources.push_back({{"file", f("file")}, {"cloud", f("cloud")}, {"format", f("format")},
-                         {"observed_at", f("observed_at")}, {"source", f("source")}});
-    });
-    if (!st.ok()) return st.error();
-    for (auto& s : sources) {
-      SkypilotOptions options;
-      options.observed_at = s["observed_at"];
-      options.source = s["source"];
-      auto file = SeedCatalogFile(db, s["file"], s["cloud"], s["format"], options, resolver,
-                                  *rules);
-      if (!file.ok()) return file.error();
-      report.files.push_back(std::move(file).value());
-    }
+    auto files = SeedSourcesOfFormat(db, "", report, &resolver, &*rules);
+    if (!files.ok()) return files.error();
     SQLite::Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES ('seeded_at', ?)");
     mark.bind(1, UtcNow());
     mark.exec();
-    MarkLabelsSeeded(db);
+    Mark(db, kLabelsSeededKey);
+    Mark(db, kSpotBandsSeededKey);
     tx.commit();
     return report;
   } catch (const SQLite::Exception& e) {

@@ -1,6 +1,7 @@
 // Seeds a new database with the embedded catalog (db/seed/): GPU specs, clouds, regions,
 // GPU synonyms, exchange rates, AWS and GCP offers in SkyPilot format, Alibaba and
-// Huawei offers in the flat CSV format, and the instance interconnect sheet. All of it
+// Huawei offers in the flat CSV format, the instance interconnect sheet and the AWS Spot
+// Instance Advisor interruption bands (db/spot_bands.h). All of it
 // in one transaction: a failed seed leaves the database empty.
 #pragma once
 
@@ -37,7 +38,8 @@ Result<GcpAttachRules> LoadGcpAttachRules();
 // Seeds `db` (already migrated) unless it has been seeded. A database seeded by a build
 // before the Kubernetes GPU label rows gets them once (gpu_synonyms of scope
 // kKubernetesScope, for the GPUs that have none there; a row an operator changed is kept,
-// one deleted later stays deleted). Fails with kInternal if the
+// one deleted later stays deleted), and one seeded before the spot interruption bands gets
+// them (the seed's regions only; bands imported since are replaced there). Fails with kInternal if the
 // embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on a
 // database error; either way nothing is written.
 Result<SeedReport> SeedIfEmpty(SQLite::Database& db);

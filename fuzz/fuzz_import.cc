@@ -4,8 +4,9 @@
 // transaction that is rolled back) and the report rendered as JSON before the
 // "commit". The catalog must be unchanged afterwards; the audit rows that dry runs leave
 // are deleted so memory stays flat.
-// Byte 0 chooses the request: format = b % 3 (skypilot, aws-spot-history, gpuplan);
-// cloud = one of aws, gcp, azure, "" by (b / 3) % 4 (skypilot without a cloud is refused).
+// Byte 0 chooses the request: format = b % 4 (skypilot, aws-spot-history, gpuplan,
+// aws-spot-advisor); cloud = one of aws, gcp, azure, "" by (b / 4) % 4 (skypilot without a
+// cloud is refused).
 #include <SQLiteCpp/Database.h>
 
 #include <cstddef>
@@ -24,7 +25,8 @@ long long CatalogSize() {
   return SeededDatabase()
       .execAndGet("SELECT (SELECT count(*) FROM gpus) + (SELECT count(*) FROM clouds) + "
                   "(SELECT count(*) FROM regions) + (SELECT count(*) FROM fx_rates) + "
-                  "(SELECT count(*) FROM instance_types) + (SELECT count(*) FROM prices)")
+                  "(SELECT count(*) FROM instance_types) + (SELECT count(*) FROM prices) + "
+                  "(SELECT count(*) FROM spot_interruption_bands)")
       .getInt64();
 }
 
@@ -45,11 +47,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpuplan;
   using namespace gpuplan::fuzz;
   if (size == 0) return 0;
-  static const char* kFormats[] = {"skypilot", "aws-spot-history", "gpuplan"};
+  static const char* kFormats[] = {"skypilot", "aws-spot-history", "gpuplan", "aws-spot-advisor"};
   static const char* kClouds[] = {"aws", "gcp", "azure", ""};
   api::ImportRequest request;
-  request.format = kFormats[data[0] % 3];
-  request.cloud = kClouds[(data[0] / 3) % 4];
+  request.format = kFormats[data[0] % 4];
+  request.cloud = kClouds[(data[0] / 4) % 4];
   request.observed_at = "2026-11-01T00:00:00Z";
   request.source = "import by fuzz at 2026-11-01T00:00:00Z";
   std::string body = Text(data + 1, size - 1);

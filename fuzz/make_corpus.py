@@ -218,8 +218,8 @@ write("fuzz_skypilot_import", "quoted_crlf.csv",
       "\"Standard_ND96asr_v4\",\"A100\",\"8.0\",\"27.197\",\"\",eastus,\r\n"
       "\"a \"\"quoted\"\" one\",V100,0.5,n/a,1e400,westus,westus-1\r\n")
 
-# --- import bodies (byte 0: format % 3, cloud (b / 3) % 4) ------------------------------
-SKYPILOT_AWS, SKYPILOT_GCP, AWS_SPOT, GPUPLAN = 0, 3, 1, 2
+# --- import bodies (byte 0: format % 4, cloud (b / 4) % 4) ------------------------------
+SKYPILOT_AWS, SKYPILOT_GCP, AWS_SPOT, GPUPLAN, AWS_ADVISOR = 0, 4, 1, 2, 3
 write("fuzz_import", "skypilot_aws.bin", bytes([SKYPILOT_AWS]) + aws.encode())
 write("fuzz_import", "skypilot_gcp.bin", bytes([SKYPILOT_GCP]) + (gcp_hosts + gcp_bundles.split("\n", 1)[1]).encode())
 spot = {"SpotPriceHistory": [
@@ -258,6 +258,14 @@ native = {"format": "gpuplan", "version": 1, "exported_at": "2026-11-01T00:00:00
                      {"cloud": "lambda", "instance_type": "gpu_1x_test", "region": "us-east-1",
                       "kind": "ondemand", "price_per_hour": 1, "currency": "XXX"}]}
 write("fuzz_import", "gpuplan_native.bin", bytes([GPUPLAN]) + dump(native).encode())
+advisor = {"ranges": [{"index": 0, "label": "<5%", "dots": 0, "max": 5},
+                      {"index": 4, "label": ">20%", "dots": 4, "max": 100}],
+           "instance_types": {"p4d.24xlarge": {"emr": True, "cores": 96, "ram_gb": 1152}},
+           "spot_advisor": {"us-east-1": {"Linux": {"p4d.24xlarge": {"s": 70, "r": 4},
+                                                    "m9.unknown": {"s": 10, "r": 0},
+                                                    "g5.48xlarge": {"s": 60, "r": 9}},
+                                          "Windows": {"p4d.24xlarge": {"s": 10, "r": 0}}}}}
+write("fuzz_import", "aws_spot_advisor.bin", bytes([AWS_ADVISOR]) + dump(advisor).encode())
 write("fuzz_import", "gpuplan_bad.bin", bytes([GPUPLAN]) + b'{"format":"gpuplan","gpus":{},"prices":[1,[],{"kind":"x"}]}')
 
 # --- field rules (byte 0: Printable's max_bytes) ---------------------------------------

@@ -274,28 +274,73 @@ UnitCosts SpreadCost(double total, double epochs, double tokens, double samples)
   return u;
 }
 
+namespace {
+
+// What the P10/P90 wall time of a spot run takes from it, at `rate` per node-hour with the
+// run's own checkpoint interval and write.
+struct SpotShape {
+  double lambda = 0;                   // per job-hour
+  double tau = 0, delta = 0;           // interval and write, hours
+  double billed_per_interruption = 0;  // work lost + write + restart
+  double per_interruption = 0;         // and the capacity wait
+};
+
+SpotShape ShapeOf(const SpotParams& p, int nodes, const SpotOutcome& run, double rate) {
+  SpotShape s;
+  s.lambda = rate * std::max(1, nodes);
+  s.tau = run.checkpoint_interval_minutes / 60;
+  s.delta = run.checkpoint_write_minutes / 60;
+  const double lost = run.checkpoint_on_notice ? 0 : s.tau / 2;
+  s.billed_per_interruption = lost + s.delta + p.restart_minutes / 60;
+  s.per_interruption = s.billed_per_interruption + p.capacity_wait_minutes / 60;
+  return s;
+}
+
+// The wall hours of `solve` hours of work meeting the `q` quantile of the Poisson count of
+// interruptions, whose mean is over the billed hours of that work (SpotRun's expectation).
+double WallAt(const SpotShape& s, double solve, double q) {
+  double running = solve * (1 + s.delta / s.tau);
+  double mean = s.lambda * running / std::max(1e-12, 1 - s.lambda * s.billed_per_interruption);
+  return running + PoissonQuantile(q, mean) * s.per_interruption;
+}
+
+}  // namespace
+
 WallRange SpotWallRange(double solve_p10_hours, double solve_p90_hours, int nodes,
                         const SpotParams& p, const SpotOutcome& expected) {
   if (!expected.viable) return {INFINITY, INFINITY};
-  const double lambda = p.interruption_rate_per_hour * std::max(1, nodes);
-  if (lambda <= 0 || expected.checkpoint_interval_minutes <= 0) {
-    return {solve_p10_hours, solve_p90_hours};
-  }
-  const double tau = expected.checkpoint_interval_minutes / 60;
-  const double delta = expected.checkpoint_write_minutes / 60;
-  const double lost = expected.checkpoint_on_notice ? 0 : tau / 2;
-  const double billed_per_interruption = lost + delta + p.restart_minutes / 60;
-  const double per_interruption = billed_per_interruption + p.capacity_wait_minutes / 60;
-  auto wall = [&](double solve, double q) {
-    double running = solve * (1 + delta / tau);
-    // The mean count over the billed hours of this much work (SpotRun's expectation).
-    double mean = lambda * running / std::max(1e-12, 1 - lambda * billed_per_interruption);
-    return running + PoissonQuantile(q, mean) * per_interruption;
-  };
+  const SpotShape s = ShapeOf(p, nodes, expected, p.interruption_rate_per_hour);
+  if (s.lambda <= 0 || s.tau <= 0) return {solve_p10_hours, solve_p90_hours};
   // Never a P90 below the expectation nor a P10 above it (a short run's P90 count can be 0
   // while the expectation counts a fraction of an interruption).
-  return {std::min(wall(solve_p10_hours, 0.1), expected.wall_hours),
-          std::max(wall(solve_p90_hours, 0.9), expected.wall_hours)};
+  return {std::min(WallAt(s, solve_p10_hours, 0.1), expected.wall_hours),
+          std::max(WallAt(s, solve_p90_hours, 0.9), expected.wall_hours)};
+}
+
+SpotRange SpotRangeOverRates(double solve_hours, double solve_p10_hours, double solve_p90_hours,
+                             int nodes, const SpotParams& params, const SpotOutcome& expected,
+                             double low_per_hour, double high_per_hour) {
+  if (!expected.viable) return {INFINITY, INFINITY, INFINITY, INFINITY};
+  if (expected.checkpoint_interval_minutes <= 0) {  // no interval planned (rate 0): no range
+    WallRange wall = SpotWallRange(solve_p10_hours, solve_p90_hours, nodes, params, expected);
+    return {wall.p10_hours, wall.p90_hours, expected.billable_hours, expected.billable_hours};
+  }
+  // At each edge the job keeps the interval it planned at the expected rate: SpotRun's
+  // billable hours, work x (1 + delta / tau) / (1 - lambda x billed per interruption), in
+  // closed form (infinite when not viable), and the wall time at the edge's Poisson count.
+  auto billable = [&](const SpotShape& s) {
+    double loss = s.lambda * s.billed_per_interruption;
+    return loss >= 1 ? INFINITY : solve_hours * (1 + s.delta / s.tau) / (1 - loss);
+  };
+  const SpotShape low = ShapeOf(params, nodes, expected, low_per_hour);
+  const SpotShape high = ShapeOf(params, nodes, expected, high_per_hour);
+  const double high_billable = billable(high);
+  return {std::min(WallAt(low, solve_p10_hours, 0.1), expected.wall_hours),
+          std::isinf(high_billable)
+              ? INFINITY
+              : std::max(WallAt(high, solve_p90_hours, 0.9), expected.wall_hours),
+          std::min(billable(low), expected.billable_hours),
+          std::max(high_billable, expected.billable_hours)};
 }
 
 }  // namespace gpuplan::model

@@ -64,6 +64,22 @@ struct WallRange {
 WallRange SpotWallRange(double solve_p10_hours, double solve_p90_hours, int nodes,
                         const SpotParams& params, const SpotOutcome& expected);
 
+// The range of a spot run whose interruption rate is known only to lie within
+// [low_per_hour, high_per_hour] per node (a published band, model/spot_interruption.h),
+// `expected` being SpotRun's answer for `solve_hours` at `params` (the rate the job plans
+// its checkpoints with). The P10 is SpotWallRange's P10 at the low rate, the P90 its P90 at
+// the high rate, both keeping `expected`'s checkpoint interval (the job does not know which
+// rate it meets); billable hours are SpotRun's at each rate with that interval, for the
+// P10 / P90 cost. P10 <= expected <= P90; the P90 is infinite when the high rate is not
+// viable (and everything when `expected` is not).
+struct SpotRange {
+  double p10_wall_hours = 0, p90_wall_hours = 0;
+  double p10_billable_hours = 0, p90_billable_hours = 0;
+};
+SpotRange SpotRangeOverRates(double solve_hours, double solve_p10_hours, double solve_p90_hours,
+                             int nodes, const SpotParams& params, const SpotOutcome& expected,
+                             double low_per_hour, double high_per_hour);
+
 // Spot with an on-demand fallback and a deadline: the job runs on spot; if it has not
 // finished `switch_at_hours` of wall time after the start, it moves to on-demand nodes for
 // the rest. The switch point is the latest at which a run still going then (it met more

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "model/counts.h"
+#include "plan/spot_risk.h"
 
 namespace gpuplan::plan {
 
@@ -67,6 +68,14 @@ Result<InferencePlan> PlanInference(PlanContext& context, const InferenceRequest
   plan.warnings = est.warnings;
   if (request.pricing.kinds.Has(PriceKind::kSpot) && hw->price.spot) {
     plan.warnings.push_back(kSpotServingCaveat);
+    // The offer's interruption band, where one is known: what the caveat is about.
+    const SpotRisk risk = SpotRiskOf(hw->offer ? &*hw->offer : nullptr, request.pricing);
+    if (risk.source == SpotRisk::Source::kBand) {
+      plan.assumptions.push_back("spot " + SpotRiskInWords(risk) + " for " + risk.band->cloud +
+                                 " " + risk.band->region + " " + risk.band->instance_type +
+                                 " (data of " + risk.band->observed_at.substr(0, 10) +
+                                 "): the serving cost prices spot hours, not interruptions");
+    }
   }
   for (const auto& w : hw->warnings) plan.warnings.push_back(w);
   for (const auto& a : hw->assumptions) plan.assumptions.push_back(a);

@@ -19,6 +19,7 @@
 
 #include "db/catalog_reader.h"
 #include "model/price_kind.h"
+#include "model/spot_interruption.h"
 #include "plan/price_quality.h"
 
 namespace gpuplan::plan {
@@ -61,8 +62,8 @@ struct SpotPricing {
 std::string SpotPricingBasis(const SpotPricing& pricing);
 
 inline constexpr int kSpotHistoryWindowDays = 30;
-// Hours billed in a month of a service that runs around the clock (365 x 24 / 12).
-inline constexpr double kHoursPerMonth = 730;
+// Hours billed in a month of a service that runs around the clock (model/spot_interruption.h).
+using model::kHoursPerMonth;
 
 // Money as answers show it: rounded to 1e-6 of the currency unit.
 double RoundMoney(double amount);

@@ -28,6 +28,7 @@ namespace {
 struct OfferInputs {
   std::optional<Result<OfferPrices>> prices;  // not read: the planning time ran out first
   std::optional<Result<SpotPricing>> spot;
+  SpotRisk risk;  // its spot interruption rate (set with `spot`)
 };
 
 // Whether an offer with `prices` has an option that starts on spot with a price: only then
@@ -81,8 +82,10 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
         spot_only.kinds = {kind};
         spot_only.deadline_hours = cons.deadline_hours;
         c.price_per_hour = spot_pricing->price_per_hour;
+        c.risk = in.risk;
         TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, prices.quote,
-                                           spot_only, *spot_pricing, offer.instance.cloud);
+                                           spot_only, *spot_pricing, in.risk,
+                                           offer.instance.cloud);
         if (kind == PriceKind::kSpotWithFallback) {
           if (!cost.fallback) {
             ++out.rejected["no_price"];
@@ -133,6 +136,28 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
   return std::nullopt;
 }
 
+// What a recommendation's spot options assume about interruptions, given how many offers
+// with a spot price took their rate from each source (`by_source`, by SpotRisk::Source):
+// the default's assumption when any offer (or, before any is read, the request) uses it;
+// the bands' when any offer has one (each option names its own rate).
+std::vector<std::string> SpotRiskAssumptions(const PricingRequest& pricing,
+                                             const int by_source[3]) {
+  std::vector<std::string> out;
+  if (pricing.rate_given) return out;
+  const int bands = by_source[static_cast<int>(SpotRisk::Source::kBand)];
+  const int defaults = by_source[static_cast<int>(SpotRisk::Source::kDefault)];
+  if (bands > 0) {
+    out.push_back(
+        "spot interruption rates of " + std::to_string(bands) +
+        " offer(s) from their AWS Spot Instance Advisor band (instance type and region): the "
+        "band's monthly fraction of instances interrupted, at its midpoint, as a constant "
+        "hazard -ln(1 - p) / 730 h per node; each spot option names its rate and band, and the "
+        "band's range feeds its P10 / P90 (docs/model.md)");
+  }
+  if (defaults > 0 || bands == 0) out.push_back(DefaultRateAssumption(pricing.spot_params));
+  return out;
+}
+
 }  // namespace
 
 Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingRequest& request,
@@ -169,9 +194,6 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   if (cons.deadline_hours) out.assumptions.push_back(DeadlineAssumption(cons));
   const bool any_spot =
       cons.kinds.Has(PriceKind::kSpot) || cons.kinds.Has(PriceKind::kSpotWithFallback);
-  if (any_spot && !request.pricing.rate_given) {
-    out.assumptions.push_back(DefaultRateAssumption(request.pricing.spot_params));
-  }
   out.deadline_confidence = cons.deadline_confidence;
   // Every distinct hardware configuration of the walk, estimated first: the estimates are
   // pure functions of the request and the configuration, so they run on the spare cores
@@ -224,6 +246,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   // is read when a spot option of it has a price, whether or not it fits (the estimates are
   // not known yet): more reads where little fits, in time the estimates take anyway.
   std::vector<OfferInputs> inputs(offers->offers.size());
+  int spot_offers[3] = {0, 0, 0};  // by SpotRisk::Source
   auto read_prices = [&] {
     for (size_t next = 0; next < offers->offers.size(); ++next) {
       if (StopEarly(offers->offers.size(), next, out)) break;
@@ -232,6 +255,8 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       in.prices = PriceOffer(pricing, offer);
       if (in.prices->ok() && NeedsSpotPricing(**in.prices, cons)) {
         in.spot = pricing.SpotPricingFor(&offer, *(*in.prices)->quote.spot);
+        in.risk = SpotRiskOf(&offer, request.pricing);
+        ++spot_offers[static_cast<int>(in.risk.source)];
       }
     }
   };
@@ -300,6 +325,11 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     for (const auto& [reason, n] : block.counts.rejected) out.rejected[reason] += n;
     if (block.error) return *block.error;
     std::move(block.feasible.begin(), block.feasible.end(), std::back_inserter(feasible));
+  }
+  if (any_spot) {
+    for (std::string& a : SpotRiskAssumptions(request.pricing, spot_offers)) {
+      out.assumptions.push_back(std::move(a));
+    }
   }
   Finish(feasible, objective, limit, cons, out);
   return out;

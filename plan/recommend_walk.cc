@@ -46,6 +46,7 @@ RecommendedOption Materialize(const Candidate& c) {
   o.training = c.training;
   o.serving = c.serving;
   o.fallback = c.fallback;
+  o.spot_risk = c.risk;
   const std::string& gpu = c.offer->instance.gpu_id;
   if (c.training) {
     const model::TrainingEstimate& e = *c.training;
@@ -57,6 +58,7 @@ RecommendedOption Materialize(const Candidate& c) {
     o.why = std::to_string(o.total_gpus) + "x " + gpu + kind + ", " +
             db::FormatNumber("%.1f h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
             db::FormatNumber("%.2f", e.mfu);
+    if (model::StartsOnSpot(c.kind)) o.why += ", " + SpotRiskInWords(c.risk);
   }
   if (c.serving) {
     const model::ServingEstimate& e = *c.serving;

@@ -110,6 +110,7 @@ struct Candidate {
   double p10_hours = 0, p90_hours = 0;  // training
   PriceQuality price;  // its offer's flags (plan/price_quality.h)
   double checkpoint_interval_minutes = 0;
+  SpotRisk risk;  // spot training options: the interruption rate they are costed at
   std::shared_ptr<const FallbackTrainingCost> fallback;
   std::shared_ptr<const model::TrainingEstimate> training;
   std::shared_ptr<const model::ServingEstimate> serving;

@@ -33,6 +33,9 @@ struct RecommendedOption {
   double price_per_hour = 0;  // per instance, request currency
   // Training on spot: the checkpoint interval the cost assumes (0 otherwise).
   double checkpoint_interval_minutes = 0;
+  // Training on spot: the interruption rate the cost assumes and its source (the band it
+  // names lives as long as `offer`).
+  SpotRisk spot_risk;
   // Set for spot_with_fallback options: the switch point and the P90 time and cost.
   std::shared_ptr<const FallbackTrainingCost> fallback;
   double hours = 0;           // training: wall hours; inference: latency in s

@@ -49,7 +49,8 @@ double PreemptionNoticeMinutes(const std::string& cloud) {
 
 TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w, int nodes,
                             const PriceQuote& price, const PricingRequest& pricing,
-                            const SpotPricing& spot, const std::string& cloud) {
+                            const SpotPricing& spot, const SpotRisk& risk,
+                            const std::string& cloud) {
   TrainingCost cost;
   cost.currency = price.currency;
   if (pricing.kinds.Has(PriceKind::kOndemand) && price.ondemand) {
@@ -65,6 +66,7 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
   if (pricing.kinds.Has(PriceKind::kSpotWithFallback) && price.spot && price.ondemand &&
       pricing.deadline_hours) {
     model::SpotParams params = pricing.spot_params;
+    params.interruption_rate_per_hour = risk.rate.per_hour;
     params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
     auto run = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
@@ -72,6 +74,7 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
     if (run.ok()) {
       FallbackTrainingCost& f = cost.fallback.emplace();
       f.pricing = spot;
+      f.risk = risk;
       f.spot_price_per_hour = spot.price_per_hour;
       f.ondemand_price_per_hour = *price.ondemand;
       f.instances = nodes;
@@ -86,26 +89,37 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
   }
   if (pricing.kinds.Has(PriceKind::kSpot) && price.spot) {
     model::SpotParams params = pricing.spot_params;
+    params.interruption_rate_per_hour = risk.rate.per_hour;
     params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
     auto run = model::SpotRun(e.total_hours, nodes, params);
     if (run.ok()) {
       SpotTrainingCost& s = cost.spot.emplace();
       s.pricing = spot;
+      s.risk = risk;
       s.price_per_hour = spot.price_per_hour;
       s.instances = nodes;
       s.params = params;
       s.run = *run;
-      model::WallRange range =
-          model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *run);
-      s.p10_wall_hours = range.p10_hours;
-      s.p90_wall_hours = range.p90_hours;
+      // The interruption rate's own range (a band) widens the time's: the P10 at the band's
+      // low rate, the P90 at its high one.
+      model::SpotRange range{0, 0, run->billable_hours, run->billable_hours};
+      if (risk.has_range()) {
+        range = model::SpotRangeOverRates(e.total_hours, e.p10_hours, e.p90_hours, nodes, params,
+                                          *run, risk.rate.low_per_hour, risk.rate.high_per_hour);
+      } else {
+        model::WallRange wall = model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *run);
+        range.p10_wall_hours = wall.p10_hours;
+        range.p90_wall_hours = wall.p90_hours;
+      }
+      s.p10_wall_hours = range.p10_wall_hours;
+      s.p90_wall_hours = range.p90_wall_hours;
       if (run->viable) {
         s.expected_total = spot.price_per_hour * nodes * run->billable_hours;
         double time_p10 = e.total_hours > 0 ? e.p10_hours / e.total_hours : 1;
         double time_p90 = e.total_hours > 0 ? e.p90_hours / e.total_hours : 1;
-        s.p10_total = spot.p10_per_hour * nodes * run->billable_hours * time_p10;
-        s.p90_total = spot.p90_per_hour * nodes * run->billable_hours * time_p90;
+        s.p10_total = spot.p10_per_hour * nodes * range.p10_billable_hours * time_p10;
+        s.p90_total = spot.p90_per_hour * nodes * range.p90_billable_hours * time_p90;
         s.units = model::SpreadCost(s.expected_total, e.epochs, e.total_tokens, e.total_samples);
       }
     }
@@ -114,13 +128,16 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
 }
 
 void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing,
-                         double fixed_hours, bool feasible, const std::string& cloud,
+                         const SpotRisk& risk, double fixed_hours, bool feasible,
+                         const std::string& cloud,
                          std::vector<std::string>& assumptions,
                          std::vector<std::string>& warnings) {
   if (cost.spot) {
     const SpotTrainingCost& s = *cost.spot;
     assumptions.push_back("spot cost at " + SpotPricingBasis(s.pricing));
-    if (!pricing.rate_given) assumptions.push_back(DefaultRateAssumption(s.params));
+    if (std::string rate = SpotRiskAssumption(risk); !rate.empty()) {
+      assumptions.push_back(std::move(rate));
+    }
     if (!s.run.viable) {
       warnings.push_back(
           "spot is not viable: at " + db::FormatNumber("%.4g", s.params.interruption_rate_per_hour) +
@@ -157,6 +174,9 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
     } else {
       const FallbackTrainingCost& f = *cost.fallback;
       assumptions.push_back("spot_with_fallback: spot cost at " + SpotPricingBasis(f.pricing));
+      if (std::string rate = SpotRiskAssumption(risk); !cost.spot && !rate.empty()) {
+        assumptions.push_back(std::move(rate));
+      }
       assumptions.push_back(FallbackRule(f.run));
       if (!f.run.feasible) {
         warnings.push_back(fmt::format(

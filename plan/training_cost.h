@@ -14,6 +14,7 @@
 #include "model/training.h"
 #include "plan/pricing.h"
 #include "plan/requests.h"
+#include "plan/spot_risk.h"
 
 namespace gpuplan::plan {
 
@@ -36,6 +37,7 @@ struct SpotTrainingCost {
   // interruptions (model::SpotWallRange); infinite when not viable.
   double p10_wall_hours = 0, p90_wall_hours = 0;
   SpotPricing pricing;
+  SpotRisk risk;  // where params' interruption rate comes from
   model::UnitCosts units;
 };
 
@@ -49,6 +51,7 @@ struct FallbackTrainingCost {
   double expected_total = 0;
   double p90_total = 0;  // the P90 run, spot at its P90 price
   SpotPricing pricing;
+  SpotRisk risk;  // where params' interruption rate comes from
   model::UnitCosts units;
 };
 
@@ -63,19 +66,22 @@ struct TrainingCost {
 double PreemptionNoticeMinutes(const std::string& cloud);
 
 // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;
-// spot at `spot` (Pricing::SpotPricingFor) and with `cloud`'s preemption notice unless the
-// request gives one. A kind without its prices (or spot_with_fallback without a deadline)
-// has no entry.
+// spot at `spot` (Pricing::SpotPricingFor), at the interruption rate of `risk` (SpotRiskOf:
+// with a band, its range gives the spot P10 / P90, model::SpotRangeOverRates; the fallback
+// uses the rate alone) and with `cloud`'s preemption notice unless the request gives one.
+// A kind without its prices (or spot_with_fallback without a deadline) has no entry.
 TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model::Workload& w,
                             int nodes, const PriceQuote& price, const PricingRequest& pricing,
-                            const SpotPricing& spot, const std::string& cloud);
+                            const SpotPricing& spot, const SpotRisk& risk,
+                            const std::string& cloud);
 
 // Adds to `assumptions` and `warnings` what `cost` rests on: the spot price's basis, the
-// default interruption rate, the preemption notice of `cloud`, a spot run that never
+// interruption rate and its source (`risk`, SpotRiskAssumption), the preemption notice of `cloud`, a spot run that never
 // finishes, the fallback rule and a deadline missed even on demand. `feasible`: the plan
 // runs as asked (an infeasible plan has no cost, and no fallback warning).
 void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing,
-                         double fixed_hours, bool feasible, const std::string& cloud,
+                         const SpotRisk& risk, double fixed_hours, bool feasible,
+                         const std::string& cloud,
                          std::vector<std::string>& assumptions,
                          std::vector<std::string>& warnings);
 

@@ -48,15 +48,16 @@ Result<TrainingPlan> PlanTraining(PlanContext& context, const TrainingRequest& a
     spot = *found;
   }
   const std::string cloud = hw->offer ? hw->offer->instance.cloud : "";
+  const SpotRisk risk = SpotRiskOf(hw->offer ? &*hw->offer : nullptr, request.pricing);
   if (plan.feasibility.feasible()) {
     plan.cost = CostOfTraining(plan.estimate, request.workload, hw->cluster.nodes, hw->price,
-                               request.pricing, spot, cloud);
+                               request.pricing, spot, risk, cloud);
   } else {
     // A job that cannot run has no time or cost: the answer says why, and what would fit.
     plan.cost.currency = pricing.currency();
   }
-  ExplainTrainingCost(plan.cost, request.pricing, request.job.hours, plan.feasibility.feasible(),
-                      cloud, plan.assumptions, plan.warnings);
+  ExplainTrainingCost(plan.cost, request.pricing, risk, request.job.hours,
+                      plan.feasibility.feasible(), cloud, plan.assumptions, plan.warnings);
   plan.price = hw->price;
   plan.offer = hw->offer;
   if (hw->offer && hw->price.spot) {

@@ -193,7 +193,7 @@ int RunImport(const ImportCommand& c, std::ostream& out, std::ostream& err) {
   api::ImportRequest request{c.format, c.cloud, db::UtcNow(), "import by cli at " + db::UtcNow()};
   auto batch = api::ParseImport(request, buffer.str(), store);
   if (!batch.ok()) return ReportError(batch.error(), err);
-  std::string cloud = c.cloud.empty() && c.format == "aws-spot-history" ? "aws" : c.cloud;
+  std::string cloud = api::ImportCloud(c.format, c.cloud);
   auto outcome = db::ImportCatalog(*db, *batch, db::ImportOptions{"cli", c.format, cloud, c.dry_run, c.partial});
   if (!outcome.ok()) return ReportError(outcome.error(), err);
   const db::BatchCounts& k = outcome->counts;
@@ -205,7 +205,8 @@ int RunImport(const ImportCommand& c, std::ostream& out, std::ostream& err) {
                            {"skipped_by_reason", outcome->report.skipped_by_reason},
                            {"instance_types", {{"inserted", k.instance_types.inserted},
                                                {"updated", k.instance_types.updated}}},
-                           {"prices", {{"inserted", k.prices.inserted}, {"updated", k.prices.updated}}}};
+                           {"prices", {{"inserted", k.prices.inserted}, {"updated", k.prices.updated}}},
+                           {"spot_bands", k.spot_bands}};
   out << report.dump(2) << "\n";
   return 0;
 }

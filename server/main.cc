@@ -163,8 +163,10 @@ int main(int argc, char** argv) {
   import_command.db = config.db_path;
   CLI::App* import = cli.add_subcommand("import", "import a catalog file (one transaction)");
   import->add_option("--db", import_command.db, "SQLite database file")->envname("GPUPLAN_DB");
-  import->add_option("--format", import_command.format, "skypilot | aws-spot-history | gpuplan")
-      ->required()->check(CLI::IsMember({"skypilot", "aws-spot-history", "gpuplan"}));
+  import->add_option("--format", import_command.format,
+                     "skypilot | aws-spot-history | aws-spot-advisor | gpuplan")
+      ->required()
+      ->check(CLI::IsMember({"skypilot", "aws-spot-history", "aws-spot-advisor", "gpuplan"}));
   import->add_option("--cloud", import_command.cloud, "the cloud a SkyPilot file describes");
   import->add_flag("--dry-run", import_command.dry_run, "validate and count, write nothing");
   import->add_flag("--partial", import_command.partial, "keep valid rows when some are rejected");

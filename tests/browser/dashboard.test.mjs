@@ -174,6 +174,14 @@ test('GPU and instance detail views show specs and prices in every region', asyn
   assert.equal(await page.locator('#instance-prices tbody tr').count(), detail.regions.length);
   const regions = await page.locator('#instance-prices tbody tr td:first-child').allTextContents();
   assert.deepEqual(regions, detail.regions.map((r) => r.region));
+  // Each region's Spot Instance Advisor band, where the catalog has one (issue 27).
+  const bands = await page.locator('#instance-prices tbody tr td:nth-child(5)').allTextContents();
+  const banded = detail.regions.filter((r) => r.spot_interruption);
+  assert.ok(banded.length > 0, 'p4d.24xlarge has a band in some region');
+  detail.regions.forEach((r, i) => {
+    if (r.spot_interruption) assert.ok(bands[i].startsWith(`${r.spot_interruption.band} per month`), bands[i]);
+    else assert.equal(bands[i], '—');
+  });
   assert.deepEqual(errors, []);
   await close();
 });

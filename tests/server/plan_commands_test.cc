@@ -316,7 +316,8 @@ TEST_F(PlanCommandsTest, Issue23DefaultsFlaggedPricesAndSpotFiguresAsTheApi) {
   ASSERT_EQ(RunEstimate(e, out, err), 0) << err.str();
   const std::string text = out.str();
   EXPECT_NE(text.find("framework auto (the default): optimized"), std::string::npos) << text;
-  EXPECT_NE(text.find("interruption rate 0.1 per node-hour: the default"), std::string::npos)
+  // Issue 27: the offer's Spot Instance Advisor band, not the default.
+  EXPECT_NE(text.find("from the AWS Spot Instance Advisor band 10-15%"), std::string::npos)
       << text;
   EXPECT_NE(text.find("lose no work"), std::string::npos) << text;
   EXPECT_NE(text.find("wall time (P10 "), std::string::npos) << text;

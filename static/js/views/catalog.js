@@ -164,16 +164,23 @@ export const gpuView = detailView({
   },
 });
 
+// A region's spot interruption band (AWS Spot Instance Advisor) and the hourly rate it gives.
+function interruptionText(band) {
+  if (!band) return '—';
+  return `${band.band} per month (${num(band.rate_per_hour, 2)}/node-h, data of ${String(band.observed_at).slice(0, 10)})`;
+}
+
 // Instance detail: specs and its prices in every region.
 export const instanceView = detailView({
   path: ([cloud = '', type = '']) => `/api/v1/instances/${encodeURIComponent(cloud)}/${encodeURIComponent(type)}`,
   title: ([cloud = '', type = '']) => `${type} (${cloud})`,
   render: (it) => {
-    const prices = table(['Region', 'On-demand / h', 'Spot / h', 'Spot zone', 'Per GPU-hour', 'Spot per GPU-hour', 'Currency', 'Observed'],
+    const prices = table(['Region', 'On-demand / h', 'Spot / h', 'Spot zone', 'Spot interruptions', 'Per GPU-hour',
+      'Spot per GPU-hour', 'Currency', 'Observed'],
       it.regions.map((r) => [r.region, money(r.price_ondemand_per_hour), money(r.price_spot_per_hour), r.spot_zone ?? '—',
-        money(r.price_per_gpu_hour), money(r.price_spot_per_gpu_hour), r.currency,
+        interruptionText(r.spot_interruption), money(r.price_per_gpu_hour), money(r.price_spot_per_gpu_hour), r.currency,
         r.stale ? `${r.observed_at} (stale: over ${it.stale_after_days} days)` : r.observed_at]),
-      'Prices in every region');
+      'Prices in every region (spot interruptions: the AWS Spot Instance Advisor band of the region)');
     prices.id = 'instance-prices';
     return [
       facts([['GPU', gpuLink(it.gpu)], ['GPUs', String(it.gpu_count)], ['GPU memory', `${num(it.gpu_memory_gb)} GB each`],
