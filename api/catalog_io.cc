@@ -291,8 +291,11 @@ Result<db::CatalogBatch> ParseImport(const ImportRequest& request, const std::st
     if (!resolver.ok()) return resolver.error();
     auto rules = db::LoadGcpAttachRules();
     if (!rules.ok()) return rules.error();
+    auto sizes = db::LoadPublishedSizes();
+    if (!sizes.ok()) return sizes.error();
     db::SkypilotOptions options;
     options.cloud = request.cloud;
+    options.sizes = &*sizes;
     options.observed_at = request.observed_at;
     options.source = request.source;
     if (request.cloud == "gcp") options.attach = &*rules;

@@ -112,10 +112,11 @@ sp AS (
 k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
 SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
-  sp.price, sp.zone, sp.currency, sp.observed_at, sp.source
+  sp.price, sp.zone, sp.currency, sp.observed_at, sp.source, cl.price_scope
 FROM k
 JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
 JOIN gpus g ON g.id = it.gpu_id
+JOIN clouds cl ON cl.id = it.cloud
 LEFT JOIN od ON od.cloud = k.cloud AND od.instance_type = k.instance_type AND od.region = k.region
 LEFT JOIN sp ON sp.cloud = k.cloud AND sp.instance_type = k.instance_type AND sp.region = k.region
 ORDER BY it.cloud, k.region, it.id
@@ -143,6 +144,7 @@ Offer ReadOffer(SQLite::Statement& s) {
     std::string spot_at = s.getColumn(c + 9).getString();
     if (spot_at > o.observed_at) o.observed_at = spot_at;
   }
+  o.price_scope = s.getColumn(c + 11).getString();
   return o;
 }
 
@@ -171,12 +173,12 @@ Result<std::vector<CloudSummary>> CatalogStore::ListClouds() {
     SQLite::Statement s(db_, R"SQL(
 SELECT c.id, c.name, c.default_currency,
   (SELECT COUNT(*) FROM regions r WHERE r.cloud = c.id),
-  (SELECT COUNT(*) FROM instance_types it WHERE it.cloud = c.id)
+  (SELECT COUNT(*) FROM instance_types it WHERE it.cloud = c.id), c.price_scope
 FROM clouds c ORDER BY c.id)SQL");
     std::vector<CloudSummary> clouds;
     while (s.executeStep()) {
       clouds.push_back({Cloud{s.getColumn(0).getString(), s.getColumn(1).getString(),
-                              s.getColumn(2).getString()},
+                              s.getColumn(2).getString(), s.getColumn(5).getString()},
                         s.getColumn(3).getInt(), s.getColumn(4).getInt()});
     }
     return clouds;

@@ -14,6 +14,10 @@ struct Cloud {
   std::string id;  // "aws", "gcp", "alibaba", ...
   std::string name;
   std::string default_currency;
+  // "cloud": its catalog lists one price for an instance type in every region (Lambda,
+  // OCI), so a region's price says nothing about that region; "region": priced per region.
+  // Set by the importer that read the cloud's catalog (db/skypilot_parser.h).
+  std::string price_scope = "region";
 };
 
 struct Region {
@@ -83,6 +87,7 @@ struct Offer {
   std::string currency;                       // of the prices above
   std::string observed_at;                    // latest observation among the prices
   std::string source;                         // source of the on-demand (else spot) price
+  std::string price_scope = "region";         // of its cloud (Cloud::price_scope)
 };
 
 }  // namespace gpuplan::db

@@ -15,7 +15,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 7> kMigrations = {
+constexpr std::array<const char*, 8> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -221,6 +221,11 @@ UPDATE fx_rates SET as_of = canonical_timestamp(as_of)
   WHERE as_of IS NOT canonical_timestamp(as_of);
 UPDATE measurements SET measured_on = canonical_timestamp(measured_on)
   WHERE measured_on IS NOT canonical_timestamp(measured_on);
+)SQL",
+    // 8: whether a cloud prices per region or lists one price everywhere (Cloud::price_scope).
+    R"SQL(
+ALTER TABLE clouds ADD COLUMN price_scope TEXT NOT NULL DEFAULT 'region'
+  CHECK (price_scope IN ('region', 'cloud'));
 )SQL",
 };
 

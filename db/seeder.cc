@@ -87,13 +87,14 @@ void ApplyOverrides(
 Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& file,
                                        const std::string& cloud, const std::string& format,
                                        SkypilotOptions options, const GpuResolver& resolver,
-                                       const GcpAttachRules& rules) {
+                                       const GcpAttachRules& rules, const PublishedSizes& sizes) {
   auto table = SeedTable(file);
   if (!table.ok()) return table.error();
   Result<CatalogBatch> batch = Error::Internal("unknown seed format " + format);
   if (format == "skypilot") {
     options.cloud = cloud;
     if (cloud == "gcp") options.attach = &rules;
+    options.sizes = &sizes;
     batch = ParseSkypilotCatalog(*table, options, resolver);
   } else if (format == "flat-csv") {
     batch = ParseFlatInstanceCsv(*table, resolver);
@@ -160,6 +161,16 @@ Status SeedReferenceTables(SQLite::Database& db, GpuResolver& resolver, SeedRepo
 }
 
 }  // namespace
+
+Result<PublishedSizes> LoadPublishedSizes() {
+  PublishedSizes sizes;
+  Status st = ForEachSeedRow("instance_gpus.csv", [&](auto f) {
+    sizes[{f("cloud"), f("instance_type")}] = PublishedSize{
+        f("gpu_id"), static_cast<int>(ParseInteger(f("gpu_count")).value_or(0)), f("source")};
+  });
+  if (!st.ok()) return st.error();
+  return sizes;
+}
 
 Result<GcpAttachRules> LoadGcpAttachRules() {
   GcpAttachRules rules;
@@ -246,6 +257,8 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     if (!st.ok()) return st.error();
     auto rules = LoadGcpAttachRules();
     if (!rules.ok()) return rules.error();
+    auto sizes = LoadPublishedSizes();
+    if (!sizes.ok()) return sizes.error();
     std::vector<std::map<std::string, std::string>> sources;
     st = ForEachSeedRow("seed_sources.csv", [&](auto f) {
       sources.push_back({{"file", f("file")}, {"cloud", f("cloud")}, {"format", f("format")},
@@ -257,7 +270,7 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
       options.observed_at = s["observed_at"];
       options.source = s["source"];
       auto file = SeedCatalogFile(db, s["file"], s["cloud"], s["format"], options, resolver,
-                                  *rules);
+                                  *rules, *sizes);
       if (!file.ok()) return file.error();
       report.files.push_back(std::move(file).value());
     }

@@ -34,6 +34,10 @@ struct SeedReport {
 // The GCP host + GPU composition rules from the embedded seed.
 Result<GcpAttachRules> LoadGcpAttachRules();
 
+// The published instance sizes of the embedded seed (db/seed/instance_gpus.csv): the GPU
+// and count a cloud's own size table gives, which correct a catalog row that says otherwise.
+Result<PublishedSizes> LoadPublishedSizes();
+
 // Seeds `db` (already migrated) unless it has been seeded. A database seeded by a build
 // before the Kubernetes GPU label rows gets them once (gpu_synonyms of scope
 // kKubernetesScope, for the GPUs that have none there; a row an operator changed is kept,
