@@ -102,7 +102,10 @@ WITH od AS (
   FROM current_prices WHERE kind = 'ondemand')SQL") + only + R"SQL( GROUP BY cloud, instance_type, region),
 sp AS (
   SELECT c.cloud, c.instance_type, c.region, MIN(c.price_per_hour) AS price, c.zone, c.currency,
-         c.observed_at, c.source
+         c.observed_at, c.source,
+         (SELECT COUNT(DISTINCT t.observed_at) FROM prices t
+          WHERE t.cloud = c.cloud AND t.instance_type = c.instance_type AND t.region = c.region
+            AND t.kind = 'spot') AS times
   FROM current_prices c
   WHERE c.kind = 'spot')SQL" + only_c + R"SQL( AND julianday(c.observed_at) >= (
     SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q
@@ -112,7 +115,7 @@ sp AS (
 k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
 SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
-  sp.price, sp.zone, sp.currency, sp.observed_at, sp.source, cl.price_scope
+  sp.price, sp.zone, sp.currency, sp.observed_at, sp.source, cl.price_scope, sp.times
 FROM k
 JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
 JOIN gpus g ON g.id = it.gpu_id
@@ -145,6 +148,7 @@ Offer ReadOffer(SQLite::Statement& s) {
     if (spot_at > o.observed_at) o.observed_at = spot_at;
   }
   o.price_scope = s.getColumn(c + 11).getString();
+  o.spot_observation_times = s.getColumn(c + 12).getInt();  // 0 when NULL (no spot price)
   return o;
 }
 

@@ -88,6 +88,9 @@ struct Offer {
   std::string observed_at;                    // latest observation among the prices
   std::string source;                         // source of the on-demand (else spot) price
   std::string price_scope = "region";         // of its cloud (Cloud::price_scope)
+  // Distinct observation times of the region's spot prices (every zone, all history): under 3
+  // there is no spot history to price from (plan::Pricing::SpotPricingFor), so it is not read.
+  int spot_observation_times = 0;
 };
 
 }  // namespace gpuplan::db

@@ -70,6 +70,15 @@ const std::string& SeededTemplate() {
     for (const char* suffix : {"-wal", "-shm"}) fs::remove(tmp.string() + suffix, ec);
     fs::rename(tmp, final_path, ec);
     if (ec) return "";
+    // The templates of earlier builds of this binary are of no more use.
+    const std::string prefix = self.filename().string() + ".seeded-";
+    for (const auto& entry : fs::directory_iterator(self.parent_path(), ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(prefix, 0) == 0 && name.size() > 3 &&
+          name.compare(name.size() - 3, 3, ".db") == 0 && entry.path() != final_path) {
+        fs::remove(entry.path(), ec);
+      }
+    }
     return final_path.string();
   }();
   return path;
