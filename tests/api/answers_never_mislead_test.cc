@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 using testing::TestServer;
-using testing::CreateApiKey;
+using testing::AddOfferWithSpotAboveOnDemand;
 
 class AnswersNeverMisleadTest : public ::testing::Test {
  protected:
@@ -193,16 +193,7 @@ TEST_F(AnswersNeverMisleadTest, Finding4FlaggedPricesDoNotRankSilently) {
   // below the first 100 of the full catalog (issue 27): a server of its own gets a cheap
   // inverted 4 x H100 offer that ranks.
   TestServer own;
-  httplib::Headers auth{{"Authorization", "Bearer " + CreateApiKey(own, "ops", "write")}};
-  json type = {{"cloud", "testcloud"}, {"instance_type", "inverted.h100x4"},
-               {"gpu", "H100-80GB-SXM5"}, {"gpu_count", 4}, {"vcpus", 64}, {"memory_gib", 512}};
-  ASSERT_EQ(own.Send("POST", "/api/v1/instances", type.dump(), "application/json", auth).status, 201);
-  json prices = {{"prices",
-                  {{{"cloud", "testcloud"}, {"instance_type", "inverted.h100x4"}, {"region", "r1"},
-                    {"kind", "ondemand"}, {"price_per_hour", 0.04}, {"currency", "USD"}},
-                   {{"cloud", "testcloud"}, {"instance_type", "inverted.h100x4"}, {"region", "r1"},
-                    {"kind", "spot"}, {"price_per_hour", 0.08}, {"currency", "USD"}}}}};
-  ASSERT_EQ(own.Send("POST", "/api/v1/prices", prices.dump(), "application/json", auth).status, 201);
+  ASSERT_TRUE(AddOfferWithSpotAboveOnDemand(own, "inverted.h100x4", "H100-80GB-SXM5", 4, 0.04));
   body["constraints"] = {{"include_doubtful_prices", true}};
   auto flagged = own.Post("/api/v1/recommendations", body);
   ASSERT_EQ(flagged.status, 200);

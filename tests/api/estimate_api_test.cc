@@ -608,18 +608,7 @@ TEST_F(EstimateApiTest, ServingOnSpotIsOptInAndCaveated) {
 // (an L4 below every seeded price) to a server of its own.
 TEST_F(EstimateApiTest, CompareFlagsOnDemandPricesBelowTheirOwnSpot) {
   TestServer server;
-  httplib::Headers auth{{"Authorization", "Bearer " + testing::CreateApiKey(server, "ops", "write")}};
-  json type = {{"cloud", "testcloud"}, {"instance_type", "inverted.l4"}, {"gpu", "L4"},
-               {"gpu_count", 1}, {"vcpus", 4}, {"memory_gib", 16}};
-  ASSERT_EQ(server.Send("POST", "/api/v1/instances", type.dump(), "application/json", auth).status,
-            201);
-  json prices = {{"prices",
-                  {{{"cloud", "testcloud"}, {"instance_type", "inverted.l4"}, {"region", "r1"},
-                    {"kind", "ondemand"}, {"price_per_hour", 0.01}, {"currency", "USD"}},
-                   {{"cloud", "testcloud"}, {"instance_type", "inverted.l4"}, {"region", "r1"},
-                    {"kind", "spot"}, {"price_per_hour", 0.02}, {"currency", "USD"}}}}};
-  ASSERT_EQ(server.Send("POST", "/api/v1/prices", prices.dump(), "application/json", auth).status,
-            201);
+  ASSERT_TRUE(testing::AddOfferWithSpotAboveOnDemand(server, "inverted.l4", "L4", 1, 0.01));
   auto reply = server.Get("/api/v1/compare?workload=resnet-50&gpus=H100-80GB-SXM5,A100-80GB-SXM4,T4,L4");
   ASSERT_EQ(reply.status, 200);
   int flagged = 0;
