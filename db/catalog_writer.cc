@@ -102,12 +102,14 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
 void UpsertCloud(SQLite::Database& db, const Cloud& cloud) {
   BumpCatalogGeneration(db);
   SQLite::Statement stmt(db,
-                         "INSERT INTO clouds (id, name, default_currency) VALUES (?, ?, ?) "
-                         "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-                         "default_currency = excluded.default_currency");
+                         "INSERT INTO clouds (id, name, default_currency, price_scope) "
+                         "VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+                         "default_currency = excluded.default_currency, "
+                         "price_scope = excluded.price_scope");
   stmt.bind(1, cloud.id);
   stmt.bind(2, cloud.name);
   stmt.bind(3, cloud.default_currency);
+  stmt.bind(4, cloud.price_scope);
   stmt.exec();
 }
 
