@@ -1,7 +1,10 @@
 // Seeds a new database with the embedded catalog (db/seed/): GPU specs, clouds, regions,
-// GPU synonyms, exchange rates, AWS and GCP offers in SkyPilot format, Alibaba and
-// Huawei offers in the flat CSV format, and the instance interconnect sheet. All of it
-// in one transaction: a failed seed leaves the database empty.
+// GPU synonyms, exchange rates, the SkyPilot-format catalogs of every region of AWS, GCP,
+// Azure, OCI, Lambda, Nebius, Vast, Cudo, Shadeform and Fluidstack (seed_sources.csv, with
+// the importer's data-error rules and the published sizes of instance_gpus.csv), Alibaba
+// and Huawei offers in the flat CSV format, and the instance interconnect sheet. All of it
+// in one transaction: a failed seed leaves the database empty. Each file's skipped and
+// corrected rows are counted by reason in its SeedFileReport (the server logs them).
 #pragma once
 
 #include <SQLiteCpp/Database.h>
