@@ -9,12 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <sys/stat.h>
-
 #include <cctype>
 #include <cstdlib>
-#include <filesystem>
-#include <functional>
 #include <stdexcept>
 
 #include "db/api_keys.h"
@@ -35,56 +31,6 @@ std::string CreateApiKey(const TestServer& server, const std::string& name, cons
   }
   return key->key;
 }
-
-namespace {
-
-// The seeded database every TestServer starts from, or "" when it cannot be made. Seeding
-// the embedded catalog (every region of ten clouds, issue 27) takes a few hundred ms and
-// ctest runs each test in its own process, so the seeded file is made once per build of the
-// test binary (the seed is embedded in it: its size and mtime are the key), next to the
-// binary, by server::PrepareDatabase itself (the path `gpuplan serve` takes), then copied.
-// Concurrent processes each write their own temporary file and rename it into place.
-const std::string& SeededTemplate() {
-  static const std::string path = []() -> std::string {
-    namespace fs = std::filesystem;
-    struct stat exe {};
-    if (stat("/proc/self/exe", &exe) != 0) return "";
-    std::error_code ec;
-    fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) return "";
-    size_t key = std::hash<std::string>{}(self.filename().string() + ":" +
-                                          std::to_string(exe.st_size) + ":" +
-                                          std::to_string(exe.st_mtim.tv_sec) + "." +
-                                          std::to_string(exe.st_mtim.tv_nsec));
-    fs::path final_path = self.parent_path() / (self.filename().string() + ".seeded-" +
-                                                std::to_string(key) + ".db");
-    if (fs::exists(final_path, ec)) return final_path.string();
-    fs::path tmp = final_path.string() + "." + std::to_string(getpid()) + ".tmp";
-    fs::remove(tmp, ec);
-    if (!server::PrepareDatabase(tmp.string()).ok()) return "";
-    {  // fold the WAL into the file, so that the file alone is the database
-      auto db = db::OpenDatabase(tmp.string());
-      if (!db.ok()) return "";
-      (*db)->exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    }
-    for (const char* suffix : {"-wal", "-shm"}) fs::remove(tmp.string() + suffix, ec);
-    fs::rename(tmp, final_path, ec);
-    if (ec) return "";
-    // The templates of earlier builds of this binary are of no more use.
-    const std::string prefix = self.filename().string() + ".seeded-";
-    for (const auto& entry : fs::directory_iterator(self.parent_path(), ec)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind(prefix, 0) == 0 && name.size() > 3 &&
-          name.compare(name.size() - 3, 3, ".db") == 0 && entry.path() != final_path) {
-        fs::remove(entry.path(), ec);
-      }
-    }
-    return final_path.string();
-  }();
-  return path;
-}
-
-}  // namespace
 
 bool AddOfferWithSpotAboveOnDemand(const TestServer& server, const std::string& instance_type,
                                    const std::string& gpu, int gpu_count, double ondemand) {
@@ -129,10 +75,6 @@ TestServer::TestServer(const std::function<void(server::ServeConfig&)>& configur
   config.port = 0;
   config.db_path = db_path_;
   config.static_dir = STATIC_DIR;
-  if (const std::string& seeded = SeededTemplate(); !seeded.empty()) {
-    std::error_code ec;
-    std::filesystem::copy_file(seeded, db_path_, ec);  // on failure the server seeds anew
-  }
   auto app = server::App::Create(config);
   if (!app.ok()) throw std::runtime_error("App::Create: " + app.error().message);
   app_ = std::move(app).value();
