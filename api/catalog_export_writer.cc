@@ -101,7 +101,8 @@ Result<std::unique_ptr<ExportWriter>> ExportWriter::Start(
   // The keys in nlohmann's (sorted) order, so the text equals a dump of the whole document.
   w->head_ = "{\"clouds\":" + array(ref->clouds, [](const db::Cloud& c) {
                return nlohmann::json{{"id", c.id}, {"name", c.name},
-                                     {"default_currency", c.default_currency}};
+                                     {"default_currency", c.default_currency},
+                                     {"price_scope", c.price_scope}};
              }) +
              ",\"exported_at\":" + EncodeJson(exported_at) + ",\"format\":\"gpuplan\"" +
              ",\"fx_rates\":" + array(ref->fx_rates, [](const db::FxRate& f) {

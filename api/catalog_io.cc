@@ -159,9 +159,13 @@ Result<db::CatalogBatch> ParseNative(const std::string& body, const std::string&
   ReadItems(doc, "gpus", b.report, b.gpus, [](JsonReader& r) { return ReadGpu(r, ""); });
   ReadItems(doc, "clouds", b.report, b.clouds, [](JsonReader& r) -> std::optional<db::Cloud> {
     db::Cloud c{r.String("id", true).value_or(""), r.String("name").value_or(""),
-                r.String("default_currency").value_or("USD")};
+                r.String("default_currency").value_or("USD"),
+                r.String("price_scope").value_or("region")};
     if (c.name.empty()) c.name = c.id;
     if (r.Has("id")) r.Check("id", rules::CheckName(c.id));
+    if (c.price_scope != "region" && c.price_scope != "cloud") {
+      r.Check("price_scope", rules::Reason("must be region or cloud"));
+    }
     r.Check("name", rules::CheckText(c.name, rules::kMaxNameBytes));
     r.Check("default_currency", rules::CheckCurrency(c.default_currency));
     r.Finish();
@@ -375,8 +379,11 @@ Result<db::CatalogBatch> ParseSkypilotTable(const ImportRequest& request,
   if (!resolver.ok()) return resolver.error();
   auto rules = db::LoadGcpAttachRules();
   if (!rules.ok()) return rules.error();
+  auto sizes = db::LoadPublishedSizes();
+  if (!sizes.ok()) return sizes.error();
   db::SkypilotOptions options;
   options.cloud = request.cloud;
+  options.sizes = &*sizes;
   options.observed_at = request.observed_at;
   options.source = request.source;
   if (request.cloud == "gcp") options.attach = &*rules;

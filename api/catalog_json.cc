@@ -44,6 +44,7 @@ void AddPrices(nlohmann::json& out, const db::Offer& o, std::time_t now) {
   out["price_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kOndemand));
   out["price_spot_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kSpot));
   out["spot_above_ondemand"] = db::SpotAboveOndemand(o);
+  out["price_scope"] = o.price_scope;
   out["observed_at"] = o.observed_at;
   out["stale"] = plan::AssessPrice(o, now).stale;
   out["source"] = o.source;
@@ -112,6 +113,7 @@ nlohmann::json CloudJson(const db::CloudSummary& c) {
   return {{"id", c.cloud.id},
           {"name", c.cloud.name},
           {"default_currency", c.cloud.default_currency},
+          {"price_scope", c.cloud.price_scope},
           {"region_count", c.regions},
           {"instance_type_count", c.instance_types}};
 }

@@ -52,6 +52,7 @@ nlohmann::json ImportReportJson(const db::ImportOutcome& out, const db::ImportOp
             {"skipped", out.report.rows_skipped},
             {"rejected", out.report.rows_rejected}}},
           {"skipped_by_reason", out.report.skipped_by_reason},
+          {"corrected_by_reason", out.report.corrected_by_reason},
           {"rejected", rejected},
           {"spot_above_ondemand", out.report.spot_above_ondemand},
           {"instance_types", {{"inserted", c.instance_types.inserted}, {"updated", c.instance_types.updated}}},

@@ -237,6 +237,7 @@ void WritePriceQuoteMembers(JsonWriter& out, const plan::PriceQuote& q,
     } else {
       out.Field("spot_zone", offer->spot_zone);
     }
+    out.Field("price_scope", offer->price_scope);
   }
 }
 

@@ -75,6 +75,20 @@ struct SeededDb {
   }
 };
 
+// A new database file migrated and seeded with the embedded catalog: what every `gpuplan
+// serve` on a new file, and every test server without the harness's seeded template
+// (tests/testing/test_server.cc), pays once.
+void BM_SeedFreshDatabase(benchmark::State& state) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("gpuplan-bench-seed-" + std::to_string(::getpid()) + ".db");
+  for (auto _ : state) {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+    auto db = std::move(db::OpenDatabase(path.string())).value();
+    if (!db::Migrate(*db).ok() || !db::SeedIfEmpty(*db).ok()) state.SkipWithError("seed failed");
+  }
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+}
+BENCHMARK(BM_SeedFreshDatabase)->Unit(benchmark::kMillisecond);
 
 // The seeded catalog ten times over, through the planner's catalog interface: each offer
 // also as nine more instance types with their own vCPU count, so there are ten times the

@@ -24,11 +24,15 @@ struct ImportReport {
   std::map<std::string, int> skipped_by_reason;
   std::vector<RowIssue> rejected;
   int spot_above_ondemand = 0;  // spot observations priced above the region's on-demand
+  // Rows used after a data-error rule changed a value (a 0.0 price read as missing, a GPU
+  // count corrected to the published size, a placeholder vCPU figure dropped...), by rule.
+  std::map<std::string, int> corrected_by_reason;
 
   void Skip(const std::string& reason) {
     ++rows_skipped;
     ++skipped_by_reason[reason];
   }
+  void Correct(const std::string& reason) { ++corrected_by_reason[reason]; }
   void Reject(int line, std::string reason) {
     ++rows_rejected;
     rejected.push_back({line, std::move(reason)});
@@ -46,6 +50,9 @@ struct CatalogBatch {
   // Spot interruption bands (db/spot_bands.h): they replace every band of each (cloud,
   // region) they name.
   std::vector<SpotBand> spot_bands;
+  // cloud -> "cloud" when the file lists every instance type at one price in every region
+  // it names (Lambda, OCI), else "region"; set by parsers that can tell (db/skypilot_parser.h).
+  std::map<std::string, std::string> price_scopes;
   ImportReport report;
 };
 

@@ -50,10 +50,11 @@ Result<ReferenceData> CatalogSnapshot::Reference() {
     auto gpus = store.ListGpus();
     if (!gpus.ok()) return gpus.error();
     r.gpus = std::move(gpus).value();
-    SQLite::Statement clouds(db_, "SELECT id, name, default_currency FROM clouds ORDER BY id");
+    SQLite::Statement clouds(
+        db_, "SELECT id, name, default_currency, price_scope FROM clouds ORDER BY id");
     while (clouds.executeStep()) {
       r.clouds.push_back({clouds.getColumn(0).getString(), clouds.getColumn(1).getString(),
-                          clouds.getColumn(2).getString()});
+                          clouds.getColumn(2).getString(), clouds.getColumn(3).getString()});
     }
     auto regions = store.ListRegions("");
     if (!regions.ok()) return regions.error();

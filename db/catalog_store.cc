@@ -103,7 +103,10 @@ WITH od AS (
   FROM current_prices WHERE kind = 'ondemand')SQL") + only + R"SQL( GROUP BY cloud, instance_type, region),
 sp AS (
   SELECT c.cloud, c.instance_type, c.region, MIN(c.price_per_hour) AS price, c.zone, c.currency,
-         c.observed_at, c.source
+         c.observed_at, c.source,
+         (SELECT COUNT(DISTINCT t.observed_at) FROM prices t
+          WHERE t.cloud = c.cloud AND t.instance_type = c.instance_type AND t.region = c.region
+            AND t.kind = 'spot') AS times
   FROM current_prices c
   WHERE c.kind = 'spot')SQL" + only_c + R"SQL( AND julianday(c.observed_at) >= (
     SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q
@@ -113,10 +116,11 @@ sp AS (
 k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
 SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
-  sp.price, sp.zone, sp.currency, sp.observed_at, sp.source
+  sp.price, sp.zone, sp.currency, sp.observed_at, sp.source, cl.price_scope, sp.times
 FROM k
 JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
 JOIN gpus g ON g.id = it.gpu_id
+JOIN clouds cl ON cl.id = it.cloud
 LEFT JOIN od ON od.cloud = k.cloud AND od.instance_type = k.instance_type AND od.region = k.region
 LEFT JOIN sp ON sp.cloud = k.cloud AND sp.instance_type = k.instance_type AND sp.region = k.region
 ORDER BY it.cloud, k.region, it.id
@@ -144,6 +148,8 @@ Offer ReadOffer(SQLite::Statement& s) {
     std::string spot_at = s.getColumn(c + 9).getString();
     if (spot_at > o.observed_at) o.observed_at = spot_at;
   }
+  o.price_scope = s.getColumn(c + 11).getString();
+  o.spot_observation_times = s.getColumn(c + 12).getInt();  // 0 when NULL (no spot price)
   return o;
 }
 
@@ -172,12 +178,12 @@ Result<std::vector<CloudSummary>> CatalogStore::ListClouds() {
     SQLite::Statement s(db_, R"SQL(
 SELECT c.id, c.name, c.default_currency,
   (SELECT COUNT(*) FROM regions r WHERE r.cloud = c.id),
-  (SELECT COUNT(*) FROM instance_types it WHERE it.cloud = c.id)
+  (SELECT COUNT(*) FROM instance_types it WHERE it.cloud = c.id), c.price_scope
 FROM clouds c ORDER BY c.id)SQL");
     std::vector<CloudSummary> clouds;
     while (s.executeStep()) {
       clouds.push_back({Cloud{s.getColumn(0).getString(), s.getColumn(1).getString(),
-                              s.getColumn(2).getString()},
+                              s.getColumn(2).getString(), s.getColumn(5).getString()},
                         s.getColumn(3).getInt(), s.getColumn(4).getInt()});
     }
     return clouds;

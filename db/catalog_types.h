@@ -15,6 +15,10 @@ struct Cloud {
   std::string id;  // "aws", "gcp", "alibaba", ...
   std::string name;
   std::string default_currency;
+  // "cloud": its catalog lists one price for an instance type in every region (Lambda,
+  // OCI), so a region's price says nothing about that region; "region": priced per region.
+  // Set by the importer that read the cloud's catalog (db/skypilot_parser.h).
+  std::string price_scope = "region";
 };
 
 struct Region {
@@ -101,6 +105,10 @@ struct Offer {
   // The spot interruption band of (cloud, region, instance type); null when none is known.
   // Shared and immutable: copies of the offer share it.
   std::shared_ptr<const SpotBand> spot_band;
+  std::string price_scope = "region";         // of its cloud (Cloud::price_scope)
+  // Distinct observation times of the region's spot prices (every zone, all history): under 3
+  // there is no spot history to price from (plan::Pricing::SpotPricingFor), so it is not read.
+  int spot_observation_times = 0;
 };
 
 }  // namespace gpuplan::db

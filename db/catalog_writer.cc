@@ -95,12 +95,14 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
 void UpsertCloud(SQLite::Database& db, const Cloud& cloud) {
   BumpCatalogGeneration(db);
   SQLite::Statement stmt(db,
-                         "INSERT INTO clouds (id, name, default_currency) VALUES (?, ?, ?) "
-                         "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-                         "default_currency = excluded.default_currency");
+                         "INSERT INTO clouds (id, name, default_currency, price_scope) "
+                         "VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+                         "default_currency = excluded.default_currency, "
+                         "price_scope = excluded.price_scope");
   stmt.bind(1, cloud.id);
   stmt.bind(2, cloud.name);
   stmt.bind(3, cloud.default_currency);
+  stmt.bind(4, cloud.price_scope);
   stmt.exec();
 }
 
@@ -155,7 +157,6 @@ BatchCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch) {
   BumpCatalogGeneration(db);
   for (const auto& g : batch.gpus) UpsertGpu(db, g);
   for (const auto& c : batch.clouds) UpsertCloud(db, c);
-  for (const auto& r : batch.regions) UpsertRegion(db, r);
   for (const auto& f : batch.fx_rates) UpsertFxRate(db, f);
   all.gpus = static_cast<int>(batch.gpus.size());
   all.clouds = static_cast<int>(batch.clouds.size());
@@ -198,6 +199,20 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     ensure_cloud.reset();
   };
   for (const auto& price : batch.prices) ensure_cloud_once(price.cloud, price.currency);
+  for (const auto& r : batch.regions) {
+    ensure_cloud_once(r.cloud, "");
+    UpsertRegion(db, r);
+  }
+  if (!batch.price_scopes.empty()) {
+    SQLite::Statement scope(db, "UPDATE clouds SET price_scope = ?2 WHERE id = ?1");
+    for (const auto& [cloud, price_scope] : batch.price_scopes) {
+      ensure_cloud_once(cloud, "");
+      scope.bind(1, cloud);
+      scope.bind(2, price_scope);
+      scope.exec();
+      scope.reset();
+    }
+  }
   for (const InstanceType& t : batch.instance_types) {
     ensure_cloud_once(t.cloud, "");
     exists.bind(1, t.cloud);

@@ -15,7 +15,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 8> kMigrations = {
+constexpr std::array<const char*, 9> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -239,6 +239,11 @@ CREATE TABLE spot_interruption_bands (
   source TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (cloud, region, instance_type)
 );
+)SQL",
+    // 9: whether a cloud prices per region or lists one price everywhere (Cloud::price_scope).
+    R"SQL(
+ALTER TABLE clouds ADD COLUMN price_scope TEXT NOT NULL DEFAULT 'region'
+  CHECK (price_scope IN ('region', 'cloud'));
 )SQL",
 };
 

@@ -88,13 +88,14 @@ void ApplyOverrides(
 Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& file,
                                        const std::string& cloud, const std::string& format,
                                        SkypilotOptions options, const GpuResolver& resolver,
-                                       const GcpAttachRules& rules) {
+                                       const GcpAttachRules& rules, const PublishedSizes& sizes) {
   auto table = SeedTable(file);
   if (!table.ok()) return table.error();
   Result<CatalogBatch> batch = Error::Internal("unknown seed format " + format);
   if (format == "skypilot") {
     options.cloud = cloud;
     if (cloud == "gcp") options.attach = &rules;
+    options.sizes = &sizes;
     batch = ParseSkypilotCatalog(*table, options, resolver);
   } else if (format == "flat-csv") {
     batch = ParseFlatInstanceCsv(*table, resolver);
@@ -163,6 +164,16 @@ Status SeedReferenceTables(SQLite::Database& db, GpuResolver& resolver, SeedRepo
 }
 
 }  // namespace
+
+Result<PublishedSizes> LoadPublishedSizes() {
+  PublishedSizes sizes;
+  Status st = ForEachSeedRow("instance_gpus.csv", [&](auto f) {
+    sizes[{f("cloud"), f("instance_type")}] = PublishedSize{
+        f("gpu_id"), static_cast<int>(ParseInteger(f("gpu_count")).value_or(0)), f("source")};
+  });
+  if (!st.ok()) return st.error();
+  return sizes;
+}
 
 Result<GcpAttachRules> LoadGcpAttachRules() {
   GcpAttachRules rules;
@@ -237,7 +248,8 @@ namespace {
 // formats that name no GPU). Returns how many files were seeded.
 Result<int> SeedSourcesOfFormat(SQLite::Database& db, const std::string& format,
                                 SeedReport& report, const GpuResolver* resolver = nullptr,
-                                const GcpAttachRules* rules = nullptr) {
+                                const GcpAttachRules* rules = nullptr,
+                                const PublishedSizes* sizes = nullptr) {
   std::vector<std::map<std::string, std::string>> sources;
   Status st = ForEachSeedRow("seed_sources.csv", [&](auto f) {
     if (!format.empty() && f("format") != format) return;
@@ -247,12 +259,14 @@ Result<int> SeedSourcesOfFormat(SQLite::Database& db, const std::string& format,
   if (!st.ok()) return st.error();
   const GpuResolver no_gpus;
   const GcpAttachRules no_rules;
+  const PublishedSizes no_sizes;
   for (auto& s : sources) {
     SkypilotOptions options;
     options.observed_at = s["observed_at"];
     options.source = s["source"];
     auto file = SeedCatalogFile(db, s["file"], s["cloud"], s["format"], options,
-                                resolver ? *resolver : no_gpus, rules ? *rules : no_rules);
+                                resolver ? *resolver : no_gpus, rules ? *rules : no_rules,
+                                sizes ? *sizes : no_sizes);
     if (!file.ok()) return file.error();
     report.files.push_back(std::move(file).value());
   }
@@ -295,7 +309,9 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     if (!st.ok()) return st.error();
     auto rules = LoadGcpAttachRules();
     if (!rules.ok()) return rules.error();
-    auto files = SeedSourcesOfFormat(db, "", report, &resolver, &*rules);
+    auto sizes = LoadPublishedSizes();
+    if (!sizes.ok()) return sizes.error();
+    auto files = SeedSourcesOfFormat(db, "", report, &resolver, &*rules, &*sizes);
     if (!files.ok()) return files.error();
     SQLite::Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES ('seeded_at', ?)");
     mark.bind(1, UtcNow());

@@ -1,8 +1,11 @@
 // Seeds a new database with the embedded catalog (db/seed/): GPU specs, clouds, regions,
-// GPU synonyms, exchange rates, AWS and GCP offers in SkyPilot format, Alibaba and
-// Huawei offers in the flat CSV format, the instance interconnect sheet and the AWS Spot
-// Instance Advisor interruption bands (db/spot_bands.h). All of it
-// in one transaction: a failed seed leaves the database empty.
+// GPU synonyms, exchange rates, the SkyPilot-format catalogs of every region of AWS, GCP,
+// Azure, OCI, Lambda, Nebius, Vast, Cudo, Shadeform and Fluidstack (seed_sources.csv, with
+// the importer's data-error rules and the published sizes of instance_gpus.csv), Alibaba
+// and Huawei offers in the flat CSV format, the instance interconnect sheet and the AWS Spot
+// Instance Advisor interruption bands (db/spot_bands.h). All of it in one transaction: a
+// failed seed leaves the database empty. Each file's skipped and corrected rows are counted
+// by reason in its SeedFileReport (the server logs them).
 #pragma once
 
 #include <SQLiteCpp/Database.h>
@@ -34,6 +37,10 @@ struct SeedReport {
 
 // The GCP host + GPU composition rules from the embedded seed.
 Result<GcpAttachRules> LoadGcpAttachRules();
+
+// The published instance sizes of the embedded seed (db/seed/instance_gpus.csv): the GPU
+// and count a cloud's own size table gives, which correct a catalog row that says otherwise.
+Result<PublishedSizes> LoadPublishedSizes();
 
 // Seeds `db` (already migrated) unless it has been seeded. A database seeded by a build
 // before the Kubernetes GPU label rows gets them once (gpu_synonyms of scope

@@ -8,6 +8,8 @@
 
 #include "db/catalog_caps.h"
 #include "db/field_rules.h"
+#include "db/gpu_info.h"
+#include "db/location_region.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -18,8 +20,11 @@ using ZoneKey = std::tuple<std::string, std::string, std::string>;  // name, reg
 
 struct Columns {
   std::optional<size_t> instance_type, accelerator, count, vcpus, memory, price, spot, region,
-      zone, arch;
+      zone, arch, gpu_info;
 };
+
+constexpr const char* kZeroPriceReason = "price 0.0 read as missing, not free";
+constexpr const char* kNoPriceReason = "no on-demand or spot price (empty or 0.0)";
 
 struct PricedRow {
   int line = 0;
@@ -29,6 +34,7 @@ struct PricedRow {
   std::optional<double> memory_gib;
   std::string arch;
   bool used = false;
+  bool priceless = false;  // a host whose GPU offers would have no price (0.0 read as missing)
 };
 
 struct BundleKey {
@@ -56,6 +62,7 @@ class OfferCollector {
 
   void Finish(CatalogBatch& batch) {
     for (auto& [id, type] : types_) batch.instance_types.push_back(type);
+    batch.price_scopes[options_.cloud] = PriceScope();
     for (const auto& [key, price] : ondemand_) {
       batch.prices.push_back(Observation(key.first, key.second, "", "ondemand", price));
     }
@@ -75,6 +82,24 @@ class OfferCollector {
                             options_.source};
   }
 
+  // "cloud" when the file names two regions or more and lists every instance type in every
+  // one of them at one on-demand price (the Lambda and OCI catalogs); else "region".
+  std::string PriceScope() const {
+    std::set<std::string> regions;
+    std::map<std::string, std::pair<double, size_t>> by_type;  // price, regions listed
+    for (const auto& [key, price] : ondemand_) {
+      regions.insert(key.second);
+      auto [it, first] = by_type.try_emplace(key.first, price, 0);
+      if (std::fabs(it->second.first - price) > 1e-9 * std::max(1.0, price)) return "region";
+      ++it->second.second;
+    }
+    if (regions.size() < 2) return "region";
+    for (const auto& [type, seen] : by_type) {
+      if (seen.second != regions.size()) return "region";
+    }
+    return "cloud";
+  }
+
   const SkypilotOptions& options_;
   std::map<std::string, InstanceType> types_;
   std::map<std::pair<std::string, std::string>, double> ondemand_;
@@ -91,13 +116,15 @@ bool ParsePrice(std::string_view text, const char* column, int line, ImportRepor
     report.Reject(line, std::string(column) + " '" + Printable(text, 40) + "' is not a number");
     return false;
   }
-  // Zero is a price only for the parts of a GCP offer (a host whose price is in its GPU
-  // bundle); a stored price must be above zero (checked where offers are made).
-  if (*value != 0 || std::signbit(*value)) {
-    if (auto reason = rules::CheckPrice(*value)) {
-      report.Reject(line, std::string(column) + " " + *reason);
-      return false;
-    }
+  // A 0 is how some catalogs write "no price" (GCP a4-highgpu-8g, Vast's spot column): it is
+  // missing, not free.
+  if (*value == 0 && !std::signbit(*value)) {
+    report.Correct(kZeroPriceReason);
+    return true;
+  }
+  if (auto reason = rules::CheckPrice(*value)) {
+    report.Reject(line, std::string(column) + " " + *reason);
+    return false;
   }
   out = value;
   return true;
@@ -136,6 +163,19 @@ InstanceType MakeType(const SkypilotOptions& options, std::string id,
   return type;
 }
 
+// True when the row's vCPUs and MemoryGiB merely repeat the "-<vCPUs>-<MiB>" suffix of its
+// type name (Vast: "1x-H200-32-65536" with 32 vCPUs and 64.0 GiB).
+bool IsPlaceholderSize(const std::string& name, const PricedRow& row) {
+  if (!row.vcpus || !row.memory_gib) return false;
+  size_t last = name.rfind('-');
+  if (last == std::string::npos || last == 0) return false;
+  size_t before = name.rfind('-', last - 1);
+  if (before == std::string::npos) return false;
+  auto vcpus = ParseInteger(std::string_view(name).substr(before + 1, last - before - 1));
+  auto mib = ParseInteger(std::string_view(name).substr(last + 1));
+  return vcpus && mib && *vcpus == *row.vcpus && *mib == *row.memory_gib * 1024;
+}
+
 // The price of a host + GPU bundle offer; none when a part has none or the sum is 0.
 std::optional<double> Sum(std::optional<double> a, std::optional<double> b) {
   if (!a || !b || *a + *b <= 0) return std::nullopt;
@@ -155,7 +195,7 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
             table.Column("AcceleratorCount"), table.Column("vCPUs"),
             table.Column("MemoryGiB"), table.Column("Price"),
             table.Column("SpotPrice"), table.Column("Region"),
-            table.Column("AvailabilityZone"), table.Column("Arch")};
+            table.Column("AvailabilityZone"), table.Column("Arch"), table.Column("GpuInfo")};
   const std::pair<const char*, std::optional<size_t>> required[] = {
       {"InstanceType", c.instance_type}, {"AcceleratorName", c.accelerator},
       {"AcceleratorCount", c.count},     {"Region", c.region},
@@ -173,6 +213,7 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
   OfferCollector offers(options);
   std::map<ZoneKey, PricedRow> hosts;       // host VM rows (GCP)
   std::map<BundleKey, PricedRow> bundles;   // attachable GPU rows (GCP)
+  std::map<std::string, Region> locations;  // regions written as locations (Vast)
 
   for (const CsvRow& row : table.rows()) {
     ++report.rows_read;
@@ -182,6 +223,12 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
     if (region.empty()) {
       report.Reject(row.line, "Region is empty");
       continue;
+    }
+    if (rules::CheckName(region)) {
+      if (auto located = LocationRegion(options.cloud, region)) {
+        region = located->id;
+        locations.try_emplace(region, std::move(*located));
+      }
     }
     // The shared field rules (db/field_rules.h), before anything else reads the row.
     rules::Reason bad;
@@ -223,7 +270,7 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
     auto count = ParseInteger(count_text);
     if (!count) {
       if (ParseDouble(count_text)) {
-        report.Skip("fractional GPU count");
+        report.Skip("fractional GPU count (a GPU partition such as AWS g6f/gr6f): not modelled");
       } else {
         report.Reject(row.line, "AcceleratorCount '" + Printable(count_text, 40) + "' is not a number");
       }
@@ -240,23 +287,60 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
                   accelerator);
       continue;
     }
+    const model::GpuSpec* gpu = resolved.gpu;
+    int gpu_count = static_cast<int>(*count);
+    if (options.sizes && !name.empty()) {
+      auto published = options.sizes->find({options.cloud, name});
+      if (published != options.sizes->end()) {
+        const PublishedSize& size = published->second;
+        if (size.gpu_count != gpu_count) {
+          report.Correct("AcceleratorCount corrected to the published size of " + name + " (" +
+                         std::to_string(gpu_count) + " -> " + std::to_string(size.gpu_count) +
+                         "; " + size.source + ")");
+          gpu_count = size.gpu_count;
+        }
+        const model::GpuSpec* named = resolver.FindGpu(size.gpu_id);
+        if (named && named != gpu) {
+          report.Correct("GPU of " + name + " is " + named->id + " by its published size (" +
+                         size.source + ")");
+          gpu = named;
+        }
+      }
+    }
+    if (c.gpu_info) {
+      auto stated = GpuInfoMemoryPerGpuGib(field(c.gpu_info), gpu_count, gpu->memory_gb);
+      if (stated && !GpuMemoryAgrees(*stated, gpu->memory_gb)) {
+        report.Skip("GpuInfo memory contradicts the GPU the name resolves to: " + accelerator +
+                    " -> " + gpu->id);
+        continue;
+      }
+    }
     if (name.empty()) {
       if (!options.attach) {  // only GCP attaches GPU rows to host VMs
         report.Reject(row.line, "InstanceType is empty (a GPU row without a host VM is "
                                 "understood for GCP only)");
       } else {
+        // The GPU part's own spot above its own on-demand (GCP A100-80GB, H200 x8): counted
+        // here, since the composed offer's prices can hide it.
+        if (priced.spot && priced.ondemand && *priced.spot > *priced.ondemand) {
+          ++report.spot_above_ondemand;
+        }
         bundles[{accelerator, static_cast<int>(*count), region, zone}] = priced;
       }
       continue;
     }
-    if ((priced.ondemand && *priced.ondemand == 0) || (priced.spot && *priced.spot == 0)) {
-      report.Reject(row.line, "a price of 0 is not a price: leave Price or SpotPrice empty when not offered");
+    if (!priced.ondemand && !priced.spot) {
+      report.Skip(kNoPriceReason);
       continue;
     }
+    if (IsPlaceholderSize(name, priced)) {
+      report.Correct("vCPUs and MemoryGiB repeat the type name's suffix (placeholders): not used");
+      priced.vcpus.reset();
+      priced.memory_gib.reset();
+    }
     ++report.rows_used;
-    offers.Add(MakeType(options, name, *resolved.gpu, static_cast<int>(*count), priced,
-                        accelerator, ""),
-               region, zone, priced.ondemand, priced.spot);
+    offers.Add(MakeType(options, name, *gpu, gpu_count, priced, accelerator, ""), region, zone,
+               priced.ondemand, priced.spot);
   }
 
   if (options.attach) {
@@ -269,10 +353,16 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
       auto bundle = bundles.find({accelerator, count, region, zone});
       if (bundle == bundles.end()) continue;
       auto resolved = resolver.Resolve(options.cloud, accelerator);
-      host.used = bundle->second.used = true;
+      bundle->second.used = true;
+      auto ondemand = Sum(host.ondemand, bundle->second.ondemand);
+      auto spot = Sum(host.spot, bundle->second.spot);
+      if (!ondemand && !spot) {
+        host.priceless = true;
+        continue;
+      }
+      host.used = true;
       offers.Add(MakeType(options, name, *resolved.gpu, count, host, accelerator, ""), region,
-                 zone, Sum(host.ondemand, bundle->second.ondemand),
-                 Sum(host.spot, bundle->second.spot));
+                 zone, ondemand, spot);
     }
     // N1 hosts with attached GPUs, in the usual combinations.
     for (auto& [key, bundle] : bundles) {
@@ -281,17 +371,25 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
         auto host = hosts.find({it->second, key.region, key.zone});
         if (host == hosts.end()) continue;
         auto resolved = resolver.Resolve(options.cloud, key.accelerator);
-        host->second.used = bundle.used = true;
+        bundle.used = true;
+        auto ondemand = Sum(host->second.ondemand, bundle.ondemand);
+        auto spot = Sum(host->second.spot, bundle.spot);
+        if (!ondemand && !spot) {
+          host->second.priceless = true;
+          continue;
+        }
+        host->second.used = true;
         offers.Add(MakeType(options, AttachedOfferName(it->second, key.count, key.accelerator),
                             *resolved.gpu, key.count, host->second, key.accelerator,
                             it->second),
-                   key.region, key.zone, Sum(host->second.ondemand, bundle.ondemand),
-                   Sum(host->second.spot, bundle.spot));
+                   key.region, key.zone, ondemand, spot);
       }
     }
     for (const auto& [key, host] : hosts) {
       if (host.used) {
         ++report.rows_used;
+      } else if (host.priceless) {
+        report.Skip(kNoPriceReason);
       } else {
         report.Skip("host VM with no GPU combination");
       }
@@ -305,6 +403,7 @@ Result<CatalogBatch> ParseSkypilotCatalog(const CsvTable& table, const SkypilotO
     }
   }
   offers.Finish(batch);
+  for (auto& [id, region] : locations) batch.regions.push_back(std::move(region));
   return batch;
 }
 

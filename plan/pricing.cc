@@ -106,7 +106,9 @@ std::string SpotPricingBasis(const SpotPricing& p) {
 Result<SpotPricing> Pricing::SpotPricingFor(const db::Offer* offer, double current) const {
   SpotPricing out;
   out.price_per_hour = out.p10_per_hour = out.p90_per_hour = current;
-  if (!offer) return out;
+  // Fewer than 3 observation times in all of the region's history: fewer in the window too,
+  // a snapshot (below), so the history is not read (most offers: one catalog import).
+  if (!offer || offer->spot_observation_times < 3) return out;
   auto latest = db::rules::ParseTimestamp(offer->observed_at);
   if (!latest) return out;
   const std::time_t window = kSpotHistoryWindowDays * 24 * 3600;

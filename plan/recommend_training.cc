@@ -31,6 +31,39 @@ struct OfferInputs {
   SpotRisk risk;  // its spot interruption rate (set with `spot`)
 };
 
+// The offer whose options an offer's options repeat, for each offer of the walk (itself when
+// none): an instance type of a cloud that lists one price in every region (price_scope
+// "cloud": Lambda, OCI) is offered in every region with the same prices, date and currency,
+// and, without spot history, its options differ only by region. Such an offer takes the
+// options and counts of the type's first offer with the same prices instead of walking.
+std::vector<size_t> RepeatedOffers(const std::vector<const db::Offer*>& offers) {
+  std::vector<size_t> rep_of(offers.size());
+  struct TypeHash {
+    size_t operator()(const std::pair<std::string_view, std::string_view>& t) const {
+      return std::hash<std::string_view>()(t.first) * 31 + std::hash<std::string_view>()(t.second);
+    }
+  };
+  std::unordered_map<std::pair<std::string_view, std::string_view>, std::vector<size_t>, TypeHash>
+      firsts;
+  for (size_t i = 0; i < offers.size(); ++i) {
+    rep_of[i] = i;
+    const db::Offer& o = *offers[i];
+    if (o.price_scope != "cloud" || o.spot_observation_times >= 3) continue;
+    auto& seen = firsts[{o.instance.cloud, o.instance.id}];
+    for (size_t j : seen) {
+      const db::Offer& r = *offers[j];
+      if (r.price_ondemand_per_hour == o.price_ondemand_per_hour &&
+          r.price_spot_per_hour == o.price_spot_per_hour && r.currency == o.currency &&
+          r.observed_at == o.observed_at && r.source == o.source) {
+        rep_of[i] = j;
+        break;
+      }
+    }
+    if (rep_of[i] == i) seen.push_back(i);
+  }
+  return rep_of;
+}
+
 // Whether an offer with `prices` has an option that starts on spot with a price: only then
 // is its spot history read.
 bool NeedsSpotPricing(const OfferPrices& prices, const Constraints& cons) {
@@ -245,11 +278,14 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   // its own), while the other threads start on the estimates. The spot history of an offer
   // is read when a spot option of it has a price, whether or not it fits (the estimates are
   // not known yet): more reads where little fits, in time the estimates take anyway.
+  const std::vector<size_t> rep_of = RepeatedOffers(offers->offers);
   std::vector<OfferInputs> inputs(offers->offers.size());
   int spot_offers[3] = {0, 0, 0};  // by SpotRisk::Source
+  size_t prices_read = 0;  // the offers before it had their prices read (or repeat one that did)
   auto read_prices = [&] {
-    for (size_t next = 0; next < offers->offers.size(); ++next) {
+    for (size_t next = 0; next < offers->offers.size(); ++next, prices_read = next) {
       if (StopEarly(offers->offers.size(), next, out)) break;
+      if (rep_of[next] != next) continue;  // its first offer's prices serve it
       const db::Offer& offer = *offers->offers[next];
       OfferInputs& in = inputs[next];
       in.prices = PriceOffer(pricing, offer);
@@ -282,7 +318,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   size_t walked = 0;
   for (; walked < offers->offers.size(); ++walked) {
     const size_t* offer_slots = &slots[walked * node_counts];
-    if (!inputs[walked].prices ||
+    if (walked >= prices_read ||
         std::any_of(offer_slots, offer_slots + node_counts,
                     [&](size_t i) { return !estimates[i].has_value(); })) {
       StoppedEarly(offers->offers.size(), walked, out);  // the time ran out first
@@ -293,11 +329,22 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   // counts and first error are joined in the offers' order, so the ranking (whose ties keep
   // that order), every count and the error answered are those of one walk. A block the
   // planning time leaves out ends the walk at its first offer.
+  // An offer repeated by later ones (RepeatedOffers) keeps its own counts, which each of
+  // them adds, and its options' range in its block, which each of them copies.
+  std::vector<char> repeated(offers->offers.size(), 0);
+  for (size_t i = 0; i < walked; ++i) {
+    if (rep_of[i] != i) repeated[rep_of[i]] = 1;
+  }
+  std::unordered_map<size_t, Recommendation> counts_of;
+  for (size_t i = 0; i < walked; ++i) {
+    if (repeated[i]) counts_of[i];
+  }
   constexpr size_t kOffersPerBlock = 64;
   struct Block {
     bool walked = false;
     std::vector<Candidate> feasible;
-    Recommendation counts;  // considered and rejected only
+    std::vector<size_t> starts;  // of each offer's options in `feasible`, and the end
+    Recommendation counts;       // considered and rejected only
     std::optional<Error> error;
   };
   std::vector<Block> blocks((walked + kOffersPerBlock - 1) / kOffersPerBlock);
@@ -307,10 +354,25 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     block.walked = true;
     const size_t end = std::min(walked, (b + 1) * kOffersPerBlock);
     for (size_t next = b * kOffersPerBlock; next < end && !block.error; ++next) {
+      block.starts.push_back(block.feasible.size());
+      if (rep_of[next] != next) continue;  // joined below from its first offer's
+      Recommendation& counts = repeated[next] ? counts_of.at(next) : block.counts;
       block.error = WalkOffer(*offers->offers[next], inputs[next], &slots[next * node_counts],
-                              clusters, estimates, request, cons, block.feasible, block.counts);
+                              clusters, estimates, request, cons, block.feasible, counts);
+      if (repeated[next]) {
+        block.counts.considered += counts.considered;
+        for (const auto& [reason, n] : counts.rejected) block.counts.rejected[reason] += n;
+      }
     }
+    block.starts.push_back(block.feasible.size());
   });
+  // The options of offer `i` (walked, in a walked block), in `blocks`.
+  auto options_of = [&](size_t i) {
+    const Block& block = blocks[i / kOffersPerBlock];
+    const size_t k = i % kOffersPerBlock;
+    return std::make_pair(block.feasible.begin() + block.starts[k],
+                          block.feasible.begin() + block.starts[k + 1]);
+  };
   std::vector<Candidate> feasible;
   size_t options = 0;
   for (const Block& block : blocks) options += block.feasible.size();
@@ -323,8 +385,23 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     }
     out.considered += block.counts.considered;
     for (const auto& [reason, n] : block.counts.rejected) out.rejected[reason] += n;
+    const size_t first = b * kOffersPerBlock;
+    for (size_t i = first; i + 1 - first < block.starts.size(); ++i) {
+      if (rep_of[i] == i) {
+        auto [from, to] = options_of(i);
+        feasible.insert(feasible.end(), from, to);
+        continue;
+      }
+      const Recommendation& counts = counts_of.at(rep_of[i]);
+      out.considered += counts.considered;
+      for (const auto& [reason, n] : counts.rejected) out.rejected[reason] += n;
+      auto [from, to] = options_of(rep_of[i]);
+      for (auto c = from; c != to; ++c) {
+        feasible.push_back(*c);
+        feasible.back().offer = offers->offers[i];
+      }
+    }
     if (block.error) return *block.error;
-    std::move(block.feasible.begin(), block.feasible.end(), std::back_inserter(feasible));
   }
   if (any_spot) {
     for (std::string& a : SpotRiskAssumptions(request.pricing, spot_offers)) {

@@ -48,6 +48,9 @@ void LogSeedReport(const db::SeedReport& report) {
     for (const auto& [reason, count] : f.report.skipped_by_reason) {
       spdlog::info("  skipped {} rows: {}", count, reason);
     }
+    for (const auto& [reason, count] : f.report.corrected_by_reason) {
+      spdlog::info("  corrected {} rows: {}", count, reason);
+    }
   }
 }
 

@@ -76,3 +76,17 @@ export function cached(path) {
   }
   return cache.get(path);
 }
+
+// Every item of a paged list (`items`, `next_cursor`), page by page through `cached`, up to
+// `maxPages` pages: with every region of every cloud seeded, one page of 500 offers no
+// longer holds a cloud's instance types.
+export async function cachedAllPages(path, maxPages = 20) {
+  const items = [];
+  let next = path;
+  for (let page = 0; next && page < maxPages; ++page) {
+    const answer = await cached(next);
+    items.push(...answer.items);
+    next = answer.next_cursor ? `${path}&cursor=${encodeURIComponent(answer.next_cursor)}` : null;
+  }
+  return { items };
+}

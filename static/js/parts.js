@@ -1,7 +1,7 @@
 // Form parts shared by the planning views (workload, dataset, job, hardware, pricing),
 // built once per form into its <div data-part="..."> placeholders. Field names are the
 // request members they fill (see forms.js).
-import { cached } from './api.js';
+import { cached, cachedAllPages } from './api.js';
 
 let uid = 0;
 
@@ -160,7 +160,7 @@ export const parts = {
       if (!c) return;
       const [regions, types] = await Promise.all([
         cached(`/api/v1/regions?cloud=${encodeURIComponent(c)}`),
-        cached(`/api/v1/instances?cloud=${encodeURIComponent(c)}&limit=500&sort=gpu_count`)]);
+        cachedAllPages(`/api/v1/instances?cloud=${encodeURIComponent(c)}&limit=500&sort=gpu_count`)]);
       fillSelect(regionSelect, regions.items, (r) => r.id, (r) => `${r.id} (${r.display_name})`);
       const seen = new Set();
       datalist.replaceChildren();

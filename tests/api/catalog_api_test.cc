@@ -246,7 +246,7 @@ TEST_F(CatalogApiTest, CursorWalkReturnsEveryRowExactlyOnce) {
                   "/" + item["instance_type"].get<std::string>());
     }
     ++pages;
-    ASSERT_LT(pages, 100);
+    ASSERT_LE(pages, total / 37 + 2);  // a walk that does not end is a failure
     if (page.body["next_cursor"].is_null()) break;
     target = "/api/v1/instances?limit=37&sort=price_per_gpu&price_kind=spot&cursor=" +
              page.body["next_cursor"].get<std::string>();

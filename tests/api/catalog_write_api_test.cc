@@ -166,11 +166,11 @@ TEST_F(CatalogWriteApiTest, GpuLaunchPriceRoundTrips) {
 }
 
 TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
-  json type = {{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"gpu", "H100-80GB-SXM5"},
+  json type = {{"cloud", "testcloud"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"gpu", "H100-80GB-SXM5"},
                {"gpu_count", 8}, {"vcpus", 208}, {"memory_gib", 1800}, {"interconnect", "nvswitch"}};
   auto created = Send("POST", "/api/v1/instances", type, *write_key_);
   ASSERT_EQ(created.status, 201) << created.body.dump();
-  EXPECT_EQ(created.location, "/api/v1/instances/lambda/gpu_8x_h100_sxm5");
+  EXPECT_EQ(created.location, "/api/v1/instances/testcloud/gpu_8x_h100_sxm5");
   EXPECT_EQ(Send("POST", "/api/v1/instances", type, *write_key_).status, 409);
   json unknown_gpu = type;
   unknown_gpu["instance_type"] = "x";
@@ -179,23 +179,23 @@ TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
   EXPECT_EQ(bad.status, 422);
   EXPECT_EQ(bad.body["errors"][0]["pointer"], "/gpu");
 
-  json prices = {{"prices", {{{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "us-east-1"},
+  json prices = {{"prices", {{{"cloud", "testcloud"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "us-east-1"},
                               {"kind", "ondemand"}, {"price_per_hour", 23.92}, {"currency", "USD"},
                               {"observed_at", "2026-11-01"}}}}};
   auto posted = Send("POST", "/api/v1/prices", prices, *write_key_);
   ASSERT_EQ(posted.status, 201) << posted.body.dump();
-  auto listed = server_->Get("/api/v1/instances?cloud=lambda");
+  auto listed = server_->Get("/api/v1/instances?cloud=testcloud");
   ASSERT_EQ(listed.body["items"].size(), 1u);
   EXPECT_EQ(listed.body["items"][0]["price_ondemand_per_hour"], 23.92);
   // A newer observation becomes the current price.
   prices["prices"][0]["price_per_hour"] = 21.5;
   prices["prices"][0]["observed_at"] = "2026-11-15";
   ASSERT_EQ(Send("POST", "/api/v1/prices", prices, *write_key_).status, 201);
-  EXPECT_EQ(server_->Get("/api/v1/instances?cloud=lambda").body["items"][0]["price_ondemand_per_hour"], 21.5);
+  EXPECT_EQ(server_->Get("/api/v1/instances?cloud=testcloud").body["items"][0]["price_ondemand_per_hour"], 21.5);
 
-  json invalid = {{"prices", {{{"cloud", "lambda"}, {"instance_type", "nope"}, {"region", "r"}, {"kind", "ondemand"},
+  json invalid = {{"prices", {{{"cloud", "testcloud"}, {"instance_type", "nope"}, {"region", "r"}, {"kind", "ondemand"},
                                {"price_per_hour", 1}, {"currency", "USD"}},
-                              {{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "r"},
+                              {{"cloud", "testcloud"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "r"},
                                {"kind", "weekly"}, {"price_per_hour", 1}, {"currency", "USD"}}}}};
   auto rejected = Send("POST", "/api/v1/prices", invalid, *write_key_);
   EXPECT_EQ(rejected.status, 422);
@@ -204,7 +204,7 @@ TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
   std::set<std::string> pointers;
   for (const auto& e : rejected.body["errors"]) pointers.insert(e["pointer"].get<std::string>());
   EXPECT_EQ(pointers, (std::set<std::string>{"/prices/1/kind", "/prices/0/instance_type"}));
-  json yen = {{"prices", {{{"cloud", "lambda"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "r"},
+  json yen = {{"prices", {{{"cloud", "testcloud"}, {"instance_type", "gpu_8x_h100_sxm5"}, {"region", "r"},
                            {"kind", "ondemand"}, {"price_per_hour", 3000}, {"currency", "JPY"}}}}};
   auto no_rate = Send("POST", "/api/v1/prices", yen, *write_key_);
   EXPECT_EQ(no_rate.status, 422);  // a price no listing could compare
@@ -215,32 +215,32 @@ TEST_F(CatalogWriteApiTest, InstanceAndPriceWrites) {
   EXPECT_EQ(unknown.body["errors"][0]["pointer"], "/prices/0/instance_type");
 
   type["vcpus"] = 104;
-  EXPECT_EQ(Send("PUT", "/api/v1/instances/lambda/gpu_8x_h100_sxm5", type, *write_key_).status, 200);
-  EXPECT_EQ(server_->Get("/api/v1/instances/lambda/gpu_8x_h100_sxm5").body["vcpus"], 104.0);
-  EXPECT_EQ(Send("DELETE", "/api/v1/instances/lambda/gpu_8x_h100_sxm5", nullptr, *write_key_).status, 204);
-  EXPECT_EQ(server_->Get("/api/v1/instances/lambda/gpu_8x_h100_sxm5").status, 404);
-  EXPECT_TRUE(server_->Get("/api/v1/instances?cloud=lambda").body["items"].empty());
+  EXPECT_EQ(Send("PUT", "/api/v1/instances/testcloud/gpu_8x_h100_sxm5", type, *write_key_).status, 200);
+  EXPECT_EQ(server_->Get("/api/v1/instances/testcloud/gpu_8x_h100_sxm5").body["vcpus"], 104.0);
+  EXPECT_EQ(Send("DELETE", "/api/v1/instances/testcloud/gpu_8x_h100_sxm5", nullptr, *write_key_).status, 204);
+  EXPECT_EQ(server_->Get("/api/v1/instances/testcloud/gpu_8x_h100_sxm5").status, 404);
+  EXPECT_TRUE(server_->Get("/api/v1/instances?cloud=testcloud").body["items"].empty());
 }
 
 TEST_F(CatalogWriteApiTest, SkypilotImportOfANewCloudIsFoundAndRecommended) {
-  auto reply = Import("format=skypilot&cloud=azure", kAzureCsv);
+  auto reply = Import("format=skypilot&cloud=newcloud", kAzureCsv);
   ASSERT_EQ(reply.status, 201) << reply.body.dump();
   EXPECT_EQ(reply.body["rows"]["read"], 4);
   EXPECT_EQ(reply.body["rows"]["accepted"], 3);
   EXPECT_EQ(reply.body["rows"]["skipped"], 1);  // the AMD card is not a known GPU
   EXPECT_EQ(reply.body["instance_types"]["inserted"], 3);
-  auto listed = server_->Get("/api/v1/instances?cloud=azure&gpu=A100");
+  auto listed = server_->Get("/api/v1/instances?cloud=newcloud&gpu=A100");
   ASSERT_EQ(listed.status, 200);
   ASSERT_EQ(listed.body["items"].size(), 2u);
   json rec = {{"workload", "bert-large"}, {"dataset", {{"samples", 1000000}}}, {"global_batch_size", 256},
-              {"constraints", {{"clouds", {"azure"}}}}};
+              {"constraints", {{"clouds", {"newcloud"}}}}};
   auto r = server_->Post("/api/v1/recommendations", rec);
   ASSERT_EQ(r.status, 200) << r.body.dump();
   ASSERT_FALSE(r.body["items"].empty());
-  for (const auto& item : r.body["items"]) EXPECT_EQ(item["cloud"], "azure");
+  for (const auto& item : r.body["items"]) EXPECT_EQ(item["cloud"], "newcloud");
   // Audit row.
   auto db = db::OpenDatabase(server_->db_path());
-  SQLite::Statement audit(**db, "SELECT actor, format, cloud, accepted FROM imports WHERE cloud = 'azure'");
+  SQLite::Statement audit(**db, "SELECT actor, format, cloud, accepted FROM imports WHERE cloud = 'newcloud'");
   ASSERT_TRUE(audit.executeStep());
   EXPECT_EQ(audit.getColumn(0).getString(), "platform");
   EXPECT_EQ(audit.getColumn(1).getString(), "skypilot");

@@ -476,16 +476,16 @@ TEST(HostileCatalogTest, AHugeNodeInTheCatalogIsSkippedNotFatal) {
   TestServer server;
   std::string key = CreateApiKey(server, "platform", "write");
   std::string csv = std::string(kSkyHeader) + SkyRow("huge.128", "128", "300", "", "eastus");
-  auto imported = server.Send("POST", "/api/v1/catalog/import?format=skypilot&cloud=azure", csv,
+  auto imported = server.Send("POST", "/api/v1/catalog/import?format=skypilot&cloud=hugecloud", csv,
                               "text/csv", {{"Authorization", "Bearer " + key}});
   ASSERT_EQ(imported.status, 201) << imported.body.dump();
   json training = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e10}}},
-                   {"global_batch_size", 512}, {"constraints", {{"clouds", {"azure"}}}}};
+                   {"global_batch_size", 512}, {"constraints", {{"clouds", {"hugecloud"}}}}};
   auto t = server.Post("/api/v1/recommendations", training);
   ASSERT_EQ(t.status, 200) << t.body.dump();
   EXPECT_GE(t.body["rejected"]["node_too_large"].get<int>(), 1);
   json inference = {{"task", "inference"}, {"workload", "llama-2-7b"},
-                    {"constraints", {{"clouds", {"azure"}}}}};
+                    {"constraints", {{"clouds", {"hugecloud"}}}}};
   auto i = server.Post("/api/v1/recommendations", inference);
   ASSERT_EQ(i.status, 200) << i.body.dump();
   EXPECT_GE(i.body["rejected"]["node_too_large"].get<int>(), 1);

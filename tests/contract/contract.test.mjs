@@ -247,8 +247,9 @@ test('every answer matches the document', async () => {
   const C = '/api/v1/compare';
   await check('POST', C, { body: train({ gpus: ['T4', 'H100-80GB-SXM5', 'V100-16GB-SXM2'] }), expect: 200 });
   await check('POST', C, { body: train({ workload: 'llama-2-70b', dataset: { tokens: 1e9 }, gpus: ['T4', 'L4'] }), expect: 200 });
-  // A GPU without the precision (an error row) and one without a catalog price (no price_source).
-  const rows = await check('POST', C, { body: train({ precision: 'fp8', gpus: ['T4', 'H100-80GB-SXM5', 'GH200-96GB'] }), expect: 200 });
+  // A GPU without the precision (an error row) and one without a catalog price (no price_source:
+  // the A30; GH200 is rented since the full catalog of issue 27).
+  const rows = await check('POST', C, { body: train({ precision: 'bf16', gpus: ['T4', 'H100-80GB-SXM5', 'A30'] }), expect: 200 });
   assert.ok(rows.items.some((r) => r.error), 'an error row was checked');
   assert.ok(rows.items.some((r) => !r.error && r.price_per_gpu_hour === null), 'an unpriced row was checked');
   await check('GET', `${C}?workload=resnet-50&samples=1281167&gpus=T4,L4`, { expect: 200 });

@@ -78,7 +78,7 @@ TEST(SkypilotParserTest, SkipsUnknownAndUnsupportedAcceleratorsAndCountsThem) {
   EXPECT_EQ(b.report.rows_skipped, 3);
   EXPECT_EQ(b.report.skipped_by_reason["unknown accelerator: Virtex UltraScale+ (VU9P)"], 1);
   EXPECT_EQ(b.report.skipped_by_reason["not a supported GPU: Radeon"], 1);
-  EXPECT_EQ(b.report.skipped_by_reason["fractional GPU count"], 1);
+  EXPECT_EQ(b.report.skipped_by_reason["fractional GPU count (a GPU partition such as AWS g6f/gr6f): not modelled"], 1);
 }
 
 TEST(SkypilotParserTest, RejectsMalformedRowsWithTheirLines) {

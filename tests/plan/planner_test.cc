@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "model/workload_presets.h"
 #include "tests/model/model_fixtures.h"
 #include "tests/plan/memory_catalog.h"
@@ -67,6 +71,47 @@ TEST(PlannerTest, RecommendationRanksWhatTheCatalogOffers) {
   // once per offer, node count or price kind.
   EXPECT_EQ(catalog.offer_listings, 1);
   EXPECT_EQ(catalog.gpu_lookups, 3);
+}
+
+// Offers of a cloud that lists one price in every region (price_scope "cloud", Lambda and
+// OCI) take their options from the type's first offer instead of walking (issue 27: the
+// full catalog's speed): the answer is exactly what walking each of them answers, with each
+// option naming its own region, in the same order; an offer whose price differs walks.
+TEST(PlannerTest, CloudWidePricesAnswerWhatWalkingEveryRegionAnswers) {
+  auto describe = [](const std::vector<RecommendedOption>& options) {
+    std::vector<std::string> out;
+    for (const auto& o : options) {
+      out.push_back(o.offer.instance.cloud + "/" + o.offer.region + "/" + o.offer.instance.id +
+                    " x" + std::to_string(o.nodes) + " " +
+                    std::string(model::PriceKindName(o.price_kind)) + " " +
+                    std::to_string(o.cost) + " " + std::to_string(o.hours));
+    }
+    return out;
+  };
+  auto answer = [&](const std::string& scope) {
+    FakeCatalog catalog;
+    catalog.AddOffer("cloudy", "a100x8", "A100-80GB-SXM4", 8, "r-south", 21.0, 8.0);
+    for (auto& o : catalog.offers) o.price_scope = scope;
+    RecommendRequest request;
+    request.training = ResNet();
+    request.constraints.max_nodes = 4;
+    request.constraints.deadline_hours = 1000;
+    request.limit = 100;
+    return Planner(catalog).Recommend(request);
+  };
+  auto walked = answer("region");
+  auto repeated = answer("cloud");
+  ASSERT_TRUE(walked.ok() && repeated.ok());
+  EXPECT_EQ(repeated->considered, walked->considered);
+  EXPECT_EQ(repeated->feasible, walked->feasible);
+  EXPECT_EQ(repeated->rejected, walked->rejected);
+  EXPECT_EQ(describe(repeated->items), describe(walked->items));
+  EXPECT_EQ(describe(repeated->pareto_front), describe(walked->pareto_front));
+  std::set<std::string> regions;
+  for (const auto& o : repeated->items) {
+    if (o.offer.instance.id == "a100x8") regions.insert(o.offer.region);
+  }
+  EXPECT_EQ(regions, (std::set<std::string>{"r-east", "r-west", "r-north", "r-south"}));
 }
 
 TEST(PlannerTest, ConstraintNamesAreCheckedAgainstTheCatalog) {

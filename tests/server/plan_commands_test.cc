@@ -13,6 +13,7 @@ namespace gpuplan::server {
 namespace {
 
 using nlohmann::json;
+using testing::TestServer;
 
 class PlanCommandsTest : public ::testing::Test {
  protected:
@@ -223,7 +224,7 @@ TEST_F(PlanCommandsTest, Issue23InfeasibleOptionsAreNeverPrintedAsPlans) {
   c.common.db = server_->db_path();
   c.job.workload = "llama-2-70b";
   c.job.tokens = 1e11;
-  c.gpus = "H100,L4";  // an alias too
+  c.gpus = "H200,L4";  // an alias too (H100 names three priced parts since issue 27)
   c.gpus_per_node = 8;
   std::ostringstream out, err;
   ASSERT_EQ(RunCompare(c, out, err), 0) << err.str();
@@ -235,8 +236,8 @@ TEST_F(PlanCommandsTest, Issue23InfeasibleOptionsAreNeverPrintedAsPlans) {
   EXPECT_EQ(l4_line.find(" h "), std::string::npos) << "no time for L4: " << l4_line;
   EXPECT_NE(table.find("NOT FEASIBLE (does_not_fit)"), std::string::npos) << table;
   EXPECT_NE(table.find("nearest change:"), std::string::npos) << table;
-  EXPECT_NE(table.find("H100-80GB-SXM5"), std::string::npos) << table;
-  EXPECT_NE(table.find("read as H100-80GB-SXM5"), std::string::npos) << table;
+  EXPECT_NE(table.find("H200-141GB-SXM"), std::string::npos) << table;
+  EXPECT_NE(table.find("read as H200-141GB-SXM"), std::string::npos) << table;
 
   EstimateOptions e;
   e.common.db = server_->db_path();
@@ -341,6 +342,13 @@ TEST_F(PlanCommandsTest, Issue23DefaultsFlaggedPricesAndSpotFiguresAsTheApi) {
   ASSERT_EQ(RunRecommend(r, rout, rerr), 0) << rerr.str();
   EXPECT_NE(rout.str().find("doubtful_price"), std::string::npos) << rout.str();
   EXPECT_NE(rout.str().find("option(s) not ranked"), std::string::npos) << rout.str();
+  // The seeded flagged offers (AWS g5 zones whose spot is a hair above on-demand) rank far
+  // below the first 100 of the full catalog (issue 27): a database of its own gets a cheap
+  // inverted 4 x H100 offer that ranks.
+  TestServer own;
+  ASSERT_TRUE(testing::AddOfferWithSpotAboveOnDemand(own, "inverted.h100x4", "H100-80GB-SXM5",
+                                                     4, 0.04));
+  r.common.db = own.db_path();
   r.include_doubtful_prices = true;
   r.common.json = true;
   std::ostringstream fout, ferr;

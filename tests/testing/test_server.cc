@@ -33,6 +33,31 @@ std::string CreateApiKey(const TestServer& server, const std::string& name, cons
   return key->key;
 }
 
+bool AddOfferWithSpotAboveOnDemand(const TestServer& server, const std::string& instance_type,
+                                   const std::string& gpu, int gpu_count, double ondemand) {
+  httplib::Headers auth{{"Authorization", "Bearer " + CreateApiKey(server, "ops", "write")}};
+  nlohmann::json type = {{"cloud", "testcloud"}, {"instance_type", instance_type},
+                         {"gpu", gpu},           {"gpu_count", gpu_count},
+                         {"vcpus", 16 * gpu_count}, {"memory_gib", 128 * gpu_count}};
+  auto created = server.Send("POST", "/api/v1/instances", type.dump(), "application/json", auth);
+  if (created.status != 201) {
+    ADD_FAILURE() << "POST /api/v1/instances: " << created.body.dump();
+    return false;
+  }
+  nlohmann::json prices = nlohmann::json::array();
+  for (auto [kind, price] : {std::pair{"ondemand", ondemand}, {"spot", 2 * ondemand}}) {
+    prices.push_back({{"cloud", "testcloud"}, {"instance_type", instance_type}, {"region", "r1"},
+                      {"kind", kind}, {"price_per_hour", price}, {"currency", "USD"}});
+  }
+  auto posted = server.Send("POST", "/api/v1/prices", nlohmann::json{{"prices", prices}}.dump(),
+                            "application/json", auth);
+  if (posted.status != 201) {
+    ADD_FAILURE() << "POST /api/v1/prices: " << posted.body.dump();
+    return false;
+  }
+  return true;
+}
+
 TestServer::TestServer(bool require_auth_for_reads)
     : TestServer(server::ConnectionLimits{}, require_auth_for_reads) {}
 

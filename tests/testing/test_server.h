@@ -67,6 +67,13 @@ class TestServer {
 // A new API key with `scope` (write | admin) in `server`'s database, the key itself.
 std::string CreateApiKey(const TestServer& server, const std::string& name, const std::string& scope);
 
+// Adds to `server`'s catalog instance type `instance_type` of cloud "testcloud" (`gpu_count`
+// x `gpu`) in region "r1", priced `ondemand` per hour on demand and twice that on spot: an
+// offer whose spot is above its own on-demand (spot_above_ondemand), cheap enough to rank.
+// Returns false (after a gtest failure naming the write) when a write is refused.
+bool AddOfferWithSpotAboveOnDemand(const TestServer& server, const std::string& instance_type,
+                                   const std::string& gpu, int gpu_count, double ondemand);
+
 // The status code of a raw HTTP answer ("HTTP/1.1 413 ..."), 0 when there is none.
 int RawStatus(const std::string& answer);
 

@@ -1,5 +1,5 @@
 // Spot history: an instance type's spot price by zone over time, as lines.
-import { api, cached } from '../api.js';
+import { api, cached, cachedAllPages } from '../api.js';
 import { formToParams } from '../forms.js';
 import { xy } from '../charts.js';
 import { el, money, table } from '../format.js';
@@ -60,7 +60,7 @@ async function setup(form) {
   const load = async () => {
     const c = encodeURIComponent(cloud.value);
     const [regions, offers] = await Promise.all([cached(`/api/v1/regions?cloud=${c}`),
-      cached(`/api/v1/instances?cloud=${c}&limit=500&price_kind=spot&sort=gpu_count`)]);
+      cachedAllPages(`/api/v1/instances?cloud=${c}&limit=500&price_kind=spot&sort=gpu_count`)]);
     const keep = region.value;
     region.replaceChildren(new Option('all', ''), ...regions.items.map((r) => new Option(r.id, r.id)));
     if ([...region.options].some((o) => o.value === keep)) region.value = keep;
