@@ -143,7 +143,7 @@ TEST_F(CatalogRefreshTest, ANewerCopyUpdatesPricesAndSaysWhatChanged) {
   const fs::path src = dir_.path() / "src";
   Write(src / "aws" / "vms.csv", AwsCsv());       // upstream layout
   Write(src / "gcp_vms_gpu.csv", std::string(kGcpHeader) + kGcpRows);        // seed layout
-  Write(src / "cudo" / "vms.csv", AwsCsv());      // not in the catalog
+  Write(src / "runpod" / "vms.csv", AwsCsv());    // not in the catalog
 
   Run run = Refresh(src.string());
   ASSERT_EQ(run.status, 0) << run.err;
@@ -174,7 +174,7 @@ TEST_F(CatalogRefreshTest, ANewerCopyUpdatesPricesAndSaysWhatChanged) {
   // the directory has no file of.
   std::map<std::string, std::string> left_out;
   for (const json& n : run.report["not_refreshed"]) left_out[n["cloud"]] = n["reason"];
-  EXPECT_EQ(left_out["cudo"], "not in the catalog (name it with --cloud to add it)") << run.out;
+  EXPECT_EQ(left_out["runpod"], "not in the catalog (name it with --cloud to add it)") << run.out;
   EXPECT_EQ(left_out["alibaba"], "not published: no " + src.string() + "/alibaba/vms.csv or " +
                                      src.string() + "/alibaba_vms_gpu.csv")
       << run.out;
