@@ -66,12 +66,17 @@ CatalogBatch Merge(const std::vector<CloudCatalog>& catalogs) {
     append(all.fx_rates, b.fx_rates);
     append(all.instance_types, b.instance_types);
     append(all.prices, b.prices);
+    append(all.spot_bands, b.spot_bands);
+    for (const auto& [cloud, scope] : b.price_scopes) all.price_scopes[cloud] = scope;
     all.report.rows_read += b.report.rows_read;
     all.report.rows_used += b.report.rows_used;
     all.report.rows_skipped += b.report.rows_skipped;
     all.report.spot_above_ondemand += b.report.spot_above_ondemand;
     for (const auto& [reason, n] : b.report.skipped_by_reason) {
       all.report.skipped_by_reason[c.cloud + ": " + reason] += n;
+    }
+    for (const auto& [reason, n] : b.report.corrected_by_reason) {
+      all.report.corrected_by_reason[c.cloud + ": " + reason] += n;
     }
   }
   return all;

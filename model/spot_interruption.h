@@ -21,7 +21,7 @@ inline constexpr double kHoursPerMonth = 730;
 // The upper edge taken for an open band (">20%"): 1 - 1/e = 0.632, the fraction at which the
 // hazard is one interruption per node per month (1/730 per hour). Past it a monthly fraction
 // says little (every node would be interrupted about once a month or more), and it bounds the
-// band at about 3.2 times the hazard of its lower edge: pessimistic without being unbounded.
+// band at about 4.5 times the hazard of its lower edge: pessimistic without being unbounded.
 inline constexpr double kOpenBandUpperFraction = 0.63212055882855767;
 
 // The hourly hazard per node of a monthly interrupted fraction `fraction` in [0, 1):

@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string_view>
-#include <utility>
+#include <thread>
 #include <unordered_map>
+#include <utility>
 
+#include "db/text.h"
 #include "model/training_job.h"
 #include "model/counts.h"
 #include "plan/deadline.h"
@@ -54,7 +57,8 @@ std::vector<size_t> RepeatedOffers(const std::vector<const db::Offer*>& offers) 
       const db::Offer& r = *offers[j];
       if (r.price_ondemand_per_hour == o.price_ondemand_per_hour &&
           r.price_spot_per_hour == o.price_spot_per_hour && r.currency == o.currency &&
-          r.observed_at == o.observed_at && r.source == o.source) {
+          r.observed_at == o.observed_at && r.source == o.source &&
+          r.spot_band == o.spot_band) {  // the band sets the option's interruption risk
         rep_of[i] = j;
         break;
       }
@@ -85,8 +89,8 @@ using TrainingEstimates =
 std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, const size_t* slots,
                                const std::vector<Result<model::Cluster>>& clusters,
                                const TrainingEstimates& estimates, const TrainingRequest& request,
-                               const Constraints& cons, std::vector<Candidate>& feasible,
-                               Recommendation& out) {
+                               const Constraints& cons, SpotTimesMemo& memo,
+                               std::vector<Candidate>& feasible, Recommendation& out) {
   if (!in.prices->ok()) return in.prices->error();
   const OfferPrices& prices = **in.prices;
   for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
@@ -118,7 +122,7 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
         c.risk = in.risk;
         TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, prices.quote,
                                            spot_only, *spot_pricing, in.risk,
-                                           offer.instance.cloud);
+                                           offer.instance.cloud, &memo);
         if (kind == PriceKind::kSpotWithFallback) {
           if (!cost.fallback) {
             ++out.rejected["no_price"];
@@ -191,6 +195,23 @@ std::vector<std::string> SpotRiskAssumptions(const PricingRequest& pricing,
   return out;
 }
 
+// The warning of a ranking whose spot options rest on rates of different kinds: measured
+// bands (AWS Spot Advisor) beside the conservative default, which is orders of magnitude
+// higher, so spot options without a band rank behind banded ones partly for want of data.
+std::optional<std::string> MixedSpotRiskWarning(const PricingRequest& pricing,
+                                                const int by_source[3]) {
+  const int bands = by_source[static_cast<int>(SpotRisk::Source::kBand)];
+  const int defaults = by_source[static_cast<int>(SpotRisk::Source::kDefault)];
+  if (pricing.rate_given || bands == 0 || defaults == 0) return std::nullopt;
+  return "spot options compare interruption rates of different sources: " +
+         std::to_string(bands) + " offer(s) at their AWS Spot Instance Advisor band, " +
+         std::to_string(defaults) + " at the default " +
+         db::FormatNumber("%.4g", pricing.spot_params.interruption_rate_per_hour) +
+         " per node-hour (no published data for their cloud or region), which is far higher: "
+         "set pricing.interruption_rate_per_hour, or constrain the clouds, to compare them on "
+         "one basis";
+}
+
 }  // namespace
 
 Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingRequest& request,
@@ -251,16 +272,17 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   std::unordered_map<std::pair<std::string_view, std::string_view>, size_t, TypeHash> first_of;
   for (const db::Offer* offer : offers->offers) {
     auto [type, first] =
-        first_of.emplace(std::pair<std::string_view, std::string_view>(offer->instance.cloud,
-                                                                        offer->instance.id),
-                         slots.size());
+        first_of.try_emplace(std::pair<std::string_view, std::string_view>(offer->instance.cloud,
+                                                                            offer->instance.id),
+                             slots.size());
     if (!first) {
       const size_t from = type->second;
       for (int level = 0; level < node_counts; ++level) slots.push_back(slots[from + level]);
       continue;
     }
     for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
-      auto [it, added] = slot_of.emplace(KeyOf(offer->instance, nodes, key_for), clusters.size());
+      auto [it, added] =
+          slot_of.try_emplace(KeyOf(offer->instance, nodes, key_for), clusters.size());
       slots.push_back(it->second);
       if (!added) continue;
       auto node = nodes_of.Of(offer->instance);
@@ -348,17 +370,29 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     std::optional<Error> error;
   };
   std::vector<Block> blocks((walked + kOffersPerBlock - 1) / kOffersPerBlock);
+  // Offers of one configuration in many regions share their spot times (SpotTimesMemo); the
+  // offers are in region order, so each thread keeps one memo for all the blocks it walks.
+  struct Memos {
+    std::mutex mutex;
+    std::unordered_map<std::thread::id, SpotTimesMemo> by_thread;
+    SpotTimesMemo& ForThisThread() {
+      std::lock_guard lock(mutex);
+      return by_thread[std::this_thread::get_id()];  // node-based: the reference stays valid
+    }
+  } memos;
   ParallelFor(blocks.size(), [&](size_t b) {
     if (time_up()) return;
     Block& block = blocks[b];
     block.walked = true;
     const size_t end = std::min(walked, (b + 1) * kOffersPerBlock);
+    SpotTimesMemo& memo = memos.ForThisThread();
     for (size_t next = b * kOffersPerBlock; next < end && !block.error; ++next) {
       block.starts.push_back(block.feasible.size());
       if (rep_of[next] != next) continue;  // joined below from its first offer's
       Recommendation& counts = repeated[next] ? counts_of.at(next) : block.counts;
       block.error = WalkOffer(*offers->offers[next], inputs[next], &slots[next * node_counts],
-                              clusters, estimates, request, cons, block.feasible, counts);
+                              clusters, estimates, request, cons, memo, block.feasible,
+                              counts);
       if (repeated[next]) {
         block.counts.considered += counts.considered;
         for (const auto& [reason, n] : counts.rejected) block.counts.rejected[reason] += n;
@@ -368,7 +402,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   });
   // The options of offer `i` (walked, in a walked block), in `blocks`.
   auto options_of = [&](size_t i) {
-    const Block& block = blocks[i / kOffersPerBlock];
+    Block& block = blocks[i / kOffersPerBlock];
     const size_t k = i % kOffersPerBlock;
     return std::make_pair(block.feasible.begin() + block.starts[k],
                           block.feasible.begin() + block.starts[k + 1]);
@@ -389,7 +423,11 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     for (size_t i = first; i + 1 - first < block.starts.size(); ++i) {
       if (rep_of[i] == i) {
         auto [from, to] = options_of(i);
-        feasible.insert(feasible.end(), from, to);
+        if (repeated[i]) {
+          feasible.insert(feasible.end(), from, to);  // later offers copy them too
+        } else {
+          feasible.insert(feasible.end(), std::make_move_iterator(from), std::make_move_iterator(to));
+        }
         continue;
       }
       const Recommendation& counts = counts_of.at(rep_of[i]);
@@ -406,6 +444,9 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   if (any_spot) {
     for (std::string& a : SpotRiskAssumptions(request.pricing, spot_offers)) {
       out.assumptions.push_back(std::move(a));
+    }
+    if (auto mixed = MixedSpotRiskWarning(request.pricing, spot_offers)) {
+      out.warnings.push_back(std::move(*mixed));
     }
   }
   Finish(feasible, objective, limit, cons, out);

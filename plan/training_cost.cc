@@ -1,5 +1,7 @@
 #include "plan/training_cost.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "db/text.h"
@@ -47,10 +49,58 @@ double PreemptionNoticeMinutes(const std::string& cloud) {
   return 0;
 }
 
+namespace {
+
+SpotTimes ComputeSpotTimes(const model::TrainingEstimate& e, int nodes,
+                           const model::SpotParams& params, const SpotRisk& risk) {
+  SpotTimes t;
+  t.run = model::SpotRun(e.total_hours, nodes, params);
+  if (!t.run.ok()) return t;
+  // The interruption rate's own range (a band) widens the time's: the P10 at the band's low
+  // rate, the P90 at its high one.
+  t.range = {0, 0, t.run->billable_hours, t.run->billable_hours};
+  if (risk.has_range()) {
+    t.range = model::SpotRangeOverRates(e.total_hours, e.p10_hours, e.p90_hours, nodes, params,
+                                        *t.run, risk.rate.low_per_hour, risk.rate.high_per_hour);
+  } else {
+    model::WallRange wall = model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *t.run);
+    t.range.p10_wall_hours = wall.p10_hours;
+    t.range.p90_wall_hours = wall.p90_hours;
+  }
+  return t;
+}
+
+bool SameParams(const model::SpotParams& a, const model::SpotParams& b) {
+  return a.interruption_rate_per_hour == b.interruption_rate_per_hour &&
+         a.checkpoint_interval_minutes == b.checkpoint_interval_minutes &&
+         a.checkpoint_write_minutes == b.checkpoint_write_minutes &&
+         a.checkpoint_bytes == b.checkpoint_bytes &&
+         a.checkpoint_write_gbps == b.checkpoint_write_gbps &&
+         a.restart_minutes == b.restart_minutes &&
+         a.capacity_wait_minutes == b.capacity_wait_minutes &&
+         a.preemption_notice_minutes == b.preemption_notice_minutes;
+}
+
+}  // namespace
+
+const SpotTimes& SpotTimesMemo::Of(const model::TrainingEstimate& e, int nodes,
+                                   const model::SpotParams& params, const SpotRisk& risk) {
+  std::vector<Entry>& list = entries_[{&e, nodes}];
+  for (const Entry& entry : list) {
+    if (entry.low_per_hour == risk.rate.low_per_hour &&
+        entry.high_per_hour == risk.rate.high_per_hour && SameParams(entry.params, params)) {
+      return entry.times;
+    }
+  }
+  list.push_back({params, risk.rate.low_per_hour, risk.rate.high_per_hour,
+                  ComputeSpotTimes(e, nodes, params, risk)});
+  return list.back().times;
+}
+
 TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w, int nodes,
                             const PriceQuote& price, const PricingRequest& pricing,
                             const SpotPricing& spot, const SpotRisk& risk,
-                            const std::string& cloud) {
+                            const std::string& cloud, SpotTimesMemo* memo) {
   TrainingCost cost;
   cost.currency = price.currency;
   if (pricing.kinds.Has(PriceKind::kOndemand) && price.ondemand) {
@@ -92,7 +142,11 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
     params.interruption_rate_per_hour = risk.rate.per_hour;
     params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
-    auto run = model::SpotRun(e.total_hours, nodes, params);
+    SpotTimes computed;
+    const SpotTimes& times =
+        memo ? memo->Of(e, nodes, params, risk)
+             : (computed = ComputeSpotTimes(e, nodes, params, risk));
+    const auto& run = times.run;
     if (run.ok()) {
       SpotTrainingCost& s = cost.spot.emplace();
       s.pricing = spot;
@@ -101,17 +155,7 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
       s.instances = nodes;
       s.params = params;
       s.run = *run;
-      // The interruption rate's own range (a band) widens the time's: the P10 at the band's
-      // low rate, the P90 at its high one.
-      model::SpotRange range{0, 0, run->billable_hours, run->billable_hours};
-      if (risk.has_range()) {
-        range = model::SpotRangeOverRates(e.total_hours, e.p10_hours, e.p90_hours, nodes, params,
-                                          *run, risk.rate.low_per_hour, risk.rate.high_per_hour);
-      } else {
-        model::WallRange wall = model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *run);
-        range.p10_wall_hours = wall.p10_hours;
-        range.p90_wall_hours = wall.p90_hours;
-      }
+      const model::SpotRange& range = times.range;
       s.p10_wall_hours = range.p10_wall_hours;
       s.p90_wall_hours = range.p90_wall_hours;
       if (run->viable) {
@@ -145,6 +189,13 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
           " node(s), the work lost, the checkpoint writes and the restarts take longer than "
           "the progress between interruptions: the job never finishes on spot, so it has no "
           "expected time or cost");
+    }
+    if (s.run.viable && !std::isfinite(s.p90_wall_hours)) {
+      warnings.push_back(
+          "the spot P90 has no bound: at the high edge of the interruption rate's range (" +
+          db::FormatNumber("%.4g", risk.rate.high_per_hour) +
+          " per node-hour) interruptions come faster than progress, so the P90 time and cost "
+          "are null");
     }
     if (fixed_hours > 0 && s.run.viable) {
       // On-demand holds the duration; spot does the same work, and interruptions stretch it.

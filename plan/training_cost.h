@@ -8,6 +8,8 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/cost.h"
@@ -65,15 +67,51 @@ struct TrainingCost {
 // Minutes of warning `cloud` gives before it reclaims a spot node (0 when unknown).
 double PreemptionNoticeMinutes(const std::string& cloud);
 
+// The time side of a spot option, which holds no price: the spot run of an estimate on some
+// nodes at some interruption risk, and its P10 / P90 range.
+struct SpotTimes {
+  Result<model::SpotOutcome> run = model::SpotOutcome{};
+  model::SpotRange range;  // meaningful when run.ok()
+};
+
+// Spot times already computed, for options that share them: a recommendation's offers of one
+// hardware configuration in many regions share an estimate, and most share an interruption
+// risk and a notice. Keyed by the estimate's address (the walk's estimates are shared and
+// outlive the memo), the node count, every SpotParams field and the risk's range. Not
+// thread-safe: one per thread (the walk keeps one per thread for all the offers it walks).
+class SpotTimesMemo {
+ public:
+  // The times of `e` on `nodes` nodes with `params` and `risk`'s range, computed on the first
+  // call; the reference is valid until the next call.
+  const SpotTimes& Of(const model::TrainingEstimate& e, int nodes, const model::SpotParams& params,
+                      const SpotRisk& risk);
+
+ private:
+  struct Entry {
+    model::SpotParams params;
+    double low_per_hour, high_per_hour;
+    SpotTimes times;
+  };
+  struct KeyHash {
+    size_t operator()(const std::pair<const model::TrainingEstimate*, int>& k) const {
+      return std::hash<const void*>()(k.first) * 31 + static_cast<size_t>(k.second);
+    }
+  };
+  // By estimate and node count; the few risks and notices of each in a list.
+  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<Entry>, KeyHash>
+      entries_;
+};
+
 // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;
 // spot at `spot` (Pricing::SpotPricingFor), at the interruption rate of `risk` (SpotRiskOf:
 // with a band, its range gives the spot P10 / P90, model::SpotRangeOverRates; the fallback
 // uses the rate alone) and with `cloud`'s preemption notice unless the request gives one.
-// A kind without its prices (or spot_with_fallback without a deadline) has no entry.
+// A kind without its prices (or spot_with_fallback without a deadline) has no entry. With
+// `memo`, spot times already computed for the same estimate, nodes and risk are reused.
 TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model::Workload& w,
                             int nodes, const PriceQuote& price, const PricingRequest& pricing,
                             const SpotPricing& spot, const SpotRisk& risk,
-                            const std::string& cloud);
+                            const std::string& cloud, SpotTimesMemo* memo = nullptr);
 
 // Adds to `assumptions` and `warnings` what `cost` rests on: the spot price's basis, the
 // interruption rate and its source (`risk`, SpotRiskAssumption), the preemption notice of `cloud`, a spot run that never
