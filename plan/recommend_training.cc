@@ -34,6 +34,14 @@ struct OfferInputs {
   SpotRisk risk;  // its spot interruption rate (set with `spot`)
 };
 
+// An instance type's key, (cloud, id), as the walk's maps hash it.
+using TypeKey = std::pair<std::string_view, std::string_view>;
+struct TypeKeyHash {
+  size_t operator()(const TypeKey& t) const {
+    return std::hash<std::string_view>()(t.first) * 31 + std::hash<std::string_view>()(t.second);
+  }
+};
+
 // The offer whose options an offer's options repeat, for each offer of the walk (itself when
 // none): an instance type of a cloud that lists one price in every region (price_scope
 // "cloud": Lambda, OCI) is offered in every region with the same prices, date and currency,
@@ -41,13 +49,7 @@ struct OfferInputs {
 // options and counts of the type's first offer with the same prices instead of walking.
 std::vector<size_t> RepeatedOffers(const std::vector<const db::Offer*>& offers) {
   std::vector<size_t> rep_of(offers.size());
-  struct TypeHash {
-    size_t operator()(const std::pair<std::string_view, std::string_view>& t) const {
-      return std::hash<std::string_view>()(t.first) * 31 + std::hash<std::string_view>()(t.second);
-    }
-  };
-  std::unordered_map<std::pair<std::string_view, std::string_view>, std::vector<size_t>, TypeHash>
-      firsts;
+  std::unordered_map<TypeKey, std::vector<size_t>, TypeKeyHash> firsts;
   for (size_t i = 0; i < offers.size(); ++i) {
     rep_of[i] = i;
     const db::Offer& o = *offers[i];
@@ -264,17 +266,10 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   slots.reserve(offers->offers.size() * node_counts);
   // An instance type has one offer per region and zone, all with the same keys: its first
   // offer's slots serve the others.
-  struct TypeHash {
-    size_t operator()(const std::pair<std::string_view, std::string_view>& t) const {
-      return std::hash<std::string_view>()(t.first) * 31 + std::hash<std::string_view>()(t.second);
-    }
-  };
-  std::unordered_map<std::pair<std::string_view, std::string_view>, size_t, TypeHash> first_of;
+  std::unordered_map<TypeKey, size_t, TypeKeyHash> first_of;
   for (const db::Offer* offer : offers->offers) {
     auto [type, first] =
-        first_of.try_emplace(std::pair<std::string_view, std::string_view>(offer->instance.cloud,
-                                                                            offer->instance.id),
-                             slots.size());
+        first_of.try_emplace(TypeKey(offer->instance.cloud, offer->instance.id), slots.size());
     if (!first) {
       const size_t from = type->second;
       for (int level = 0; level < node_counts; ++level) slots.push_back(slots[from + level]);
