@@ -52,6 +52,17 @@ class LimitCounter : public nlohmann::json_sax<nlohmann::json> {
   size_t values_ = 0, depth_ = 0;
 };
 
+// Whether `value` nests deeper than `max_depth` (the root's container is level 1), looking
+// no deeper than one level past it.
+bool DeeperThan(const nlohmann::json& value, size_t max_depth) {
+  if (!value.is_structured()) return false;
+  if (max_depth == 0) return true;
+  for (const auto& item : value) {
+    if (DeeperThan(item, max_depth - 1)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 JsonLimits LimitsForBody(size_t body_limit) {
@@ -63,6 +74,22 @@ JsonLimits LimitsForBody(size_t body_limit) {
 ParsedJson ParseBoundedJson(std::string_view text, const JsonLimits& limits) {
   ParsedJson out;
   try {
+    // A text of no more bytes than the values allowed cannot hold more values (each takes a
+    // byte at least), nor cost much memory: it is parsed once, and its depth checked on the
+    // tree. The counting pass below says why a text that does not parse was refused (a
+    // limit it passes before its error, or the error), as for any other text.
+    if (text.size() <= limits.max_values) {
+      nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+      if (!doc.is_discarded()) {
+        if (DeeperThan(doc, limits.max_depth)) {
+          out.error = "JSON is nested deeper than " + std::to_string(limits.max_depth) +
+                      " levels";
+        } else {
+          out.value = std::move(doc);
+        }
+        return out;
+      }
+    }
     LimitCounter counter(limits);
     if (!nlohmann::json::sax_parse(text, &counter)) {
       out.error = counter.reason.empty() ? "request body is not valid JSON" : counter.reason;

@@ -278,6 +278,66 @@ double OptimizerSeconds(const Workload& w, const TrainingJob& job, const GpuSpec
   return bytes / AchievedBandwidth(gpu, c);
 }
 
+// The gradient synchronisation of a data-parallel step (data x context > 1): the time of its
+// collectives, and how they overlap the backward pass.
+struct GradientSync {
+  double seconds = 0;
+  bool sharded = false;  // FSDP (ZeRO-3): gathers and a reduce-scatter prefetched per layer
+  double buckets = 1;    // DDP: all-reduced bucket by bucket as backward produces them
+};
+
+GradientSync GradientSyncOf(const Workload& w, const TrainingJob& job, const Cluster& cluster,
+                            const ParallelLayout& layout, const ModelConstants& c) {
+  auto [g, nodes] = DataParallelTopology(cluster, layout);
+  double params = ParamsTotal(w) / (static_cast<double>(layout.tensor) * layout.pipeline);
+  // Frameworks reduce gradients in the parameters' type: fp32 under PyTorch AMP (eager),
+  // 16-bit in Megatron/FSDP mixed precision (optimized).
+  double grad_bytes = params * (job.framework == Framework::kOptimized &&
+                                        IsMixedPrecision(job.precision)
+                                    ? 2.0
+                                    : 4.0);
+  GradientSync sync;
+  if (layout.zero_stage >= 3) {
+    // FSDP: parameters all-gathered forward and backward, gradients reduce-scattered:
+    // 1.5x an all-reduce's traffic, prefetched behind the layers' compute. FP8 recipes
+    // gather the weights in FP8 (torchao's float8 all-gather, Megatron's fp8 param
+    // gather): the two gathers move half the bytes, 1x an all-reduce in all.
+    const double gathers = job.precision == Precision::kFp8 ? 1.0 : 1.5;
+    sync.seconds = gathers * AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
+    sync.sharded = true;
+  } else {
+    sync.seconds = AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
+    sync.buckets = std::max(1.0, std::ceil(grad_bytes / c.ddp_bucket_bytes));
+  }
+  return sync;
+}
+
+// What data parallelism adds to a step of `m` micro-steps of `micro`: the synchronisation's
+// exposed part, and the wait for the slowest replica. Never more when the micro-steps are
+// shorter (a smaller micro-batch), so the whole share in one micro-step bounds it from below.
+double DataParallelSeconds(const GradientSync& sync, const Workload& w,
+                           const ParallelLayout& layout, const MicroStep& micro, int m,
+                           const ModelConstants& c) {
+  double exposed = 0;
+  if (sync.sharded) {
+    double per_layer = sync.seconds / std::max(1, KernelLayers(w));
+    exposed = m * std::max(per_layer, sync.seconds - micro.gpu_s);
+  } else {
+    // DDP: only what outlasts the last micro-step's backward is exposed (at least the last
+    // bucket).
+    double backward = 2.0 / 3.0 * micro.gpu_s;
+    exposed = std::max(sync.seconds / sync.buckets,
+                       sync.seconds - backward * (1 - 1 / sync.buckets));
+  }
+  // Stragglers: every replica waits for the slowest; the expected maximum of `data`
+  // step times with coefficient of variation cv is sqrt(2 ln data) cv above the mean.
+  // Independent sources of variation add in quadrature.
+  double cv = w.variable_length ? std::hypot(c.step_time_cv, c.variable_length_cv)
+                                : c.step_time_cv;
+  return exposed +
+         cv * m * micro.total_s * std::sqrt(2 * std::log(static_cast<double>(layout.data)));
+}
+
 // StepTime with the micro-step already timed (it depends on the layout's tensor, pipeline and
 // context degrees, sequence parallelism and the micro-batch only, so a layout search shares
 // it across ZeRO stages).
@@ -286,7 +346,6 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
                       const ModelConstants& c) {
   const GpuSpec& gpu = cluster.node.gpu;
   const double t_micro = micro.total_s;
-  double split = static_cast<double>(layout.tensor) * layout.pipeline;
 
   double t_tp = TensorParallelSeconds(w, job, cluster, layout, b, c);
   // Async overlap hides the collectives behind the GEMMs they are chunked with.
@@ -303,41 +362,8 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
   s.bubble_s = (layout.pipeline - 1) * (t_micro + t_layout) / layout.virtual_stages;
 
   if (layout.data * layout.context > 1) {
-    auto [g, nodes] = DataParallelTopology(cluster, layout);
-    double params = ParamsTotal(w) / split;
-    // Frameworks reduce gradients in the parameters' type: fp32 under PyTorch AMP (eager),
-    // 16-bit in Megatron/FSDP mixed precision (optimized).
-    double grad_bytes = params * (job.framework == Framework::kOptimized &&
-                                          IsMixedPrecision(job.precision)
-                                      ? 2.0
-                                      : 4.0);
-    double backward = 2.0 / 3.0 * micro.gpu_s;
-    double exposed = 0;
-    if (layout.zero_stage >= 3) {
-      // FSDP: parameters all-gathered forward and backward, gradients reduce-scattered:
-      // 1.5x an all-reduce's traffic, prefetched behind the layers' compute. FP8 recipes
-      // gather the weights in FP8 (torchao's float8 all-gather, Megatron's fp8 param
-      // gather): the two gathers move half the bytes, 1x an all-reduce in all.
-      const double gathers = job.precision == Precision::kFp8 ? 1.0 : 1.5;
-      double t_comm = gathers * AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
-      double per_layer = t_comm / std::max(1, KernelLayers(w));
-      exposed = m * std::max(per_layer, t_comm - micro.gpu_s);
-    } else {
-      // DDP: gradients in buckets, each all-reduced as soon as backward has produced it,
-      // so only what outlasts the last micro-step's backward is exposed (at least the
-      // last bucket).
-      double t_ar = AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
-      double buckets = std::max(1.0, std::ceil(grad_bytes / c.ddp_bucket_bytes));
-      exposed = std::max(t_ar / buckets, t_ar - backward * (1 - 1 / buckets));
-    }
-    s.communication_s += exposed;
-    // Stragglers: every replica waits for the slowest; the expected maximum of `data`
-    // step times with coefficient of variation cv is sqrt(2 ln data) cv above the mean.
-    // Independent sources of variation add in quadrature.
-    double cv = w.variable_length ? std::hypot(c.step_time_cv, c.variable_length_cv)
-                                  : c.step_time_cv;
-    s.communication_s += cv * m * t_micro *
-                         std::sqrt(2 * std::log(static_cast<double>(layout.data)));
+    s.communication_s += DataParallelSeconds(GradientSyncOf(w, job, cluster, layout, c), w,
+                                             layout, micro, m, c);
   }
   s.optimizer_s = OptimizerSeconds(w, job, gpu, layout, c);
 
@@ -517,9 +543,15 @@ enum class Detail {
   kWithSmallestLayout,  // + the fewest GPUs that fit
 };
 
+// The estimate of `job` on `cluster`: the fastest layout that fits (or, when none does, the
+// one closest to fitting). With `must_beat_s` finite, only a layout that fits and whose step
+// is faster than that is an answer: otherwise the estimate is refused (kNotFaster), and the
+// search skips every layout its bounds show cannot beat it. The layout answered when one does
+// beat it is the one the search without `must_beat_s` answers.
 Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
                                   const Cluster& cluster, const ModelConstants& c,
-                                  Detail detail) {
+                                  Detail detail,
+                                  double must_beat_s = std::numeric_limits<double>::infinity()) {
   const bool explain = detail != Detail::kFigures;
   if (job.framework == Framework::kAuto) {  // resolved and named, then estimated
     TrainingJob resolved = job;
@@ -549,14 +581,19 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
       sixteen.precision = AutoPrecision(cluster.node.gpu);
       // The smallest fitting layout does not depend on FP8 vs 16-bit (the same state and
       // activation bytes): the FP8 estimate's is reused. A 16-bit step cannot beat an FP8
-      // step that fits if its GEMMs alone take longer: then it is not estimated.
+      // step that fits if its GEMMs alone take longer: then it is not estimated. Otherwise
+      // its search is held to the FP8 step (it loses to FP8 in most configurations, and
+      // layouts that cannot beat the FP8 step are then not timed).
       const bool fp8_fits = e->memory.verdict != FitVerdict::kDoesNotFit;
       const bool sixteen_may_win =
           !fp8_fits || SixteenBitStepLowerBound(w, sixteen, cluster, c) < e->step.step_time_s;
-      auto alt = sixteen_may_win ? Estimate(w, sixteen, cluster, c,
-                                            explain ? Detail::kExplained : Detail::kFigures)
-                                 : Result<TrainingEstimate>(
-                                       Error::Invalid({Part::kJob, "precision"}, ""));
+      auto alt = sixteen_may_win
+                     ? Estimate(w, sixteen, cluster, c,
+                                explain ? Detail::kExplained : Detail::kFigures,
+                                fp8_fits && sixteen.framework == Framework::kOptimized
+                                    ? e->step.step_time_s  // (a searched layout, not plain DP)
+                                    : std::numeric_limits<double>::infinity())
+                     : Result<TrainingEstimate>(Error::Invalid({Part::kJob, "precision"}, ""));
       if (alt.ok()) alt->smallest_layout = e->smallest_layout;
       if (alt.ok() && alt->memory.verdict != FitVerdict::kDoesNotFit &&
           (!fp8_fits || alt->step.step_time_s < e->step.step_time_s)) {
@@ -600,7 +637,7 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
 
   TrainingEstimate best;
   best.precision = job.precision;
-  double best_time = std::numeric_limits<double>::infinity();
+  double best_time = must_beat_s;  // of the best layout so far, or the step to beat
   bool found = false;
   // Micro-steps timed so far, by (tensor, pipeline, context, sequence parallel, micro-batch):
   // ZeRO stages and interleaving share them.
@@ -633,15 +670,22 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
     // A bound no micro-batch can beat: whatever b and m (b x m >= per_gpu), the m micro-steps
     // take at least one micro-step of the replica's whole share (each part of a micro-step
     // is affine in b with non-negative fixed costs, and SmoothMax is monotone and
-    // homogeneous), the tensor-parallel all-reduces at least those of the whole share, and
-    // the optimizer pass is fixed; every other term of a step is >= 0. A layout whose bound
-    // is no better than the best so far is not searched for its micro-batch.
+    // homogeneous), the tensor-parallel all-reduces at least those of the whole share, the
+    // optimizer pass is fixed, and data parallelism adds at least what it adds to one
+    // micro-step of the whole share; every other term of a step is >= 0. A layout whose
+    // bound is no better than the best so far is not searched for its micro-batch.
     if (best_time < std::numeric_limits<double>::infinity()) {
-      double bound = micro_step(layout, per_gpu).total_s +
+      const MicroStep& whole = micro_step(layout, per_gpu);
+      double bound = whole.total_s +
                      (job.tensor_parallel_overlap
                           ? 0.0
                           : TensorParallelSeconds(w, job, cluster, layout, per_gpu, c)) +
                      OptimizerSeconds(w, job, cluster.node.gpu, layout, c);
+      // Data parallelism's terms are no smaller with shorter micro-steps (DataParallelSeconds).
+      if (layout.data * layout.context > 1) {
+        bound += DataParallelSeconds(GradientSyncOf(w, job, cluster, layout, c), w, layout,
+                                     whole, 1, c);
+      }
       if (bound > best_time * (1 + 1e-12)) return;
     }
     int b = job.micro_batch > 0 ? job.micro_batch
@@ -691,6 +735,10 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
                           NvlinkDomainGpus(cluster.node))) {
       evaluate(layout, true);
     }
+  }
+  if (!found && must_beat_s < std::numeric_limits<double>::infinity()) {
+    return Error::Invalid({Part::kJob, "precision"},
+                          "no layout that fits is faster than " + Fmt(must_beat_s) + " s a step");
   }
   if (!found) {
     if (job.global_batch < plain.data) {

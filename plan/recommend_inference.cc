@@ -29,11 +29,13 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
   }
   auto offers = CandidateOffers(context.catalog, cons);
   if (!offers.ok()) return offers.error();
-  out.rejected = {{"does_not_fit", 0}, {"precision_unsupported", 0},
-                  {"tensor_parallel_too_large", 0}, {"over_max_gpus", 0},
-                  {"node_too_large", offers->unsupported},
-                  {"slo_not_met", 0}, {"over_budget", 0}, {"no_price", 0},
-                  {"doubtful_price", 0}};
+  out.rejected = RejectedAtZero(
+      {Rejection::kDoesNotFit, Rejection::kPrecisionUnsupported,
+       Rejection::kTensorParallelTooLarge, Rejection::kOverMaxGpus, Rejection::kNodeTooLarge,
+       Rejection::kSloNotMet, Rejection::kOverBudget, Rejection::kNoPrice,
+       Rejection::kDoubtfulPrice});
+  OptionCounts counts;
+  counts.rejected[static_cast<size_t>(Rejection::kNodeTooLarge)] = offers->unsupported;
   NodeSpecs nodes_of(context.catalog);
   std::unordered_map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>,
                      HardwareKeyHash>
@@ -60,29 +62,30 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
     auto prices = PriceOffer(pricing, offer);
     if (!prices.ok()) return prices.error();
     for (PriceKind kind : {PriceKind::kOndemand, PriceKind::kSpot}) {
-      auto price = OptionPrice(kind, *prices, cons, out);
+      auto price = OptionPrice(kind, *prices, cons, counts);
       if (!price) continue;
       if (!it->second.ok()) {
-        if (Reject(it->second.error(), out)) continue;
+        if (Reject(it->second.error(), counts)) continue;
         return it->second.error();
       }
       const auto& e = *it->second;
       if (e->verdict == model::FitVerdict::kDoesNotFit) {
-        ++out.rejected["does_not_fit"];
+        counts.Reject(Rejection::kDoesNotFit);
         continue;
       }
       if (!e->slo_met) {
-        ++out.rejected["slo_not_met"];
+        counts.Reject(Rejection::kSloNotMet);
         continue;
       }
       const int instances = model::ServingInstances(*e, offer.instance.gpu_count);
       Candidate c = NewCandidate(offer, instances, kind, *prices, *price);
       c.cost = *price * instances;  // per hour
       c.hours = e->chosen.latency_s;
-      c.serving = e;
-      if (WithinBudget(c.cost * kHoursPerMonth, cons, out)) feasible.push_back(std::move(c));
+      c.serving = &e;
+      if (WithinBudget(c.cost * kHoursPerMonth, cons, counts)) feasible.push_back(c);
     }
   }
+  counts.AddTo(out);
   Finish(feasible, objective, limit, cons, out);
   return out;
 }

@@ -3,6 +3,7 @@
 // the options' costs run on the spare cores (plan/worker_pool.h); the catalog is read on the
 // request's thread only.
 #include <algorithm>
+#include <deque>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -83,16 +84,18 @@ using TrainingEstimates =
     std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>>;
 
 // The options of `offer` on 1, 2, 4... nodes (`slots`: their clusters' and estimates'
-// positions) and each price kind asked: the feasible ones added to `feasible`, the others
-// counted in `out` (considered and rejected only). Answers the first error met, in the order
-// a walk meets them: the offer's prices, then per node count its cluster, its estimate (an
-// error that is not an option's refusal) and its spot pricing. Reads only its arguments:
-// blocks of offers run on several threads.
+// positions) and each price kind asked: the feasible ones added to `feasible` (the cost of a
+// spot_with_fallback option kept in `fallbacks`), the others counted in `counts`. Answers
+// the first error met, in the order a walk meets them: the offer's prices, then per node
+// count its cluster, its estimate (an error that is not an option's refusal) and its spot
+// pricing. Reads only its arguments: blocks of offers run on several threads.
 std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, const size_t* slots,
                                const std::vector<Result<model::Cluster>>& clusters,
                                const TrainingEstimates& estimates, const TrainingRequest& request,
                                const Constraints& cons, SpotTimesMemo& memo,
-                               std::vector<Candidate>& feasible, Recommendation& out) {
+                               std::vector<Candidate>& feasible,
+                               std::deque<FallbackTrainingCost>& fallbacks,
+                               OptionCounts& counts) {
   if (!in.prices->ok()) return in.prices->error();
   const OfferPrices& prices = **in.prices;
   for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
@@ -100,19 +103,19 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
     const auto& slot = *estimates[slots[level]];
     for (const auto& [name, kind] : model::kPriceKindNames) {
       const bool spot = model::StartsOnSpot(kind);
-      auto price = OptionPrice(kind, prices, cons, out);
+      auto price = OptionPrice(kind, prices, cons, counts);
       if (!price) continue;
       if (!slot.ok()) {
-        if (!Reject(slot.error(), out)) return slot.error();
+        if (!Reject(slot.error(), counts)) return slot.error();
         continue;
       }
       const auto& estimate = *slot;
       if (estimate->memory.verdict == model::FitVerdict::kDoesNotFit) {
-        ++out.rejected["does_not_fit"];
+        counts.Reject(Rejection::kDoesNotFit);
         continue;
       }
       Candidate c = NewCandidate(offer, nodes, kind, prices, *price);
-      c.training = estimate;
+      c.training = &estimate;
       if (spot) {
         if (!in.spot) return Error::Internal("a spot option without its offer's spot pricing");
         if (!in.spot->ok()) return in.spot->error();
@@ -127,11 +130,11 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
                                            offer.instance.cloud, &memo);
         if (kind == PriceKind::kSpotWithFallback) {
           if (!cost.fallback) {
-            ++out.rejected["no_price"];
+            counts.Reject(Rejection::kNoPrice);
             continue;
           }
           if (!cost.fallback->run.feasible) {
-            ++out.rejected["over_deadline"];
+            counts.Reject(Rejection::kOverDeadline);
             continue;
           }
           c.hours = cost.fallback->run.expected_hours;
@@ -147,10 +150,10 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
           }
           c.cost = RoundMoney(cost.fallback->expected_total);
           c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;
-          c.fallback = std::make_shared<const FallbackTrainingCost>(*cost.fallback);
+          c.fallback = &fallbacks.emplace_back(std::move(*cost.fallback));
         } else {
           if (!cost.spot || !cost.spot->run.viable) {
-            ++out.rejected["no_price"];
+            counts.Reject(Rejection::kNoPrice);
             continue;
           }
           c.hours = cost.spot->run.wall_hours;
@@ -166,10 +169,10 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
         c.cost = *price * nodes * estimate->total_hours;
       }
       if (MissesDeadline(c, cons)) {
-        ++out.rejected["over_deadline"];
+        counts.Reject(Rejection::kOverDeadline);
         continue;
       }
-      if (WithinBudget(c.cost, cons, out)) feasible.push_back(std::move(c));
+      if (WithinBudget(c.cost, cons, counts)) feasible.push_back(c);
     }
   }
   return std::nullopt;
@@ -243,10 +246,11 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   if (!offers.ok()) return offers.error();
   out.objective = objective;
   out.currency = pricing.currency();
-  out.rejected = {{"does_not_fit", 0},   {"precision_unsupported", 0},
-                  {"batch_too_small", 0}, {"layout_does_not_divide", 0},
-                  {"node_too_large", offers->unsupported}, {"over_deadline", 0},
-                  {"over_budget", 0},    {"no_price", 0}, {"doubtful_price", 0}};
+  out.rejected = RejectedAtZero(
+      {Rejection::kDoesNotFit, Rejection::kPrecisionUnsupported, Rejection::kBatchTooSmall,
+       Rejection::kLayoutDoesNotDivide, Rejection::kNodeTooLarge, Rejection::kOverDeadline,
+       Rejection::kOverBudget, Rejection::kNoPrice, Rejection::kDoubtfulPrice});
+  out.rejected["node_too_large"] = offers->unsupported;
   if (cons.deadline_hours) out.assumptions.push_back(DeadlineAssumption(cons));
   const bool any_spot =
       cons.kinds.Has(PriceKind::kSpot) || cons.kinds.Has(PriceKind::kSpotWithFallback);
@@ -265,38 +269,48 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
   slots.reserve(offers->offers.size() * node_counts);
   // An instance type has one offer per region and zone, all with the same keys: its first
-  // offer's slots serve the others.
-  std::unordered_map<TypeKey, size_t, TypeKeyHash> first_of;
-  for (const db::Offer* offer : offers->offers) {
-    auto [type, first] =
-        first_of.try_emplace(TypeKey(offer->instance.cloud, offer->instance.id), slots.size());
-    if (!first) {
-      const size_t from = type->second;
-      for (int level = 0; level < node_counts; ++level) slots.push_back(slots[from + level]);
-      continue;
-    }
-    for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
-      auto [it, added] =
-          slot_of.try_emplace(KeyOf(offer->instance, nodes, key_for), clusters.size());
-      slots.push_back(it->second);
-      if (!added) continue;
-      auto node = nodes_of.Of(offer->instance);
-      if (!node.ok()) {
-        clusters.push_back(node.error());  // answered if the walk gets that far
+  // offer's slots serve the others. The configurations are collected on the request's thread
+  // (NodeSpecs reads the catalog) while a worker finds the offers that repeat others.
+  std::vector<size_t> rep_of;
+  std::vector<OfferInputs> inputs;
+  auto collect_configurations = [&] {
+    std::unordered_map<TypeKey, size_t, TypeKeyHash> first_of;
+    for (const db::Offer* offer : offers->offers) {
+      auto [type, first] =
+          first_of.try_emplace(TypeKey(offer->instance.cloud, offer->instance.id), slots.size());
+      if (!first) {
+        const size_t from = type->second;
+        for (int level = 0; level < node_counts; ++level) slots.push_back(slots[from + level]);
         continue;
       }
-      model::Cluster cluster;
-      cluster.node = std::move(node).value();
-      cluster.nodes = nodes;
-      clusters.push_back(std::move(cluster));
+      for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
+        auto [it, added] =
+            slot_of.try_emplace(KeyOf(offer->instance, nodes, key_for), clusters.size());
+        slots.push_back(it->second);
+        if (!added) continue;
+        auto node = nodes_of.Of(offer->instance);
+        if (!node.ok()) {
+          clusters.push_back(node.error());  // answered if the walk gets that far
+          continue;
+        }
+        model::Cluster cluster;
+        cluster.node = std::move(node).value();
+        cluster.nodes = nodes;
+        clusters.push_back(std::move(cluster));
+      }
     }
-  }
+  };
+  ParallelFor(
+      1,
+      [&](size_t) {
+        rep_of = RepeatedOffers(offers->offers);
+        inputs.resize(offers->offers.size());
+      },
+      collect_configurations);
   // Each offer's prices and spot pricing are read on the request's thread (the catalog is
   // its own), while the other threads start on the estimates. The spot history of an offer
   // is read when a spot option of it has a price, whether or not it fits (the estimates are
   // not known yet): more reads where little fits, in time the estimates take anyway.
-  const std::vector<size_t> rep_of = RepeatedOffers(offers->offers);
-  std::vector<OfferInputs> inputs(offers->offers.size());
   int spot_offers[3] = {0, 0, 0};  // by SpotRisk::Source
   size_t prices_read = 0;  // the offers before it had their prices read (or repeat one that did)
   auto read_prices = [&] {
@@ -352,7 +366,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   for (size_t i = 0; i < walked; ++i) {
     if (rep_of[i] != i) repeated[rep_of[i]] = 1;
   }
-  std::unordered_map<size_t, Recommendation> counts_of;
+  std::unordered_map<size_t, OptionCounts> counts_of;
   for (size_t i = 0; i < walked; ++i) {
     if (repeated[i]) counts_of[i];
   }
@@ -360,8 +374,9 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   struct Block {
     bool walked = false;
     std::vector<Candidate> feasible;
+    std::deque<FallbackTrainingCost> fallbacks;  // of its spot_with_fallback options
     std::vector<size_t> starts;  // of each offer's options in `feasible`, and the end
-    Recommendation counts;       // considered and rejected only
+    OptionCounts counts;
     std::optional<Error> error;
   };
   std::vector<Block> blocks((walked + kOffersPerBlock - 1) / kOffersPerBlock);
@@ -380,18 +395,17 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     Block& block = blocks[b];
     block.walked = true;
     const size_t end = std::min(walked, (b + 1) * kOffersPerBlock);
+    block.feasible.reserve((end - b * kOffersPerBlock) * node_counts * 2);
+    block.starts.reserve(end - b * kOffersPerBlock + 1);
     SpotTimesMemo& memo = memos.ForThisThread();
     for (size_t next = b * kOffersPerBlock; next < end && !block.error; ++next) {
       block.starts.push_back(block.feasible.size());
       if (rep_of[next] != next) continue;  // joined below from its first offer's
-      Recommendation& counts = repeated[next] ? counts_of.at(next) : block.counts;
+      OptionCounts& counts = repeated[next] ? counts_of.at(next) : block.counts;
       block.error = WalkOffer(*offers->offers[next], inputs[next], &slots[next * node_counts],
                               clusters, estimates, request, cons, memo, block.feasible,
-                              counts);
-      if (repeated[next]) {
-        block.counts.considered += counts.considered;
-        for (const auto& [reason, n] : counts.rejected) block.counts.rejected[reason] += n;
-      }
+                              block.fallbacks, counts);
+      if (repeated[next]) block.counts += counts;
     }
     block.starts.push_back(block.feasible.size());
   });
@@ -403,31 +417,31 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
                           block.feasible.begin() + block.starts[k + 1]);
   };
   std::vector<Candidate> feasible;
-  size_t options = 0;
-  for (const Block& block : blocks) options += block.feasible.size();
+  size_t options = 0;  // those the loop below joins
+  for (size_t b = 0; b < blocks.size() && blocks[b].walked; ++b) {
+    const size_t first = b * kOffersPerBlock;
+    for (size_t i = first; i + 1 - first < blocks[b].starts.size(); ++i) {
+      auto [from, to] = options_of(rep_of[i]);
+      options += to - from;
+    }
+  }
   feasible.reserve(options);
+  OptionCounts total;
   for (size_t b = 0; b < blocks.size(); ++b) {
     Block& block = blocks[b];
     if (!block.walked) {
       StoppedEarly(offers->offers.size(), b * kOffersPerBlock, out);
       break;
     }
-    out.considered += block.counts.considered;
-    for (const auto& [reason, n] : block.counts.rejected) out.rejected[reason] += n;
+    total += block.counts;
     const size_t first = b * kOffersPerBlock;
     for (size_t i = first; i + 1 - first < block.starts.size(); ++i) {
       if (rep_of[i] == i) {
         auto [from, to] = options_of(i);
-        if (repeated[i]) {
-          feasible.insert(feasible.end(), from, to);  // later offers copy them too
-        } else {
-          feasible.insert(feasible.end(), std::make_move_iterator(from), std::make_move_iterator(to));
-        }
+        feasible.insert(feasible.end(), from, to);
         continue;
       }
-      const Recommendation& counts = counts_of.at(rep_of[i]);
-      out.considered += counts.considered;
-      for (const auto& [reason, n] : counts.rejected) out.rejected[reason] += n;
+      total += counts_of.at(rep_of[i]);
       auto [from, to] = options_of(rep_of[i]);
       for (auto c = from; c != to; ++c) {
         feasible.push_back(*c);
@@ -436,6 +450,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     }
     if (block.error) return *block.error;
   }
+  total.AddTo(out);
   if (any_spot) {
     for (std::string& a : SpotRiskAssumptions(request.pricing, spot_offers)) {
       out.assumptions.push_back(std::move(a));

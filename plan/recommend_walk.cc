@@ -43,13 +43,13 @@ RecommendedOption Materialize(const Candidate& c) {
   }
   o.cost = c.cost;
   o.score = c.score;
-  o.training = c.training;
-  o.serving = c.serving;
-  o.fallback = c.fallback;
+  if (c.training) o.training = *c.training;
+  if (c.serving) o.serving = *c.serving;
+  if (c.fallback) o.fallback = std::make_shared<const FallbackTrainingCost>(*c.fallback);
   o.spot_risk = c.risk;
   const std::string& gpu = c.offer->instance.gpu_id;
   if (c.training) {
-    const model::TrainingEstimate& e = *c.training;
+    const model::TrainingEstimate& e = **c.training;
     std::string kind = model::StartsOnSpot(c.kind) ? " on spot" : " on demand";
     if (c.fallback) {
       kind += ", moving to on-demand at " +
@@ -61,7 +61,7 @@ RecommendedOption Materialize(const Candidate& c) {
     if (model::StartsOnSpot(c.kind)) o.why += ", " + SpotRiskInWords(c.risk);
   }
   if (c.serving) {
-    const model::ServingEstimate& e = *c.serving;
+    const model::ServingEstimate& e = **c.serving;
     o.cost_per_month = c.cost * kHoursPerMonth;
     o.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
             "x " + gpu + " at batch " + std::to_string(e.chosen.batch) + ", " +
@@ -87,12 +87,43 @@ std::string DistinctKey(const Candidate& c, Constraints::Distinct distinct) {
 // key only) and the Pareto front.
 void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
           Constraints::Distinct distinct, Recommendation& out) {
+  // One pass for the figures the scores and the front need, one for the scores and keys:
+  // the candidates are many (tens of thousands) and each pass reads them all from memory.
+  // An option is not on the Pareto front when another is faster and costs no more (that one
+  // comes first in the order below): options so beaten by the fastest, the cheapest or the
+  // best of hours x cost are not sorted.
   double min_cost = INFINITY, min_hours = INFINITY;
+  const Candidate* pivots[3] = {nullptr, nullptr, nullptr};
   for (const auto& c : feasible) {
     min_cost = std::min(min_cost, c.cost);
     min_hours = std::min(min_hours, c.hours);
+    if (!pivots[0] || c.hours < pivots[0]->hours) pivots[0] = &c;
+    if (!pivots[1] || c.cost < pivots[1]->cost) pivots[1] = &c;
+    if (!pivots[2] || c.hours * c.cost < pivots[2]->hours * pivots[2]->cost) pivots[2] = &c;
   }
-  for (auto& c : feasible) {
+  // Small keys are ordered, not the candidates (moving those dominated the sort), and the
+  // keys hold the figures they are ordered by (no indirection per comparison). Ties keep the
+  // candidates' order: comparing the index last makes the order total (as stable as
+  // std::stable_sort).
+  struct ScoreKey {
+    double score;
+    size_t index;
+  };
+  struct TimeKey {  // the Pareto front's, by time
+    double hours, cost;
+    size_t index;
+  };
+  auto beaten = [&](const Candidate& c) {
+    for (const Candidate* p : pivots) {
+      if (p && p->hours < c.hours && p->cost <= c.cost) return true;
+    }
+    return false;
+  };
+  std::vector<ScoreKey> by_score;
+  by_score.reserve(feasible.size());
+  std::vector<TimeKey> by_time;
+  for (size_t i = 0; i < feasible.size(); ++i) {
+    Candidate& c = feasible[i];
     switch (objective) {
       case Objective::kCost: c.score = c.cost + c.hours * 1e-9; break;
       case Objective::kTime: c.score = c.hours + c.cost * 1e-12; break;
@@ -100,42 +131,12 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
         c.score = (c.cost / std::max(min_cost, 1e-12)) * (c.hours / std::max(min_hours, 1e-12));
         break;
     }
+    by_score.push_back({c.score, i});
+    if (!beaten(c)) by_time.push_back({c.hours, c.cost, i});
   }
-  // Pointers are sorted, not the candidates (each holds an offer's price flags and three
-  // shared estimates: moving them dominated the sort).
-  std::vector<const Candidate*> by_score;
-  by_score.reserve(feasible.size());
-  for (const auto& c : feasible) by_score.push_back(&c);
-  // Ties keep the candidates' order: the pointers into `feasible` are in that order, so
-  // comparing them last makes the order total (as stable as std::stable_sort).
-  auto better = [](const Candidate* a, const Candidate* b) {
-    return a->score < b->score || (a->score == b->score && a < b);
+  auto better = [](const ScoreKey& a, const ScoreKey& b) {
+    return a.score < b.score || (a.score == b.score && a.index < b.index);
   };
-  // The Pareto front by time: the keys sorted are small and hold their figures (no
-  // indirection per comparison); ties keep the candidates' order.
-  struct TimeKey {
-    double hours, cost;
-    size_t index;
-  };
-  // An option is not on it when another is faster and costs no more (that one comes first
-  // in the order below): options so beaten by the fastest, the cheapest or the best of
-  // hours x cost are not sorted.
-  const Candidate* pivots[3] = {nullptr, nullptr, nullptr};
-  for (const auto& c : feasible) {
-    if (!pivots[0] || c.hours < pivots[0]->hours) pivots[0] = &c;
-    if (!pivots[1] || c.cost < pivots[1]->cost) pivots[1] = &c;
-    if (!pivots[2] || c.hours * c.cost < pivots[2]->hours * pivots[2]->cost) pivots[2] = &c;
-  }
-  auto beaten = [&](const Candidate& c) {
-    for (const Candidate* p : pivots) {
-      if (p && p->hours < c.hours && p->cost <= c.cost) return true;
-    }
-    return false;
-  };
-  std::vector<TimeKey> by_time;
-  for (size_t i = 0; i < feasible.size(); ++i) {
-    if (!beaten(feasible[i])) by_time.push_back({feasible[i].hours, feasible[i].cost, i});
-  }
   std::sort(by_time.begin(), by_time.end(), [](const TimeKey& a, const TimeKey& b) {
     if (a.hours != b.hours) return a.hours < b.hours;
     if (a.cost != b.cost) return a.cost < b.cost;
@@ -150,13 +151,13 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   }
   out.feasible = static_cast<int>(feasible.size());
   // Only the best few are answered: a heap yields them in order without sorting the rest.
-  auto worse = [&](const Candidate* a, const Candidate* b) { return better(b, a); };
+  auto worse = [&](const ScoreKey& a, const ScoreKey& b) { return better(b, a); };
   std::make_heap(by_score.begin(), by_score.end(), worse);
   std::set<std::string> seen;
   for (auto end = by_score.end();
        end != by_score.begin() && static_cast<int>(out.items.size()) < limit; --end) {
     std::pop_heap(by_score.begin(), end, worse);
-    const Candidate* next = *(end - 1);
+    const Candidate* next = &feasible[(end - 1)->index];
     std::string key = DistinctKey(*next, distinct);
     if (!key.empty() && !seen.insert(key).second) continue;
     out.items.push_back(Materialize(*next));
@@ -200,27 +201,49 @@ Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer) {
 }
 
 std::optional<double> PriceOfOption(PriceKind kind, const OfferPrices& prices,
-                                    const Constraints& cons, const char** why) {
+                                    const Constraints& cons, Rejection* why) {
   if (!cons.kinds.Has(kind)) return std::nullopt;
   const PriceQuote& quote = prices.quote;
   std::optional<double> price = kind == PriceKind::kOndemand ? quote.ondemand : quote.spot;
   if (kind == PriceKind::kSpotWithFallback && !quote.ondemand) price.reset();
-  const char* reason = !price ? "no_price"
-                       : prices.quality.spot_above_ondemand && !cons.include_doubtful_prices
-                           ? "doubtful_price"
-                           : nullptr;
-  if (why) *why = reason;
-  return reason ? std::nullopt : price;
+  if (!price) {
+    if (why) *why = Rejection::kNoPrice;
+    return std::nullopt;
+  }
+  if (prices.quality.spot_above_ondemand && !cons.include_doubtful_prices) {
+    if (why) *why = Rejection::kDoubtfulPrice;
+    return std::nullopt;
+  }
+  return price;
 }
 
 std::optional<double> OptionPrice(PriceKind kind, const OfferPrices& prices,
-                                  const Constraints& cons, Recommendation& out) {
+                                  const Constraints& cons, OptionCounts& counts) {
   if (!cons.kinds.Has(kind)) return std::nullopt;
-  ++out.considered;
-  const char* why = nullptr;
+  ++counts.considered;
+  Rejection why = Rejection::kNoPrice;
   auto price = PriceOfOption(kind, prices, cons, &why);
-  if (!price) ++out.rejected[why];
+  if (!price) counts.Reject(why);
   return price;
+}
+
+OptionCounts& OptionCounts::operator+=(const OptionCounts& more) {
+  considered += more.considered;
+  for (size_t i = 0; i < rejected.size(); ++i) rejected[i] += more.rejected[i];
+  return *this;
+}
+
+void OptionCounts::AddTo(Recommendation& out) const {
+  out.considered += considered;
+  for (size_t i = 0; i < rejected.size(); ++i) {
+    if (rejected[i] > 0) out.rejected[std::string(kRejectionNames[i].first)] += rejected[i];
+  }
+}
+
+std::map<std::string, int> RejectedAtZero(std::initializer_list<Rejection> always) {
+  std::map<std::string, int> out;
+  for (Rejection r : always) out.emplace(model::EnumName(kRejectionNames, r), 0);
+  return out;
 }
 
 Result<model::NodeSpec> NodeSpecs::Of(const db::InstanceType& type) {
@@ -264,17 +287,17 @@ void StoppedEarly(size_t offers, size_t next, Recommendation& out) {
   out.offers_not_evaluated = static_cast<int>(offers - next);
 }
 
-bool Reject(const Error& e, Recommendation& out) {
-  const char* reason = nullptr;
+bool Reject(const Error& e, OptionCounts& counts) {
   switch (e.refusal) {
-    case Refusal::kPrecisionUnsupported: reason = "precision_unsupported"; break;
-    case Refusal::kBatchTooSmall: reason = "batch_too_small"; break;
-    case Refusal::kLayoutDoesNotDivide: reason = "layout_does_not_divide"; break;
-    case Refusal::kTensorParallelTooLarge: reason = "tensor_parallel_too_large"; break;
-    case Refusal::kOverMaxGpus: reason = "over_max_gpus"; break;
+    case Refusal::kPrecisionUnsupported: counts.Reject(Rejection::kPrecisionUnsupported); break;
+    case Refusal::kBatchTooSmall: counts.Reject(Rejection::kBatchTooSmall); break;
+    case Refusal::kLayoutDoesNotDivide: counts.Reject(Rejection::kLayoutDoesNotDivide); break;
+    case Refusal::kTensorParallelTooLarge:
+      counts.Reject(Rejection::kTensorParallelTooLarge);
+      break;
+    case Refusal::kOverMaxGpus: counts.Reject(Rejection::kOverMaxGpus); break;
     case Refusal::kNone: return false;
   }
-  ++out.rejected[reason];
   return true;
 }
 
@@ -289,9 +312,9 @@ Candidate NewCandidate(const db::Offer& offer, int nodes, PriceKind kind,
   return c;
 }
 
-bool WithinBudget(double budget_cost, const Constraints& cons, Recommendation& out) {
+bool WithinBudget(double budget_cost, const Constraints& cons, OptionCounts& counts) {
   if (!cons.budget || !(budget_cost > *cons.budget)) return true;
-  ++out.rejected["over_budget"];
+  counts.Reject(Rejection::kOverBudget);
   return false;
 }
 

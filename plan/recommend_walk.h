@@ -6,17 +6,21 @@
 // CandidateOffers and NodeSpecs::Of.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "db/catalog_reader.h"
+#include "model/enum_names.h"
 #include "plan/price_quality.h"
 #include "plan/recommendation.h"
 
@@ -40,6 +44,56 @@ struct HardwareKeyHash {
 enum class KeyFor { kTraining, kImageTraining, kServing };
 HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use);
 
+// Why an option a walk met is not ranked: the keys of a recommendation's `rejected` (the
+// model's refusals, plan/feasibility.h's reasons an option is not a plan under the same
+// names, and nodes larger than the model covers). The table is in the enum's order.
+enum class Rejection : unsigned char {
+  kDoesNotFit,
+  kPrecisionUnsupported,
+  kBatchTooSmall,
+  kLayoutDoesNotDivide,
+  kTensorParallelTooLarge,
+  kOverMaxGpus,
+  kNodeTooLarge,
+  kSloNotMet,
+  kOverDeadline,
+  kOverBudget,
+  kNoPrice,
+  kDoubtfulPrice,
+};
+inline constexpr model::EnumNames<Rejection, 12> kRejectionNames = {{
+    {"does_not_fit", Rejection::kDoesNotFit},
+    {"precision_unsupported", Rejection::kPrecisionUnsupported},
+    {"batch_too_small", Rejection::kBatchTooSmall},
+    {"layout_does_not_divide", Rejection::kLayoutDoesNotDivide},
+    {"tensor_parallel_too_large", Rejection::kTensorParallelTooLarge},
+    {"over_max_gpus", Rejection::kOverMaxGpus},
+    {"node_too_large", Rejection::kNodeTooLarge},
+    {"slo_not_met", Rejection::kSloNotMet},
+    {"over_deadline", Rejection::kOverDeadline},
+    {"over_budget", Rejection::kOverBudget},
+    {"no_price", Rejection::kNoPrice},
+    {"doubtful_price", Rejection::kDoubtfulPrice},
+}};
+
+// The options a walk (or a block of its offers) considered, and those it rejected by
+// reason: plain counters (a walk counts tens of thousands of options), added up in the walk's
+// order and written into the answer once. Not thread-safe: one per block.
+struct OptionCounts {
+  int considered = 0;
+  std::array<int, kRejectionNames.size()> rejected{};
+
+  void Reject(Rejection why) { ++rejected[static_cast<size_t>(why)]; }
+  OptionCounts& operator+=(const OptionCounts& more);
+  // Adds them to `out`: `considered`, and each reason counted at least once under its name
+  // in `rejected` (a reason the answer lists with 0 is set there by the walk).
+  void AddTo(Recommendation& out) const;
+};
+
+// The answer's `rejected` with every reason in `always` at 0 (the reasons a task's answer
+// always lists; others appear once counted).
+std::map<std::string, int> RejectedAtZero(std::initializer_list<Rejection> always);
+
 // An offer's prices in the request currency and their flags, read once per offer.
 struct OfferPrices {
   PriceQuote quote;
@@ -49,16 +103,16 @@ Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer);
 
 // The price of one option (offer x price kind; spot_with_fallback starts at the spot price and
 // needs an on-demand one too): nullopt when the kind is not allowed; when it is not offered
-// (counted in `out` as considered and rejected for no_price); or when its spot price is
+// (counted in `counts` as considered and rejected for no_price); or when its spot price is
 // above its own on-demand one and the request does not rank such prices (rejected for
 // doubtful_price).
 std::optional<double> OptionPrice(model::PriceKind kind, const OfferPrices& prices,
-                                  const Constraints& cons, Recommendation& out);
+                                  const Constraints& cons, OptionCounts& counts);
 // The same price without counting the option: nullopt when the kind is not asked, or, with
-// `*why` set to the rejection reason, when it is not offered ("no_price") or doubtful and not
-// ranked ("doubtful_price").
+// `*why` set to the rejection reason, when it is not offered (no_price) or doubtful and not
+// ranked (doubtful_price).
 std::optional<double> PriceOfOption(model::PriceKind kind, const OfferPrices& prices,
-                                    const Constraints& cons, const char** why = nullptr);
+                                    const Constraints& cons, Rejection* why = nullptr);
 
 // The node of each instance type a walk meets, its GPU's spec read from the catalog once.
 class NodeSpecs {
@@ -96,12 +150,15 @@ void StoppedEarly(size_t offers, size_t next, Recommendation& out);
 
 // The rejection reason of an option whose estimate the model refused with `e`
 // (Error::refusal: precision_unsupported, batch_too_small, layout_does_not_divide,
-// tensor_parallel_too_large, over_max_gpus), counted in `out`; false when `e` is not an
+// tensor_parallel_too_large, over_max_gpus), counted in `counts`; false when `e` is not an
 // option's refusal but an error of the request (or the service).
-bool Reject(const Error& e, Recommendation& out);
+bool Reject(const Error& e, OptionCounts& counts);
 
 // An option while options are counted and ranked: no strings, the offer by pointer (the
 // offers outlive the ranking); only the options answered become RecommendedOptions.
+// Its estimate (and a fallback's cost) is the walk's, by pointer: the walk keeps them until
+// the ranking ends, and a copy of a candidate (tens of thousands per walk) is a plain copy
+// that touches no reference count every thread of the walk shares.
 struct Candidate {
   const db::Offer* offer = nullptr;
   int nodes = 1;
@@ -111,10 +168,11 @@ struct Candidate {
   PriceQuality price;  // its offer's flags (plan/price_quality.h)
   double checkpoint_interval_minutes = 0;
   SpotRisk risk;  // spot training options: the interruption rate they are costed at
-  std::shared_ptr<const FallbackTrainingCost> fallback;
-  std::shared_ptr<const model::TrainingEstimate> training;
-  std::shared_ptr<const model::ServingEstimate> serving;
+  const FallbackTrainingCost* fallback = nullptr;  // kept by the walk, as the estimates
+  const std::shared_ptr<const model::TrainingEstimate>* training = nullptr;
+  const std::shared_ptr<const model::ServingEstimate>* serving = nullptr;
 };
+static_assert(std::is_trivially_copyable_v<Candidate>, "moved by the ten thousand");
 
 // An option of `offer` on `nodes` instances at `price` (per instance) of `kind`; its times,
 // cost and estimate are the walk's to set.
@@ -122,8 +180,8 @@ Candidate NewCandidate(const db::Offer& offer, int nodes, model::PriceKind kind,
                        const OfferPrices& prices, double price);
 
 // Whether `budget_cost` (training: the total; serving: per month) is within the request's
-// budget; counts over_budget in `out` when it is not.
-bool WithinBudget(double budget_cost, const Constraints& cons, Recommendation& out);
+// budget; counts over_budget in `counts` when it is not.
+bool WithinBudget(double budget_cost, const Constraints& cons, OptionCounts& counts);
 
 // Ranks `feasible` by the objective; answers the first `limit` (the best of each distinct
 // key only) and the Pareto front, and says how many options a flagged price kept out.

@@ -71,5 +71,56 @@ TEST(EstimateFiguresTest, AreTheFiguresOfTheFullEstimateWithoutItsWords) {
   EXPECT_GT(compared, 100);
 }
 
+// Precision auto on an FP8 GPU answers the faster of the FP8 and the 16-bit estimate that fit
+// (FP8 on a tie), each as asked on its own: the 16-bit search held to the FP8 step finds the
+// 16-bit layout the unheld search finds whenever that one is faster.
+TEST(EstimateFiguresTest, PrecisionAutoIsTheFasterOfFp8And16Bit) {
+  int fp8 = 0, sixteen = 0;
+  for (const Workload& w : WorkloadPresets()) {
+    for (int gpus_per_node : {1, 8}) {
+      for (int nodes : {1, 2, 4}) {
+        for (long long batch : {8LL, 256LL, 4096LL}) {
+          const Cluster cluster = Node(H100(), gpus_per_node, nodes);
+          TrainingJob job;
+          job.global_batch = batch;
+          job.samples = 1e6;
+          job.epochs = 1;
+          job.framework = Framework::kAuto;  // the API's default
+          TrainingJob automatic = job;
+          automatic.precision_auto = true;
+          TrainingJob on_fp8 = job;
+          on_fp8.precision = Precision::kFp8;
+          TrainingJob on_16 = job;
+          on_16.precision = AutoPrecision(H100());
+          auto a = EstimateTrainingFigures(w, automatic, cluster);
+          auto f = EstimateTrainingFigures(w, on_fp8, cluster);
+          auto b = EstimateTrainingFigures(w, on_16, cluster);
+          const std::string where = w.id + " on " + std::to_string(nodes) + "x" +
+                                    std::to_string(gpus_per_node) + " H100, batch " +
+                                    std::to_string(batch);
+          if (!f.ok() || !a.ok()) {
+            continue;  // FP8 not offered for this workload (or the layout refused)
+          }
+          ASSERT_TRUE(b.ok()) << where;
+          const bool b_wins = b->memory.verdict != FitVerdict::kDoesNotFit &&
+                              (f->memory.verdict == FitVerdict::kDoesNotFit ||
+                               b->step.step_time_s < f->step.step_time_s);
+          const TrainingEstimate& want = b_wins ? *b : *f;
+          EXPECT_EQ(a->precision, want.precision) << where;
+          EXPECT_EQ(a->step.step_time_s, want.step.step_time_s) << where;
+          EXPECT_EQ(a->layout.tensor, want.layout.tensor) << where;
+          EXPECT_EQ(a->layout.pipeline, want.layout.pipeline) << where;
+          EXPECT_EQ(a->layout.zero_stage, want.layout.zero_stage) << where;
+          EXPECT_EQ(a->micro_batch, want.micro_batch) << where;
+          EXPECT_EQ(a->memory.total_gb, want.memory.total_gb) << where;
+          ++(b_wins ? sixteen : fp8);
+        }
+      }
+    }
+  }
+  EXPECT_GT(fp8, 20);
+  EXPECT_GT(sixteen, 20);  // both outcomes are met
+}
+
 }  // namespace
 }  // namespace gpuplan::model
