@@ -340,10 +340,10 @@ double DataParallelSeconds(const GradientSync& sync, const Workload& w,
 
 // StepTime with the micro-step already timed (it depends on the layout's tensor, pipeline and
 // context degrees, sequence parallelism and the micro-batch only, so a layout search shares
-// it across ZeRO stages).
+// it across ZeRO stages), and the layout's gradient sync when it is known (GradientSyncOf).
 StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJob& job,
                       const Cluster& cluster, const ParallelLayout& layout, int b, int m,
-                      const ModelConstants& c) {
+                      const ModelConstants& c, const GradientSync* sync = nullptr) {
   const GpuSpec& gpu = cluster.node.gpu;
   const double t_micro = micro.total_s;
 
@@ -362,8 +362,8 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
   s.bubble_s = (layout.pipeline - 1) * (t_micro + t_layout) / layout.virtual_stages;
 
   if (layout.data * layout.context > 1) {
-    s.communication_s += DataParallelSeconds(GradientSyncOf(w, job, cluster, layout, c), w,
-                                             layout, micro, m, c);
+    const GradientSync own = sync ? GradientSync{} : GradientSyncOf(w, job, cluster, layout, c);
+    s.communication_s += DataParallelSeconds(sync ? *sync : own, w, layout, micro, m, c);
   }
   s.optimizer_s = OptimizerSeconds(w, job, gpu, layout, c);
 
@@ -663,28 +663,61 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
                            MicroStepTimeOf(profile, w, job, cluster.node.gpu, layout, b, c)});
     return micro_steps.back().step;
   };
+  // What the layouts of one (tensor, pipeline, context, sequence parallel, interleaving,
+  // data) group share whatever their ZeRO stage (CandidateLayouts lists a group's stages
+  // together): the bound's tensor-parallel and pipeline terms, and the gradient sync of stages
+  // 0-2 (one DDP all-reduce; ZeRO-3's is its own).
+  struct GroupTerms {
+    ParallelLayout layout;
+    bool valid = false;
+    double layout_s = 0;  // the bound's tensor-parallel and pipeline-send seconds
+    std::optional<GradientSync> ddp;
+  } group;
+  auto group_of = [&](const ParallelLayout& layout, int per_gpu) -> GroupTerms& {
+    const ParallelLayout& g = group.layout;
+    if (!group.valid || g.tensor != layout.tensor || g.pipeline != layout.pipeline ||
+        g.context != layout.context || g.sequence_parallel != layout.sequence_parallel ||
+        g.virtual_stages != layout.virtual_stages || g.data != layout.data) {
+      group = GroupTerms{};
+      group.layout = layout;
+      group.valid = true;
+      group.layout_s = (job.tensor_parallel_overlap
+                            ? 0.0
+                            : TensorParallelSeconds(w, job, cluster, layout, per_gpu, c)) +
+                       PipelineSendSeconds(w, job, cluster, layout, per_gpu, c);
+    }
+    return group;
+  };
+  auto sync_of = [&](const ParallelLayout& layout, GroupTerms& terms) {
+    if (layout.zero_stage >= 3) return GradientSyncOf(w, job, cluster, layout, c);
+    if (!terms.ddp) terms.ddp = GradientSyncOf(w, job, cluster, layout, c);
+    return *terms.ddp;
+  };
   // Times `layout` and keeps it if it is the fastest so far.
   auto evaluate = [&](const ParallelLayout& layout, bool must_fit) {
     if (job.global_batch < layout.data) return;
     int per_gpu = CeilDiv(job.global_batch, layout.data);
+    GroupTerms& terms = group_of(layout, per_gpu);
+    std::optional<GradientSync> sync;  // of a data-parallel layout, once computed
     // A bound no micro-batch can beat: whatever b and m (b x m >= per_gpu), the m micro-steps
     // take at least one micro-step of the replica's whole share (each part of a micro-step
     // is affine in b with non-negative fixed costs, and SmoothMax is monotone and
-    // homogeneous), the tensor-parallel all-reduces at least those of the whole share, the
-    // optimizer pass is fixed, and data parallelism adds at least what it adds to one
-    // micro-step of the whole share; every other term of a step is >= 0. A layout whose
-    // bound is no better than the best so far is not searched for its micro-batch.
+    // homogeneous), the tensor-parallel all-reduces and pipeline sends at least those of the
+    // whole share, the optimizer pass is fixed, and data parallelism adds at least what it
+    // adds to one micro-step of the whole share; every other term of a step is >= 0. A
+    // layout whose bound is no better than the best so far is not searched for its
+    // micro-batch.
     if (best_time < std::numeric_limits<double>::infinity()) {
+      // The pipeline's sends are affine in the micro-batch with a fixed latency: the m sends
+      // take at least those of the whole share. (Its bubble would need another micro-step
+      // timed: that costs more than the layouts it would leave out.)
       const MicroStep& whole = micro_step(layout, per_gpu);
-      double bound = whole.total_s +
-                     (job.tensor_parallel_overlap
-                          ? 0.0
-                          : TensorParallelSeconds(w, job, cluster, layout, per_gpu, c)) +
+      double bound = whole.total_s + terms.layout_s +
                      OptimizerSeconds(w, job, cluster.node.gpu, layout, c);
       // Data parallelism's terms are no smaller with shorter micro-steps (DataParallelSeconds).
       if (layout.data * layout.context > 1) {
-        bound += DataParallelSeconds(GradientSyncOf(w, job, cluster, layout, c), w, layout,
-                                     whole, 1, c);
+        sync = sync_of(layout, terms);
+        bound += DataParallelSeconds(*sync, w, layout, whole, 1, c);
       }
       if (bound > best_time * (1 + 1e-12)) return;
     }
@@ -704,7 +737,9 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
     // The micro-steps alone (compute, memory, overhead: every other term of a step is >= 0)
     // already as slow as the best so far: this layout cannot win, so it is not timed further.
     if (m * micro.total_s > best_time * (1 + 1e-12)) return;
-    StepResult step = StepTimeOf(micro, w, job, cluster, layout, b, m, c);
+    if (!sync && layout.data * layout.context > 1) sync = sync_of(layout, terms);
+    StepResult step =
+        StepTimeOf(micro, w, job, cluster, layout, b, m, c, sync ? &*sync : nullptr);
     if (!(step.step_time_s < best_time)) return;
     MemoryBreakdown mem = TrainingMemory(w, job, layout, b, m, cluster.node.gpu, c);
     if (must_fit && mem.verdict == FitVerdict::kDoesNotFit) return;
