@@ -255,7 +255,8 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
   out.Field("total_gpus", c.total_gpus);
   out.Field("price_kind", model::PriceKindName(c.price_kind));
   out.Field("price_per_hour", RoundMoney(c.price_per_hour));
-  out.Field("price_observed_at", c.offer.observed_at);
+  out.Field("price_observed_at",
+            db::PriceObservedAt(c.offer, model::StartsOnSpot(c.price_kind)));
   out.Field(inference ? "latency_s" : "hours", c.hours);
   if (!inference) {
     out.Field("p10_hours", c.p10_hours);

@@ -138,15 +138,16 @@ Offer ReadOffer(SQLite::Statement& s) {
   o.spot_zone = s.getColumn(c + 7).getString();
   if (o.price_ondemand_per_hour) {
     o.currency = s.getColumn(c + 3).getString();
-    o.observed_at = s.getColumn(c + 4).getString();
+    o.ondemand_observed_at = s.getColumn(c + 4).getString();
+    o.observed_at = o.ondemand_observed_at;
     o.source = s.getColumn(c + 5).getString();
   } else {
     o.currency = s.getColumn(c + 8).getString();
     o.source = s.getColumn(c + 10).getString();
   }
   if (o.price_spot_per_hour) {
-    std::string spot_at = s.getColumn(c + 9).getString();
-    if (spot_at > o.observed_at) o.observed_at = spot_at;
+    o.spot_observed_at = s.getColumn(c + 9).getString();
+    if (o.spot_observed_at > o.observed_at) o.observed_at = o.spot_observed_at;
   }
   o.price_scope = s.getColumn(c + 11).getString();
   o.spot_observation_times = s.getColumn(c + 12).getInt();  // 0 when NULL (no spot price)

@@ -101,6 +101,9 @@ struct Offer {
   std::string spot_zone;                      // that zone, "" when regional or none
   std::string currency;                       // of the prices above
   std::string observed_at;                    // latest observation among the prices
+  // When each price was observed ("" without that price). A reader that sets only
+  // `observed_at` means it for both (PriceObservedAt).
+  std::string ondemand_observed_at, spot_observed_at;
   std::string source;                         // source of the on-demand (else spot) price
   // The spot interruption band of (cloud, region, instance type); null when none is known.
   // Shared and immutable: copies of the offer share it.
@@ -110,5 +113,11 @@ struct Offer {
   // there is no spot history to price from (plan::Pricing::SpotPricingFor), so it is not read.
   int spot_observation_times = 0;
 };
+
+// When `offer`'s on-demand (spot: false) or spot (true) price was observed.
+inline const std::string& PriceObservedAt(const Offer& offer, bool spot) {
+  const std::string& at = spot ? offer.spot_observed_at : offer.ondemand_observed_at;
+  return at.empty() ? offer.observed_at : at;
+}
 
 }  // namespace gpuplan::db

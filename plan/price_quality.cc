@@ -21,12 +21,25 @@ std::atomic<int> stale_price_days{kDefaultStalePriceDays};
 void SetStalePriceDays(int days) { stale_price_days.store(days, std::memory_order_relaxed); }
 int StalePriceDays() { return stale_price_days.load(std::memory_order_relaxed); }
 
+PriceQuality PriceQuality::OfKind(model::PriceKind kind) const {
+  PriceQuality q = *this;
+  if (kind == model::PriceKind::kOndemand) q.spot_stale = false;
+  if (kind == model::PriceKind::kSpot) q.ondemand_stale = false;
+  q.stale = q.ondemand_stale || q.spot_stale;
+  return q;
+}
+
 PriceQuality AssessPrice(const db::Offer& offer, std::time_t now, int stale_after_days) {
   PriceQuality q;
   q.stale_after_days = stale_after_days;
   q.spot_above_ondemand = db::SpotAboveOndemand(offer);
-  auto observed = db::rules::ParseTimestamp(offer.observed_at);
-  q.stale = observed && now - *observed > static_cast<std::time_t>(stale_after_days) * 86400;
+  auto stale = [&](bool spot) {
+    auto observed = db::rules::ParseTimestamp(db::PriceObservedAt(offer, spot));
+    return observed && now - *observed > static_cast<std::time_t>(stale_after_days) * 86400;
+  };
+  q.ondemand_stale = offer.price_ondemand_per_hour && stale(false);
+  q.spot_stale = offer.price_spot_per_hour && stale(true);
+  q.stale = q.ondemand_stale || q.spot_stale;
   return q;
 }
 
@@ -43,8 +56,17 @@ std::vector<std::string> PriceWarnings(const db::Offer& offer, const PriceQualit
                   "on-demand price may be stale or wrong");
   }
   if (q.stale) {
-    out.push_back("price flagged stale: " + where + " was observed on " +
-                  offer.observed_at.substr(0, 10) + ", more than " +
+    // The oldest of the prices judged stale.
+    const std::string& ondemand_at = db::PriceObservedAt(offer, false);
+    const std::string& spot_at = db::PriceObservedAt(offer, true);
+    const std::string& at = !q.spot_stale                          ? ondemand_at
+                            : !q.ondemand_stale || spot_at < ondemand_at ? spot_at
+                                                                       : ondemand_at;
+    const char* which = q.ondemand_stale && q.spot_stale ? "its prices were"
+                        : q.ondemand_stale               ? "its on-demand price was"
+                                                         : "its spot price was";
+    out.push_back("price flagged stale: " + where + ": " + which + " observed on " +
+                  at.substr(0, 10) + ", more than " +
                   std::to_string(q.stale_after_days) +
                   " days ago (the stale age); today's price may differ (refresh the catalog: "
                   "gpuplan catalog refresh)");

@@ -307,7 +307,7 @@ Candidate NewCandidate(const db::Offer& offer, int nodes, PriceKind kind,
   c.offer = &offer;
   c.nodes = nodes;
   c.kind = kind;
-  c.price = prices.quality;
+  c.price = prices.quality.OfKind(kind);
   c.price_per_hour = price;
   return c;
 }

@@ -165,7 +165,7 @@ struct Candidate {
   model::PriceKind kind = model::PriceKind::kOndemand;
   double price_per_hour = 0, hours = 0, cost = 0, score = 0;
   double p10_hours = 0, p90_hours = 0;  // training
-  PriceQuality price;  // its offer's flags (plan/price_quality.h)
+  PriceQuality price;  // the flags of the price it is costed on (plan/price_quality.h)
   double checkpoint_interval_minutes = 0;
   SpotRisk risk;  // spot training options: the interruption rate they are costed at
   const FallbackTrainingCost* fallback = nullptr;  // kept by the walk, as the estimates

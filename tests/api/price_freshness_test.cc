@@ -92,8 +92,9 @@ TEST(PriceFreshnessTest, OldPricesAreFlaggedWithTheirDateEverywhere) {
 
   json old_estimate = Estimate(server, "old.test");
   EXPECT_EQ(old_estimate["instance"]["observed_at"], old_date) << old_estimate.dump();
-  EXPECT_TRUE(Says(old_estimate["warnings"], "price flagged stale: old.test in us-east-1 was "
-                                             "observed on " + old_date.substr(0, 10) +
+  EXPECT_TRUE(Says(old_estimate["warnings"], "price flagged stale: old.test in us-east-1: its "
+                                             "on-demand price was observed on " +
+                                             old_date.substr(0, 10) +
                                              ", more than 30 days ago"))
       << old_estimate["warnings"].dump();
   json fresh_estimate = Estimate(server, "fresh.test");
@@ -116,6 +117,43 @@ TEST(PriceFreshnessTest, OldPricesAreFlaggedWithTheirDateEverywhere) {
     EXPECT_EQ(item.value("price_flags", json::array()).dump(), old ? "[\"stale\"]" : "[]");
   }
   EXPECT_EQ(items, 2) << ranked.body.dump();
+}
+
+// An old on-demand price beside a fresh spot one: the offer is stale (it lists the old
+// price), its on-demand options are flagged and dated by the on-demand price, its spot
+// options by the spot price and not flagged.
+TEST(PriceFreshnessTest, EachOptionIsJudgedByThePriceItIsCostedOn) {
+  testing::TestServer server;
+  const std::string old_date = DaysAgo(40), fresh_date = DaysAgo(1);
+  AddOldAndFreshOffers(server.db_path(), old_date, fresh_date);
+  {
+    SQLite::Database db(server.db_path(), SQLite::OPEN_READWRITE);
+    db::CatalogAdmin admin(db);
+    auto added = admin.AddPrices(
+        {{"aws", "old.test", kRegion, "", "spot", 0.5, "USD", fresh_date, "test"}});
+    ASSERT_TRUE(added.ok()) << added.error().message;
+  }
+  auto page = server.Get("/api/v1/instances/aws/old.test");
+  ASSERT_EQ(page.status, 200) << page.body.dump();
+  EXPECT_EQ(page.body["regions"][0]["observed_at"], fresh_date);  // the latest of its prices
+  EXPECT_EQ(page.body["regions"][0]["stale"], true);              // but one of them is old
+
+  json ask = {{"workload", "resnet-50"}, {"dataset", {{"samples", 1e5}}},
+              {"global_batch_size", 64}, {"limit", 100},
+              {"constraints", {{"clouds", {"aws"}}, {"regions", {kRegion}}, {"gpus", {"A10G"}},
+                               {"max_nodes", 1}, {"price_kinds", {"ondemand", "spot"}}}}};
+  auto ranked = server.Post("/api/v1/recommendations", ask);
+  ASSERT_EQ(ranked.status, 200) << ranked.body.dump();
+  int seen = 0;
+  for (const json& item : ranked.body["items"]) {
+    if (item["instance_type"] != "old.test") continue;
+    const bool spot = item["price_kind"] == "spot";
+    EXPECT_EQ(item["price_observed_at"], spot ? fresh_date : old_date) << item.dump();
+    EXPECT_EQ(item.value("price_flags", json::array()).dump(), spot ? "[]" : "[\"stale\"]")
+        << item.dump();
+    seen += spot ? 1 : 10;
+  }
+  EXPECT_EQ(seen, 11) << ranked.body.dump();  // one on-demand and one spot option
 }
 
 TEST(PriceFreshnessTest, TheStaleAgeIsTheServersSetting) {

@@ -250,7 +250,9 @@ TEST_F(SpotBandsApiTest, TheAdvisorFeedImportsAndReplacesARegionsBands) {
   auto listed = fresh.Get("/api/v1/instances/aws/p4d.24xlarge");
   ASSERT_EQ(listed.status, 200);
   for (const json& region : listed.body["regions"]) {
-    if (region["region"] == "us-east-1") EXPECT_EQ(region["spot_interruption"], band);
+    if (region["region"] == "us-east-1") {
+      EXPECT_EQ(region["spot_interruption"], band);
+    }
   }
   json again = fresh.Get("/api/v1/catalog/export?format=json").body;
   EXPECT_EQ(again["spot_bands"], exported["spot_bands"]);

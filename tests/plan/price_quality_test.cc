@@ -50,11 +50,36 @@ TEST(PriceQualityTest, TheWarningNamesTheDateAndTheAge) {
   ASSERT_EQ(q.Flags(), std::vector<std::string>{kStalePriceFlag});
   auto warnings = PriceWarnings(offer, q);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("price flagged stale: g5.xlarge in us-east-1 was observed on "
-                             "2026-09-01, more than 45 days ago"),
+  EXPECT_NE(warnings[0].find("price flagged stale: g5.xlarge in us-east-1: its on-demand "
+                             "price was observed on 2026-09-01, more than 45 days ago"),
             std::string::npos)
       << warnings[0];
   EXPECT_NE(warnings[0].find("gpuplan catalog refresh"), std::string::npos) << warnings[0];
+}
+
+TEST(PriceQualityTest, EachPriceIsJudgedByItsOwnDate) {
+  db::Offer offer = OfferObservedAt("2026-11-20T00:00:00Z");
+  offer.price_spot_per_hour = 0.4;
+  offer.ondemand_observed_at = "2026-08-01T00:00:00Z";  // old
+  offer.spot_observed_at = "2026-11-20T00:00:00Z";      // fresh: the offer's latest
+  const PriceQuality q = AssessPrice(offer, At("2026-11-27T00:00:00Z"), 30);
+  EXPECT_TRUE(q.stale);  // the offer stands for both prices
+  EXPECT_TRUE(q.ondemand_stale);
+  EXPECT_FALSE(q.spot_stale);
+  EXPECT_TRUE(q.OfKind(model::PriceKind::kOndemand).stale);
+  EXPECT_FALSE(q.OfKind(model::PriceKind::kSpot).stale);
+  EXPECT_TRUE(q.OfKind(model::PriceKind::kSpotWithFallback).stale);  // may pay on-demand
+  auto warnings = PriceWarnings(offer, q);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("its on-demand price was observed on 2026-08-01"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_TRUE(PriceWarnings(offer, q.OfKind(model::PriceKind::kSpot)).empty());
+  offer.spot_observed_at = "2026-07-01T00:00:00Z";  // both old: the older is named
+  auto both = PriceWarnings(offer, AssessPrice(offer, At("2026-11-27T00:00:00Z"), 30));
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_NE(both[0].find("its prices were observed on 2026-07-01"), std::string::npos)
+      << both[0];
 }
 
 TEST(PriceQualityTest, TheProcessAgeDefaultsToThirtyDaysAndIsSettable) {
