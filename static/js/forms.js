@@ -5,7 +5,8 @@
 // Conventions in the HTML: a field's `name` is the dotted path of the request member it
 // fills (`dataset.samples`, `hardware.gpu`); names starting with `_` are UI-only (which
 // alternative is chosen) and never sent; `data-kind="number"` (or type=number) sends a
-// number, `data-kind="list"` a comma-separated list as an array. Lists filled after load
+// number, `data-kind="list"` a comma-separated list as an array, `data-kind="boolean"` (a
+// checkbox of value "true") true. Lists filled after load
 // name their default in data-default. Fields inside a disabled
 // fieldset are neither sent nor validated, so alternatives live in fieldsets.
 
@@ -95,6 +96,8 @@ export function formToBody(form) {
       if (!Number.isFinite(value)) value = raw;  // sent as typed: the API names the field
     } else if (kind === 'list') {
       value = splitList(raw);
+    } else if (kind === 'boolean') {
+      value = raw === 'true';
     }
     setPath(body, el.name, value);
   }

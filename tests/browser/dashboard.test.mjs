@@ -261,8 +261,12 @@ test('estimate: time with its range, costs, step breakdown and memory charts', a
   assert.ok(cost.includes(a.cost.spot.expected_total.toFixed(2)), 'spot expected total shown');
   const step = await chartData(page, '#estimate-breakdown');
   assert.equal(step.type, 'bar');
-  assert.deepEqual(step.datasets[0].data, [a.breakdown.compute_s, a.breakdown.memory_s, a.breakdown.communication_s,
-    a.breakdown.pipeline_bubble_s, a.breakdown.optimizer_s, a.breakdown.input_s, a.breakdown.overhead_s]);
+  // Step terms in the one unit the chart's axis names (ms for a step under a second).
+  const perUnit = { ms: 1e-3, seconds: 1, minutes: 60 }[step.datasets[0].label.replace(/ per step$/, '')];
+  assert.ok(perUnit, `a step-time unit: ${step.datasets[0].label}`);
+  const terms = [a.breakdown.compute_s, a.breakdown.memory_s, a.breakdown.communication_s,
+    a.breakdown.pipeline_bubble_s, a.breakdown.optimizer_s, a.breakdown.input_s, a.breakdown.overhead_s];
+  step.datasets[0].data.forEach((v, i) => assert.ok(Math.abs(v - terms[i] / perUnit) <= 1e-9 * Math.max(1, v), `term ${i}`));
   assert.ok((await page.locator('#estimate-breakdown figcaption').textContent()).includes(`bottleneck: ${a.bottleneck}`));
   const memory = await chartData(page, '#estimate-memory');
   assert.deepEqual(memory.datasets.map((d) => d.label), ['weights', 'gradients', 'optimizer', 'activations', 'overhead', 'free']);
@@ -824,6 +828,7 @@ const views = {
   serving: '#/serving?_workload=preset&workload=llama-2-7b&input_tokens=512&output_tokens=256&target_requests_per_s=5&latency_slo_ms=10000&_hardware=instance&hardware.cloud=aws&hardware.instance_type=g5.xlarge&hardware.nodes=1&pricing.kind=both',
   'serving-search': servingSearchHash,
   'spot-history': '#/spot?cloud=aws&instance_type=p4d.24xlarge',
+  'measured-runs': '#/runs',
 };
 
 test('every view at laptop and phone width: no console errors, nothing wider than the screen', async () => {
@@ -1035,6 +1040,269 @@ test('durations read as minutes, hours or days and days and hours', async () => 
   const { page, errors, close } = await open('#/catalog');
   const cases = [[0.75, '45 min'], [6.56, '6.6 h'], [20.34, '20.3 h'], [76, '3 d 4 h'], [48, '2 d'], [6205.3, '258 d 13 h'], [null, '—']];
   for (const [h, text] of cases) assert.equal(await format(page, 'hours', h), text);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('step times and other seconds read in a unit chosen per value, never "76,600 ms"', async () => {
+  const { page, errors, close } = await open('#/catalog');
+  const cases = [[0.0672, '67.2 ms'], [0.5, '500 ms'], [7.5, '7.5 s'], [76.6, '1.3 min'], [5400, '1.5 h'], [null, '—']];
+  for (const [s, text] of cases) assert.equal(await format(page, 'seconds', s), text);
+  const axis = await page.evaluate(() => import('/js/format.js').then((m) =>
+    [[0.02, 0.5], [3, 70], [400], [0.5, 2]].map((v, i) => m.durationAxis(v, { from: i < 3 ? 'seconds' : 'hours' }).unit)));
+  assert.deepEqual(axis, ['ms', 'seconds', 'minutes', 'hours']);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// A training request as the estimate form sends it for `hash` (the tests below build both).
+const fixedHash = '#/estimate?_workload=preset&workload=bert-large&_dataset=hours&dataset.hours=24' +
+  '&global_batch_size=256&precision=auto&_hardware=instance&hardware.cloud=aws&hardware.instance_type=p4d.24xlarge' +
+  '&hardware.nodes=1&pricing.kind=both&currency=USD';
+const fixedBody = { workload: 'bert-large', dataset: { hours: 24 }, global_batch_size: 256, precision: 'auto',
+  hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' };
+
+test('estimate: a fixed duration shows the range of its work, not "24 h – 24 h"', async () => {
+  const { page, errors, close } = await open(fixedHash);
+  await waitForStatus(page, /^Estimated/);
+  const a = await apiJson('/api/v1/estimates/training', fixedBody);
+  assert.equal(a.time.fixed_duration, true);
+  assert.ok(a.time.p90_samples > a.time.p10_samples, 'the API gives a range of work');
+  const facts = await visible(page, 'dl.facts').textContent();
+  const work = `${await format(page, 'count', a.time.p10_samples)} – ${await format(page, 'count', a.time.p90_samples)} samples`;
+  assert.ok(facts.includes(`P10–P90 work${work}`), `work range ${work} in ${facts}`);
+  const result = await visible(page, '.result').textContent();
+  assert.doesNotMatch(result, /(\d[\d.,]* (h|d|min)) – \1/, 'no range from a value to itself');
+  assert.doesNotMatch(result, /\d{2},\d{3} ms/, 'no five-digit milliseconds');
+  await shot(page, 'estimate-fixed-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('estimate: spot with an on-demand fallback and a deadline, filled in the form, shows the API\'s figures', async () => {
+  const { page, errors, close } = await open(estimateHash);
+  await waitForStatus(page, /^Estimated/);
+  await page.selectOption('#estimate-form select[name="pricing.kind"]', 'spot_with_fallback');
+  const deadline = page.locator('#estimate-form input[name="pricing.deadline_hours"]');
+  assert.ok(await deadline.isVisible(), 'the deadline appears with the fallback');
+  await deadline.fill('5');
+  await page.click('#estimate-form button[type=submit]');
+  await waitForStatus(page, /spot with fallback/);
+  const a = await apiJson('/api/v1/estimates/training', { workload: 'bert-large', dataset: { samples: 10000000, epochs: 3 },
+    global_batch_size: 256, precision: 'auto', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 },
+    pricing: { kind: 'spot_with_fallback', deadline_hours: 5 }, currency: 'USD' });
+  const fb = a.cost.spot_with_fallback;
+  assert.ok(fb, 'the API prices the fallback');
+  const cost = await page.locator('#estimate-cost').textContent();
+  assert.ok(cost.includes('Spot with fallback'), cost);
+  for (const [fn, v] of [['money', fb.expected_total], ['money', fb.p90_total], ['hours', fb.expected_hours],
+    ['hours', fb.p90_hours], ['hours', fb.deadline_hours]]) {
+    const text = await format(page, fn, v);
+    assert.ok(cost.includes(text), `${text} in ${cost}`);
+  }
+  assert.match(page.url(), /pricing\.deadline_hours=5/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('estimate and recommend: a reference run gives the work, as the API says', async () => {
+  const { page, errors, close } = await open('#/estimate');
+  await presetsLoaded(page, 'estimate', 'bert-large');
+  await page.check('#estimate-form input[name=_dataset][value=reference]');
+  await page.locator('#estimate-form select[name="reference_run.hardware.gpu"] option[value="V100-16GB-SXM2"]').waitFor({ state: 'attached' });
+  await page.selectOption('#estimate-form select[name="reference_run.hardware.gpu"]', 'V100-16GB-SXM2');
+  await page.fill('#estimate-form input[name="reference_run.hardware.gpus_per_node"]', '8');
+  await page.fill('#estimate-form input[name="reference_run.hours"]', '144');
+  await page.fill('#estimate-form input[name="hardware.instance_type"]', 'p5.48xlarge');
+  await page.click('#estimate-form button[type=submit]');
+  await waitForStatus(page, /^Estimated/);
+  const body = { workload: 'bert-large', global_batch_size: 256, precision: 'auto',
+    reference_run: { hardware: { gpu: 'V100-16GB-SXM2', gpus_per_node: 8, nodes: 1 }, hours: 144 },
+    hardware: { cloud: 'aws', instance_type: 'p5.48xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' };
+  const a = await apiJson('/api/v1/estimates/training', body);
+  assert.ok(a.reference_run && a.reference_run.samples > 0, 'the API answers a reference run');
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), facts);
+  assert.ok(facts.includes(`${await format(page, 'count', a.reference_run.samples)} samples`), facts);
+  assert.ok(facts.includes(`${await format(page, 'hours', a.time.p10_hours)} – ${await format(page, 'hours', a.time.p90_hours)}`));
+
+  // The same reference on Recommend: its items' times are the API's.
+  await page.goto(`${base}/#/recommend?_workload=preset&workload=bert-large&_dataset=reference` +
+    '&reference_run.hardware.gpu=V100-16GB-SXM2&reference_run.hardware.gpus_per_node=8&reference_run.hours=144' +
+    '&global_batch_size=256&precision=auto&constraints.gpus=H100&constraints.max_nodes=2&objective=cost&limit=5&currency=USD');
+  await waitForStatus(page, /options ranked/);
+  const r = await apiJson('/api/v1/recommendations', { workload: 'bert-large', global_batch_size: 256, precision: 'auto',
+    reference_run: { hardware: { gpu: 'V100-16GB-SXM2', gpus_per_node: 8, nodes: 1 }, hours: 144 },
+    constraints: { gpus: ['H100'], max_nodes: 2 }, objective: 'cost', limit: 5, currency: 'USD' });
+  assert.ok(r.items.length > 0);
+  const times = await page.locator('#recommend-items tbody tr td:nth-child(9)').allTextContents();
+  assert.deepEqual(times, await Promise.all(r.items.map((it) => format(page, 'hours', it.hours))));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The text of the YAML the API answers to a POST with `?query`.
+async function apiYaml(path, body) {
+  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(res.status, 200, `${path}: ${res.status}`);
+  return res.text();
+}
+
+test('export as SkyPilot / Kubernetes: view, copy and download an estimate and a recommendation item', async () => {
+  const { page, errors, close } = await open(estimateHash);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await waitForStatus(page, /^Estimated/);
+  const body = { workload: 'bert-large', dataset: { samples: 10000000, epochs: 3 }, global_batch_size: 256, precision: 'auto',
+    hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' };
+  const box = visible(page, 'details.export');
+  await box.locator('summary').click();
+  await box.locator('button[data-format=skypilot]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  const sky = await apiYaml('/api/v1/estimates/training?format=skypilot', body);
+  assert.equal(await box.locator('pre.export-yaml').textContent(), sky);
+  await box.getByRole('button', { name: 'Copy shown YAML' }).click();
+  await page.waitForFunction(() => /Copied|Selected/.test(document.querySelector('section:not([hidden]) .export-status').textContent));
+  if (/Copied/.test(await box.locator('.export-status').textContent())) {
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), sky);
+  }
+  const [download] = await Promise.all([page.waitForEvent('download'), box.getByText('Download Kubernetes').click()]);
+  const { readFileSync } = await import('node:fs');
+  assert.equal(readFileSync(await download.path(), 'utf8'), await apiYaml('/api/v1/estimates/training?format=kubernetes', body));
+  assert.match(download.suggestedFilename(), /kubernetes\.yaml$/);
+
+  // A recommendation: the second item's Export button, then Kubernetes.
+  await page.goto(`${base}/${recommendDeadlineHash}`);
+  await waitForStatus(page, /options ranked/);
+  await page.locator('#recommend-items tbody tr').nth(1).getByRole('button', { name: /Export item 2/ }).click();
+  const rbox = visible(page, 'details.export');
+  assert.equal(await rbox.getAttribute('open'), '');
+  assert.match(await rbox.locator('.export-what').textContent(), /^Plan: #2:/);
+  await rbox.locator('button[data-format=kubernetes]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  const k8s = await apiYaml('/api/v1/recommendations?format=kubernetes&item=2', recommendDeadlineBody);
+  assert.equal(await rbox.locator('pre.export-yaml').textContent(), k8s);
+  await shot(page, 'recommend-export-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('recommend: price kinds and deadline confidence are the user\'s; spot with fallback only', async () => {
+  const { page, errors, close } = await open(recommendDeadlineHash);
+  await waitForStatus(page, /options ranked/);
+  await page.selectOption('#r-kinds', 'spot_with_fallback');
+  await page.selectOption('#r-confidence', 'p50');
+  await page.click('#recommend-form button[type=submit]');
+  await page.waitForFunction(() => /deadline_confidence=p50/.test(location.hash));
+  await waitForStatus(page, /options ranked/);
+  const r = await apiJson('/api/v1/recommendations', { ...recommendDeadlineBody,
+    constraints: { ...recommendDeadlineBody.constraints, price_kinds: ['spot_with_fallback'], deadline_confidence: 'p50' } });
+  assert.ok(r.items.length > 0);
+  assert.equal(r.deadline_confidence, 'p50');
+  const kinds = await page.locator('#recommend-items tbody tr td:nth-child(7)').allTextContents();
+  assert.deepEqual(kinds, r.items.map(() => 'spot with fallback'));
+  const costs = await page.locator('#recommend-items tbody tr td:nth-child(11)').allTextContents();
+  assert.deepEqual(costs, await Promise.all(r.items.map((it) => format(page, 'money', it.cost, r.currency))));
+  assert.match(await page.locator('#recommend-items caption').textContent(), /deadlines held to P50/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('measured runs: the key stays out of the URL; a run from the form and a CSV, the list, the calibration on an estimate', async () => {
+  const key = server.createKey('dashboard-runs', 'write');
+  const auth = { Authorization: `Bearer ${key}` };
+  const { page, errors, close } = await open('#/runs', { expected: [422] });
+  await presetsLoaded(page, 'runs', 'bert-large');
+  await page.fill('#m-key', key);
+  await page.click('#key-form button[type=submit]');
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('gpuplan.apiKey')), key);
+  await page.locator('#runs-form select[name="hardware.gpu"] option[value="A100-80GB-SXM4"]').waitFor({ state: 'attached' });
+  await page.selectOption('#runs-form select[name="hardware.gpu"]', 'A100-80GB-SXM4');
+  await page.fill('#m-per-node', '8');
+  await page.fill('#m-sps', '3000');
+  await page.fill('#m-note', 'dashboard test run');
+  await page.click('#runs-form button[type=submit]');
+  await waitForStatus(page, /^Recorded run #\d+/);
+  const status = await statusOf(page);
+  const id = Number(status.match(/#(\d+)/)[1]);
+  const listed = await (await fetch(`${base}/api/v1/measurements`, { headers: auth })).json();
+  const run = listed.items.find((m) => m.id === id);
+  assert.ok(run, 'the API lists the recorded run');
+  assert.equal(run.samples_per_s, 3000);
+  assert.equal(run.note, 'dashboard test run');
+
+  // A CSV of two runs, one the API refuses: one recorded, the other shown with why.
+  const csv = 'workload,gpu,gpus_per_node,nodes,global_batch_size,precision,samples_per_s,note\n' +
+    'bert-large,A100-80GB-SXM4,8,1,256,bf16,3100,"from a CSV, quoted"\n' +
+    'bert-large,NO-SUCH-GPU,8,1,256,bf16,3100,bad\n';
+  await page.setInputFiles('#m-file', { name: 'runs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.click('#runs-upload button[type=submit]');
+  await waitForStatus(page, /1 of 2 run\(s\) recorded from runs\.csv/);
+  const lines = await page.locator('#runs-upload-lines tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.equal(lines.length, 2);
+  assert.match(lines[0][1], /^recorded #\d+$/);
+  assert.equal(lines[1][0], '3');
+  assert.equal(lines[1][1], 'not recorded');
+  const refused = await (await fetch(`${base}/api/v1/measurements`, { method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ workload: 'bert-large',
+      hardware: { gpu: 'NO-SUCH-GPU', gpus_per_node: 8, nodes: 1 }, global_batch_size: 256, precision: 'bf16',
+      measured: { samples_per_s: 3100 }, note: 'bad' }) })).json();
+  assert.ok(lines[1][2].includes(refused.errors[0].detail), `${lines[1][2]} names ${refused.errors[0].detail}`);
+
+  // The list is the API's.
+  const all = await (await fetch(`${base}/api/v1/measurements?limit=100`, { headers: auth })).json();
+  await page.waitForFunction((n) => document.querySelectorAll('#runs-list tbody tr').length === n, all.items.length);
+  assert.deepEqual(await page.locator('#runs-list tbody tr td:first-child').allTextContents(), all.items.map((m) => String(m.id)));
+  assert.ok(all.items.some((m) => m.note === 'from a CSV, quoted'));
+
+  // An estimate on that GPU is calibrated by the key's runs, as the API says for the same key.
+  const hash = '#/estimate?_workload=preset&workload=bert-large&_dataset=samples&dataset.samples=10000000&dataset.epochs=1' +
+    '&global_batch_size=256&precision=auto&_hardware=gpu&hardware.gpu=A100-80GB-SXM4&hardware.gpus_per_node=8&hardware.nodes=1' +
+    '&pricing.kind=ondemand&currency=USD';
+  await page.goto(`${base}/${hash}`);
+  await waitForStatus(page, /^Estimated/);
+  const res = await fetch(`${base}/api/v1/estimates/training`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 256, precision: 'auto',
+      hardware: { gpu: 'A100-80GB-SXM4', gpus_per_node: 8, nodes: 1 }, pricing: { kind: 'ondemand' }, currency: 'USD' }) });
+  const a = await res.json();
+  assert.ok(a.calibration && a.calibration.runs === 2, 'the API calibrates by the two runs');
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes(`Calibration× ${await format(page, 'num', a.calibration.factor, 3)} from 2 measured run(s)`), facts);
+  assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), facts);
+  assert.ok(!page.url().includes(key), 'the key is never in the URL');
+  await shot(page, 'estimate-calibrated-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('own or rent: a default workload shows a break-even at once; every amount in the chosen currency', async () => {
+  const { page, errors, close } = await open('#/gpu/RTX-4090');
+  const form = page.locator('#ownership-form');
+  await form.waitFor();
+  assert.equal(await form.locator('select[name="training.workload"]').inputValue(), 'resnet-50');
+  await form.locator('select[name=currency] option[value=EUR]').waitFor({ state: 'attached' });
+  await form.locator('select[name=currency]').selectOption('EUR');
+  const rates = await apiJson('/api/v1/fx-rates');
+  const eur = rates.items.find((r) => r.currency === 'EUR').units_per_usd;
+  const price = Number((1599 * eur).toPrecision(4));
+  await page.waitForFunction((p) => document.querySelector('#ownership-form input[name=purchase_price]').value === String(p), price);
+  assert.match(await form.locator('label', { has: page.locator('input[name=purchase_price]') }).textContent(), /\(EUR\)/);
+  await form.locator('button[type=submit]').click();
+  await page.locator('#ownership-comparisons tbody tr').first().waitFor();
+  const answer = await apiJson('/api/v1/estimates/ownership', { gpu: 'RTX-4090', currency: 'EUR', purchase_price: price, gpus: 1,
+    electricity_price_per_kwh: Number((0.15 * eur).toPrecision(4)), utilisation: 1, years: 3,
+    training: { workload: 'resnet-50', dataset: { samples: 1281167 }, global_batch_size: 256 } });
+  assert.equal(answer.currency, 'EUR');
+  const summary = await page.locator('#ownership-summary').textContent();
+  assert.ok(summary.includes(await format(page, 'money', answer.cost_per_gpu_hour, 'EUR')), summary);
+  const rows = await page.locator('#ownership-comparisons tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  const work = answer.comparisons.findIndex((c) => c.basis === 'same_work' && c.found && c.break_even_months !== null);
+  assert.ok(work >= 0, 'a same-work option with a break-even');
+  assert.equal(rows[work][5], await format(page, 'num', answer.comparisons[work].break_even_months, 3));
+  assert.match(await page.locator('#ownership-comparisons thead').textContent(), /Break-even \(months\)/);
+  // The break-even column is on screen at a laptop's width.
+  const right = await page.locator('#ownership-comparisons th').last().evaluate((th) => th.getBoundingClientRect().right);
+  assert.ok(right <= 1366, `Break-even column ends at ${right}px`);
+  await shot(page, 'ownership-eur-laptop');
   assert.deepEqual(errors, []);
   await close();
 });

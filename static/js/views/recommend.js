@@ -6,6 +6,7 @@ import { xy } from '../charts.js';
 import { durationAxis, el, hours, money, notes, table } from '../format.js';
 import { verdictOf, verdictText } from '../feasibility.js';
 import { chartBox, formView } from './common.js';
+import { exportPanel } from '../export.js';
 
 // Price kinds as the table names them: spot with an on-demand fallback is not plain spot.
 const priceKinds = { ondemand: 'on-demand', spot: 'spot', spot_with_fallback: 'spot with fallback' };
@@ -26,22 +27,35 @@ export function itemNotes(it) {
 
 // A ranked row: time with its P90, cost; an infeasible item (which a ranking should never
 // hold) shows its verdict instead of time and cost.
-function itemRow(it, c) {
+function itemRow(it, c, exporter) {
   const v = verdictOf(it);
   const head = [String(it.rank), it.cloud, it.region, it.instance_type, `${it.total_gpus} × ${it.gpu}`,
     it.nodes > 1 ? `${it.nodes} instances` : '1 instance', priceKindName(it.price_kind), money(it.price_per_hour, c)];
   const figures = v.feasible ? [hours(it.hours), hours(it.p90_hours), money(it.cost, c)]
     : [{ text: verdictText(v), span: 3, class: 'verdict' }];
-  const out = [...head, ...figures, it.why, itemNotes(it)];
+  const out = [...head, ...figures, it.why, itemNotes(it), v.feasible ? exportButton(it, exporter) : ''];
   if (!v.feasible) out.rowClass = 'infeasible';
   return out;
 }
 
-function render(r, result) {
+// The row's "Export" button: points the export box at this item (by its rank).
+function exportButton(it, exporter) {
+  const b = el('button', { type: 'button', class: 'small', text: 'Export',
+    'aria-label': `Export item ${it.rank} as SkyPilot or Kubernetes` });
+  b.addEventListener('click', () => exporter.show(it.rank, itemLabel(it)));
+  return b;
+}
+
+const itemLabel = (it) => `#${it.rank}: ${it.instance_type} (${it.cloud} ${it.region}), ${priceKindName(it.price_kind)}`;
+
+function render(r, result, form) {
   const c = r.currency;
+  const first = r.items.find((it) => verdictOf(it).feasible);
+  const exporter = exportPanel('recommendation', formToBody(form), { name: 'gpuplan-recommendation',
+    item: first?.rank, label: first ? itemLabel(first) : '' });
   const confidence = r.deadline_confidence ? `, deadlines held to ${String(r.deadline_confidence).toUpperCase()}` : '';
   const ranked = table(['#', 'Cloud', 'Region', 'Instance type', 'GPUs', 'Instances', 'Price kind', 'Per hour',
-    'Time', 'P90 time', 'Cost', 'Why', 'Notes'], r.items.map((it) => itemRow(it, c)),
+    'Time', 'P90 time', 'Cost', 'Why', 'Notes', 'Plan'], r.items.map((it) => itemRow(it, c, exporter)),
   `Ranked by ${r.objective} (${r.feasible} feasible of ${r.considered} considered${confidence})`);
   ranked.id = 'recommend-items';
   const time = durationAxis(r.items.map((it) => it.hours));
@@ -51,7 +65,7 @@ function render(r, result) {
   const rejectTable = table(['Reason', 'Options'], rejected.map(([k, n]) => [k.replace(/_/g, ' '), String(n)]),
     'Rejected options by reason');
   rejectTable.id = 'recommend-rejected';
-  result.append(el('div', { class: 'scroll' }, ranked), notes(r), fig, rejectTable);
+  result.append(el('div', { class: 'scroll' }, ranked), ...(first ? [exporter.box] : []), notes(r), fig, rejectTable);
   if (r.items.length === 0) {
     result.prepend(el('p', { class: 'empty', text: 'Nothing feasible: see the reasons below.' }));
   }

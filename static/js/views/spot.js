@@ -2,7 +2,7 @@
 import { api, cached, cachedAllPages } from '../api.js';
 import { formToParams } from '../forms.js';
 import { xy } from '../charts.js';
-import { el, money, table } from '../format.js';
+import { el, money, notes, table } from '../format.js';
 import { chartBox, formView } from './common.js';
 
 const day = (ms) => new Date(ms).toISOString().slice(0, 10);
@@ -26,9 +26,7 @@ function render(h, result) {
   // Room for the legend: one line of it per zone or two on a phone.
   fig.querySelector('.canvas-holder').style.height = `${18 + 1.6 * byZone.size}rem`;
   result.append(fig);
-  if (h.warnings && h.warnings.length) {
-    for (const w of h.warnings) result.append(el('p', { class: 'warning', text: w }));
-  }
+  result.append(notes(h));
   if (h.items.length === 0) {
     result.prepend(el('p', { class: 'empty', text: 'No spot observations for this instance type and filter.' }));
   }
