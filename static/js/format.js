@@ -92,6 +92,31 @@ export function table(headers, rows, caption) {
     head.appendChild(th);
   }
   appendRows(t.createTBody(), rows);
+  labelCells(t);
+  return t;
+}
+
+// Names each body cell by its column's header (data-label), so a table shown as cards on a
+// phone (table.cards, style.css) labels every figure; cells of the `key` headers (price,
+// cost, time) get class "key" and come first. Cells spanning columns count as their span.
+export function labelCells(t, key = []) {
+  const headers = [...(t.tHead?.rows[0]?.cells || [])].map((th) => th.textContent.replace(/[▲▼↕]/g, '').trim());
+  for (const body of t.tBodies) {
+    for (const tr of body.rows) {
+      let col = 0;
+      for (const td of tr.cells) {
+        td.dataset.label = headers[col] ?? '';
+        if (key.includes(headers[col])) td.classList.add('key');
+        col += td.colSpan || 1;
+      }
+    }
+  }
+}
+
+// Shows `t` as cards on a phone, `key` headers first (see labelCells).
+export function cards(t, key = []) {
+  t.classList.add('cards');
+  labelCells(t, key);
   return t;
 }
 
@@ -115,6 +140,13 @@ export function appendRows(body, rows) {
       }
     }
   }
+}
+
+// A table in a box that scrolls sideways when it is wider than the screen: focusable (so a
+// keyboard can scroll it) and named by the table's caption.
+export function scroller(t, name) {
+  const label = name || t.caption?.textContent || 'Table';
+  return el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': `${label} (scrolls sideways)` }, t);
 }
 
 // <dl> of label/value pairs.

@@ -44,8 +44,17 @@ export function paramsToForm(form, params) {
     const before = el.type === 'radio' || el.type === 'checkbox' ? el.checked : el.value;
     if (!params.has(el.name)) {
       delete el.dataset.restored;
-      if (el.type === 'radio' || el.type === 'checkbox') el.checked = el.defaultChecked;
-      else el.value = defaultOf(el);
+      const byDefault = defaultOf(el);
+      if (el.type === 'radio' || el.type === 'checkbox') {
+        el.checked = el.defaultChecked;
+      } else if (el.tagName === 'SELECT' && byDefault !== '' && ![...el.options].some((o) => o.value === byDefault)) {
+        // A list not filled yet (a link that leaves the preset out): its default, so the
+        // request still names it.
+        el.add(new Option(byDefault, byDefault));
+        el.value = byDefault;
+      } else {
+        el.value = byDefault;
+      }
     } else {
       const values = params.getAll(el.name);
       el.dataset.restored = '1';  // lists that load later keep this value

@@ -41,7 +41,7 @@ function choice(legendText, name, options) {
     input.type = 'radio';
     input.name = name;
     input.value = value;
-    if (i === 0) input.checked = true;
+    if (i === 0) input.checked = input.defaultChecked = true;  // the default a link that omits it restores
     label.append(input, ` ${text}`);
     set.append(label);
   });

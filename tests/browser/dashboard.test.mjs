@@ -579,9 +579,57 @@ test('spot history: a line per zone', async () => {
   const h = await apiJson('/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&limit=10000');
   const zones = new Set(h.items.map((i) => `${i.region} ${i.zone}`));
   const chart = await chartData(page, '#spot-chart');
-  assert.equal(chart.datasets.length, zones.size);
-  assert.equal(chart.datasets.reduce((n, d) => n + d.data.length, 0), h.items.length);
+  // The on-demand price to compare with: the lowest of the regions the history covers, as the
+  // instance's API answer gives it.
+  const detail = await apiJson('/api/v1/instances/aws/p4d.24xlarge');
+  const covered = new Set(h.items.map((i) => i.region));
+  const lowest = Math.min(...detail.regions.filter((r) => covered.has(r.region) && Number.isFinite(r.price_ondemand_per_hour))
+    .map((r) => r.price_ondemand_per_hour));
+  const perZone = new Map();
+  for (const i of h.items) perZone.set(`${i.region} ${i.zone}`, (perZone.get(`${i.region} ${i.zone}`) || 0) + 1);
+  if ([...perZone.values()].every((n) => n === 1)) {
+    // One snapshot per zone (the seeded catalog): bars, cheapest first, on-demand last.
+    assert.equal(chart.type, 'bar');
+    assert.equal(chart.labels.length, zones.size + 1);
+    assert.match(chart.labels[zones.size], /^on-demand \(/);
+    const values = chart.datasets[0].data;
+    assert.equal(values[zones.size], lowest);
+    assert.deepEqual(values.slice(0, -1), h.items.map((i) => i.price_per_hour).sort((a, b) => a - b));
+  } else {
+    // A line per zone in distinct colours, and the on-demand price as the last line.
+    const zoneSets = chart.datasets.slice(0, -1);
+    const reference = chart.datasets[chart.datasets.length - 1];
+    assert.equal(zoneSets.length, zones.size);
+    assert.equal(zoneSets.reduce((n, d) => n + d.data.length, 0), h.items.length);
+    assert.match(reference.label, /^on-demand /);
+    assert.deepEqual(reference.data.map((p) => p.y), [lowest, lowest]);
+  }
   assert.equal(await page.locator('#spot-zones tbody tr').count(), zones.size);
+
+  // Older observations of two zones (recorded through the API): lines over time, a colour
+  // each, and the region's on-demand price as a dashed reference line.
+  const key = server.createKey('spot-history', 'write');
+  const older = ['use2-az1', 'use2-az2'].flatMap((zone, z) => ['2026-11-20T00:00:00Z', '2026-11-23T00:00:00Z'].map((at, i) => ({
+    cloud: 'aws', region: 'us-east-2', zone, instance_type: 'p4d.24xlarge', kind: 'spot',
+    price_per_hour: 5 + z + i, currency: 'USD', observed_at: at, source: 'dashboard test' })));
+  const posted = await fetch(`${base}/api/v1/prices`, { method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ prices: older }) });
+  assert.equal(posted.status, 201, await posted.text());
+  await page.goto(`${base}/#/spot?cloud=aws&instance_type=p4d.24xlarge&region=us-east-2`);
+  await waitForStatus(page, /observations/);
+  const h2 = await apiJson('/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&region=us-east-2&limit=10000');
+  const lines = await chartData(page, '#spot-chart');
+  assert.equal(lines.type, 'scatter');
+  const zoneLines = lines.datasets.slice(0, -1);
+  assert.equal(zoneLines.length, new Set(h2.items.map((i) => i.zone)).size);
+  assert.equal(zoneLines.reduce((n, d) => n + d.data.length, 0), h2.items.length);
+  const reference = lines.datasets[lines.datasets.length - 1];
+  const east2 = detail.regions.find((r) => r.region === 'us-east-2').price_ondemand_per_hour;
+  assert.match(reference.label, /^on-demand /);
+  assert.deepEqual(reference.data.map((p) => p.y), [east2, east2]);
+  const colours = await page.evaluate(() => Chart.getChart(document.querySelector('#spot-chart canvas')).data.datasets.map((d) => d.borderColor));
+  assert.equal(new Set(colours).size, colours.length, 'every line its own colour');
+  await shot(page, 'spot-history-lines-laptop');
   assert.deepEqual(errors, []);
   await close();
 });
@@ -1305,4 +1353,118 @@ test('own or rent: a default workload shows a break-even at once; every amount i
   await shot(page, 'ownership-eur-laptop');
   assert.deepEqual(errors, []);
   await close();
+});
+
+// The API query of the catalog search the page's URL holds (its UI-only `_` fields left out).
+async function catalogQuery(page) {
+  const hash = await page.evaluate(() => location.hash);
+  const params = new URLSearchParams(hash.split('?')[1] || '');
+  for (const name of [...params.keys()]) if (name.startsWith('_')) params.delete(name);
+  return params;
+}
+
+test('catalog: header sort, a column filter, the price period, columns, CSV of the view, compare selected', async () => {
+  const { page, errors, close } = await open('#/catalog?cloud=aws&gpu=A100');
+  const rows = page.locator('#offers tbody tr');
+  await rows.first().waitFor();
+  const typesShown = () => page.locator('#offers tbody tr td:nth-child(3)').allTextContents();
+
+  // Click-to-sort: GPUs ascending, then descending; the order is the API's for the same query.
+  await page.locator('#offers th[data-col=gpu_count] button').click();
+  await page.waitForFunction(() => /sort=gpu_count/.test(location.hash) && /order=asc/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('#offers th[data-col=gpu_count]')?.getAttribute('aria-sort') === 'ascending');
+  let api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+  await page.locator('#offers th[data-col=gpu_count] button').click();
+  await page.waitForFunction(() => document.querySelector('#offers th[data-col=gpu_count]')?.getAttribute('aria-sort') === 'descending');
+  api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  assert.match((await catalogQuery(page)).toString(), /order=desc/);
+  assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+  const counts = (await page.locator('#offers tbody tr td:nth-child(5)').allTextContents()).map(Number);
+  assert.ok(counts.every((v, i) => i === 0 || counts[i - 1] >= v), `descending GPU counts: ${counts}`);
+
+  // A column filter: min GPUs 8 in the GPUs column's filter.
+  const minGpus = page.locator('#offers tr.filters-row td[data-col=gpu_count] input');
+  await minGpus.fill('8');
+  await minGpus.press('Enter');
+  await page.waitForFunction(() => /min_gpu_count=8/.test(location.hash));
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr')].every((tr) => Number(tr.cells[4].textContent) >= 8));
+  api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  assert.ok(api.items.length > 0);
+  assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+
+  // Prices per month: each on-demand price × 730, in the currency the API converted to.
+  await page.selectOption('#c-period', 'month');
+  await page.waitForFunction(() => document.querySelector('#offers th[data-col=ondemand]')?.textContent.startsWith('On-demand / month'));
+  api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  const monthly = await page.locator('#offers tbody tr td[data-col=ondemand]').allTextContents();
+  assert.deepEqual(monthly, await Promise.all(api.items.map((it) => format(page, 'money', it.price_ondemand_per_hour * 730))));
+
+  // The CSV download is the API's export of the same search.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#offers-csv')]);
+  const { readFileSync } = await import('node:fs');
+  const query = await catalogQuery(page);
+  query.delete('limit');
+  query.set('format', 'csv');
+  const exported = await (await fetch(`${base}/api/v1/instances?${query}`)).text();
+  assert.equal(readFileSync(await download.path(), 'utf8'), exported);
+  assert.equal(exported.trim().split('\r\n').length, api.total + 1, 'every matching offer, not one page');
+
+  // The column chooser hides a column, and remembers it.
+  const chooser = page.locator('details.columns');
+  await chooser.locator('summary').click();
+  await chooser.getByLabel('vCPUs').uncheck();
+  assert.equal(await page.locator('#offers th[data-col=vcpus]').isHidden(), true);
+  await page.reload();
+  await rows.first().waitFor();
+  assert.equal(await page.locator('#offers th[data-col=vcpus]').isHidden(), true);
+  await page.evaluate(() => localStorage.removeItem('gpuplan.catalog.hiddenColumns'));
+
+  // Select two offers -> compare them as instances.
+  const picked = [];
+  for (const i of [0, 1]) {
+    const cells = await rows.nth(i).locator('td').allTextContents();
+    picked.push(`${cells[0]}/${cells[2]}`);
+    await rows.nth(i).locator('input[type=checkbox]').check();
+  }
+  await page.click('#compare-selected');
+  await page.waitForFunction(() => location.hash.startsWith('#/compare'));
+  await waitForStatus(page, /compared/);
+  const compared = await page.locator('#compare-items tbody tr td:first-child').allTextContents();
+  for (const name of new Set(picked)) assert.ok(compared.some((c) => c.startsWith(name)), `${name} in ${compared}`);
+  await shot(page, 'catalog-compare-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// axe-core (tests/browser's devDependency, injected from node_modules: nothing is fetched) on
+// every view at both widths: no serious or critical violation.
+test('accessibility: axe-core finds no serious or critical violation on any view', async () => {
+  const axePath = join(root, 'tests/browser/node_modules/axe-core/axe.min.js');
+  const found = [];
+  for (const [name, hash] of Object.entries({ ...views, 'estimate-fallback': estimateHash.replace('pricing.kind=both',
+    'pricing.kind=spot_with_fallback&pricing.deadline_hours=5'), 'api-docs': null })) {
+    for (const [size, viewport] of [['laptop', laptop], ['phone', phone]]) {
+      const { page, errors, close } = await open(hash ?? '', { viewport });
+      if (hash === null) {
+        await page.goto(`${base}/docs`);
+        await page.waitForLoadState('networkidle');
+      } else {
+        await page.waitForFunction(() => {
+          const s = document.querySelector('section:not([hidden])');
+          return s && !s.hasAttribute('aria-busy') && (s.querySelector('.result')?.children.length > 0);
+        }, null, { timeout: 20000 });
+        // Folded boxes open, so what they hold is checked too.
+        await page.evaluate(() => document.querySelectorAll('section:not([hidden]) details').forEach((d) => { d.open = true; }));
+      }
+      await page.addScriptTag({ path: axePath });
+      const violations = await page.evaluate(async () => (await axe.run(document, { resultTypes: ['violations'] }))
+        .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+      for (const v of violations) found.push(`${name} at ${size}: ${v}`);
+      assert.deepEqual(errors, [], `${name} at ${size}`);
+      await close();
+    }
+  }
+  assert.deepEqual(found, []);
 });

@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { formToBody } from '../forms.js';
 import { bars, stacked } from '../charts.js';
-import { count, durationAxis, el, facts, hours, int, money, notes, num, pct, seconds, table } from '../format.js';
+import { count, durationAxis, el, facts, hours, int, money, notes, num, pct, scroller, seconds, table } from '../format.js';
 import { verdictBox, verdictOf, verdictText } from '../feasibility.js';
 import { chartBox, formView } from './common.js';
 import { exportPanel } from '../export.js';
@@ -56,7 +56,7 @@ function costTable(cost, time = {}) {
     return out;
   }).filter((r) => r.slice(1).some((cell) => cell !== '—')), `Cost (${c})`);
   t.id = 'estimate-cost';
-  return el('div', { class: 'scroll' }, t);
+  return scroller(t);
 }
 
 // The step's parts: the model's bottleneck name, the chart's label, the breakdown field.

@@ -2,8 +2,8 @@
 // Pareto front and the top items, and how many options each reason rejected.
 import { api } from '../api.js';
 import { formToBody } from '../forms.js';
-import { xy } from '../charts.js';
-import { durationAxis, el, hours, money, notes, table } from '../format.js';
+import { spreads, xy } from '../charts.js';
+import { cards, durationAxis, el, hours, money, notes, scroller, table } from '../format.js';
 import { verdictOf, verdictText } from '../feasibility.js';
 import { chartBox, formView } from './common.js';
 import { exportPanel } from '../export.js';
@@ -58,6 +58,7 @@ function render(r, result, form) {
     'Time', 'P90 time', 'Cost', 'Why', 'Notes', 'Plan'], r.items.map((it) => itemRow(it, c, exporter)),
   `Ranked by ${r.objective} (${r.feasible} feasible of ${r.considered} considered${confidence})`);
   ranked.id = 'recommend-items';
+  cards(ranked, ['Cost', 'Time', 'P90 time']);
   const time = durationAxis(r.items.map((it) => it.hours));
   const [fig, canvas] = chartBox('Cost against time: every ranked option, the Pareto front, and the top three');
   fig.id = 'recommend-scatter';
@@ -65,7 +66,7 @@ function render(r, result, form) {
   const rejectTable = table(['Reason', 'Options'], rejected.map(([k, n]) => [k.replace(/_/g, ' '), String(n)]),
     'Rejected options by reason');
   rejectTable.id = 'recommend-rejected';
-  result.append(el('div', { class: 'scroll' }, ranked), ...(first ? [exporter.box] : []), notes(r), fig, rejectTable);
+  result.append(scroller(ranked), ...(first ? [exporter.box] : []), notes(r), fig, rejectTable);
   if (r.items.length === 0) {
     result.prepend(el('p', { class: 'empty', text: 'Nothing feasible: see the reasons below.' }));
   }
@@ -76,7 +77,8 @@ function render(r, result, form) {
     { label: 'top three', points: plotted(r.items.slice(0, 3)).map(point), color: '#d9622b', radius: 7, pointStyle: 'rectRot' },
     { label: 'Pareto front', points: front, line: true, color: '#2a9d6e', dash: [6, 4] },
     { label: 'ranked options', points: plotted(r.items).map(point), color: '#2f6fd6' },
-  ], { x: time.unit, y: `cost (${c})`, logX: false });
+  ], { x: time.unit, y: `cost (${c})`, logX: spreads(plotted(r.items).map((it) => it.hours)),
+    logY: spreads(plotted(r.items).map((it) => it.cost)) });
 }
 
 export const recommendView = formView({

@@ -5,7 +5,7 @@
 // sent as an Authorization header, and never written into the URL (its field has no name).
 import { api, apiKey, ApiError } from '../api.js';
 import { applyAlternatives, clearErrors, formToBody, showProblem } from '../forms.js';
-import { el, int, num, table } from '../format.js';
+import { el, int, num, scroller, table } from '../format.js';
 import { buildParts, gpuList } from '../parts.js';
 
 // RFC 4180 CSV: rows of cells (quoted cells may hold commas, quotes as "" and line breaks).
@@ -72,7 +72,7 @@ function runsTable(items) {
       m.precision, int(m.global_batch_size), measured(m), num(m.samples_per_s), m.measured_on, m.shared ? 'yes' : 'no', m.note || '']),
     `Measured runs this key may use (${items.length})`);
   t.id = 'runs-list';
-  return el('div', { class: 'scroll' }, t);
+  return scroller(t);
 }
 
 // What one recorded run says: measured against predicted.
@@ -158,7 +158,7 @@ export const runsView = {
     }
     const t = table(['Line', 'Outcome', 'Detail'], lines, 'Uploaded runs');
     t.id = 'runs-upload-lines';
-    return { total: rows.length, recorded, table: el('div', { class: 'scroll' }, t) };
+    return { total: rows.length, recorded, table: scroller(t) };
   },
 
   // Shows the runs the kept key may use (nothing without a key).

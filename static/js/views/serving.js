@@ -6,8 +6,8 @@
 // options each open the full plan on their instance.
 import { api } from '../api.js';
 import { formToBody, formToParams } from '../forms.js';
-import { xy } from '../charts.js';
-import { el, facts, int, money, notes, num, pct, seconds, table } from '../format.js';
+import { spreads, xy } from '../charts.js';
+import { cards, el, facts, int, money, notes, num, pct, scroller, seconds, table } from '../format.js';
 import { reasonName, verdictBox, verdictOf, verdictText } from '../feasibility.js';
 import { navigate } from '../router.js';
 import { itemNotes, priceKindName } from './recommend.js';
@@ -132,7 +132,7 @@ function latencyTable(a) {
     ? ` (${num(a.planned_requests_per_s_per_replica)} requests/s, Poisson arrivals)` : '';
   const t = table(['', 'Mean', 'p50', 'p95'], rows, `Latency per request at the planned load${load}, one replica`);
   t.id = 'serving-latency';
-  return el('div', { class: 'scroll' }, t);
+  return scroller(t);
 }
 
 // One scheduler iteration at the planned load (the answer's `iteration`): its terms and
@@ -149,7 +149,7 @@ function iterationTable(it) {
   const t = table(['Term', 'Time', 'Share'], rows,
     `One scheduler iteration at the planned load (mean batch ${num(it.batch)}${graphs})`);
   t.id = 'serving-iteration';
-  return el('div', { class: 'scroll' }, t);
+  return scroller(t);
 }
 
 // Where the plan runs: "gcp a3-highgpu-1g in asia-east1" when it is a catalog instance.
@@ -212,7 +212,7 @@ function renderPlan({ answer: a, slo }, result) {
     const t = table(['Price', 'Per hour', 'Per month', 'Per million output tokens',
       'Per million prompt + output tokens', 'Per thousand requests'], rows, `Cost (${c})`);
     t.id = 'serving-cost';
-    result.append(el('div', { class: 'scroll' }, t));
+    result.append(scroller(t));
   }
   // The curve: each point a replica kept full with `batch` requests in flight (closed loop),
   // batch 1, 2, 4 ... up to the engine's cap; its latency the p95 end to end, its first
@@ -236,13 +236,17 @@ function renderPlan({ answer: a, slo }, result) {
   } else if (a.batch) {
     marks.push({ label: 'chosen batch', points: [{ x: a.batch, y: a.latency_s }], color: '#d9622b', radius: 7, pointStyle: 'rectRot' });
   }
+  // End to end solid blue, first token dotted gold: apart from each other, from the target
+  // (dashed pink) and from the markers; a log axis when the first token is far below the rest.
+  const latencies = curve.flatMap((p) => [p.latency_s, p.ttft_s]);
   xy(canvas, [
-    { label: planned ? 'end-to-end latency, p95 (s)' : 'end-to-end latency (s)', points: curve.map((p) => ({ x: p.batch, y: p.latency_s })), line: true },
-    { label: planned ? 'time to first token, p50 (s)' : 'time to first token (s)', points: curve.map((p) => ({ x: p.batch, y: p.ttft_s })), line: true },
+    { label: planned ? 'end-to-end latency, p95 (s)' : 'end-to-end latency (s)', points: curve.map((p) => ({ x: p.batch, y: p.latency_s })), line: true, color: '#2f6fd6' },
+    { label: planned ? 'time to first token, p50 (s)' : 'time to first token (s)', points: curve.map((p) => ({ x: p.batch, y: p.ttft_s })),
+      line: true, color: '#b8860b', dash: [2, 3], pointStyle: 'crossRot' },
     ...(slo === null ? [] : [{ label: 'latency target', points: [{ x: 1, y: slo }, { x: maxBatch, y: slo }], line: true, color: '#d14a7c', dash: [6, 4], radius: 0 }]),
     ...marks,
   ], { x: planned ? `concurrent requests in flight (batch, up to the cap ${int(cap ?? maxBatch)})` : 'batch (concurrent requests)',
-    y: 'seconds', logX: maxBatch > 16 });
+    y: 'seconds', logX: maxBatch > 16, logY: spreads(latencies) });
 }
 
 // --- The cheapest plans in the catalog -------------------------------------------------
@@ -268,7 +272,7 @@ function optionParams(params, it) {
 // The button that opens an option's full plan (early in its row: the notes can be long).
 function openButton(params, it) {
   const button = el('button', { type: 'button', class: 'small',
-    'aria-label': `Full plan on ${it.cloud} ${it.instance_type} in ${it.region}`, text: 'Open' });
+    'aria-label': `Open the full plan on ${it.cloud} ${it.instance_type} in ${it.region}`, text: 'Open' });
   button.addEventListener('click', () => navigate('serving', optionParams(params, it)));
   return button;
 }
@@ -326,8 +330,9 @@ function renderSearch({ search: r, params, workload }, result) {
   `Ranked by cost (${r.feasible} feasible of ${r.considered} considered; ${c}). Latencies: p95 at the planned ` +
     'load; saturation: the requests/s one replica sustains');
   options.id = 'serving-options';
+  cards(options, ['Per month', 'Latency p95', 'Per hour']);
   const more = el('details', { class: 'rejected' }, el('summary', { text: 'Options not ranked, by reason' }), rejected);
-  result.append(el('div', { class: 'scroll' }, options), notes(r), more);
+  result.append(scroller(options), notes(r), more);
 }
 
 // --- The form -----------------------------------------------------------------------------
