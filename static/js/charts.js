@@ -17,11 +17,11 @@ function draw(canvas, config) {
   return new Chart(canvas, config);
 }
 
-// Whether values spread so far that one would dwarf the rest on a linear axis (the largest
-// positive value over the smallest above 30): such axes are drawn logarithmic.
+// Whether values spread so far that one would squash the rest on a linear axis (the largest
+// positive value over the smallest above 10): such axes are drawn logarithmic.
 export function spreads(values) {
   const positive = values.filter((v) => Number.isFinite(v) && v > 0);
-  return positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 30;
+  return positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 10;
 }
 
 // Horizontal bars: one value per label. Every label is drawn (none skipped): the chart grows
@@ -72,6 +72,12 @@ export function stacked(canvas, parts, { title, unit = '', capacity } = {}) {
   });
 }
 
+// A log axis labels 1, 2 and 5 times a power of ten only, so its labels never crowd.
+function logTicks(value) {
+  const mantissa = Number((value / 10 ** Math.floor(Math.log10(value))).toPrecision(3));
+  return [1, 2, 5].includes(mantissa) ? Number(value.toPrecision(3)).toLocaleString('en-US') : '';
+}
+
 // Points by series ({label, points: [{x, y}], line?, color?, dash?}), with axis titles;
 // `logX`/`logY` draw an axis logarithmic (its title says so).
 export function xy(canvas, series, { title, x, y, xTicks, logX = false, logY = false, xPad = 0 } = {}) {
@@ -103,8 +109,10 @@ export function xy(canvas, series, { title, x, y, xTicks, logX = false, logY = f
       plugins: { title: { display: !!title, text: title }, legend: { position: 'bottom' } },
       scales: {
         x: { type: logX ? 'logarithmic' : 'linear', title: { display: !!x, text: logX ? `${x} (log scale)` : x }, ...range,
-          ticks: xTicks ? { callback: xTicks, maxRotation: 0, autoSkip: true } : {} },
-        y: logY ? { type: 'logarithmic', title: { display: !!y, text: `${y} (log scale)` } }
+          ticks: xTicks ? { callback: xTicks, maxRotation: 0, autoSkip: true }
+            : logX ? { callback: logTicks, maxRotation: 0, autoSkip: false } : {} },
+        y: logY ? { type: 'logarithmic', title: { display: !!y, text: `${y} (log scale)` },
+          ticks: { callback: logTicks, autoSkip: false } }
           : { beginAtZero: true, title: { display: !!y, text: y } },
       },
     },

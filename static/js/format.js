@@ -97,9 +97,10 @@ export function table(headers, rows, caption) {
 }
 
 // Names each body cell by its column's header (data-label), so a table shown as cards on a
-// phone (table.cards, style.css) labels every figure; cells of the `key` headers (price,
-// cost, time) get class "key" and come first. Cells spanning columns count as their span.
-export function labelCells(t, key = []) {
+// phone (table.cards, style.css) labels every figure; the cell of the `name` header (what the
+// row is) heads the card, and cells of the `key` headers (price, cost, time) follow it.
+// Cells spanning columns count as their span.
+export function labelCells(t, key = [], name = null) {
   const headers = [...(t.tHead?.rows[0]?.cells || [])].map((th) => th.textContent.replace(/[▲▼↕]/g, '').trim());
   for (const body of t.tBodies) {
     for (const tr of body.rows) {
@@ -107,16 +108,18 @@ export function labelCells(t, key = []) {
       for (const td of tr.cells) {
         td.dataset.label = headers[col] ?? '';
         if (key.includes(headers[col])) td.classList.add('key');
+        if (headers[col] === name) td.classList.add('name');
         col += td.colSpan || 1;
       }
     }
   }
 }
 
-// Shows `t` as cards on a phone, `key` headers first (see labelCells).
-export function cards(t, key = []) {
+// Shows `t` as cards on a phone, headed by the `name` column, `key` headers next (see
+// labelCells).
+export function cards(t, key = [], name = null) {
   t.classList.add('cards');
-  labelCells(t, key);
+  labelCells(t, key, name);
   return t;
 }
 

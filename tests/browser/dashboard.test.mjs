@@ -303,6 +303,15 @@ test('recommend: ranked table, cost-time scatter with the Pareto front, rejectio
     assert.ok(byLabel['Pareto front'][i].y <= byLabel['Pareto front'][i - 1].y);
   }
   assert.ok(await page.locator('#recommend-rejected tbody tr').count() >= 1);
+  // An axis whose values spread more than tenfold is logarithmic (one outlier squashes no one).
+  const types = await page.evaluate(() => {
+    const c = Chart.getChart(document.querySelector('#recommend-scatter canvas'));
+    return [c.options.scales.x.type, c.options.scales.y.type];
+  });
+  const points = scatter.datasets.flatMap((d) => d.data);
+  const spread = (vs) => Math.max(...vs.filter((v) => v > 0)) / Math.min(...vs.filter((v) => v > 0)) > 10;
+  assert.deepEqual(types, [spread(points.map((p) => p.x)) ? 'logarithmic' : 'linear', spread(points.map((p) => p.y)) ? 'logarithmic' : 'linear']);
+  assert.ok(types.includes('logarithmic'), 'this search spreads its time or cost more than tenfold');
   await shot(page, 'recommend-laptop');
   assert.deepEqual(errors, []);
   await close();

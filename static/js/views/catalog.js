@@ -172,7 +172,7 @@ function render(page, result, form) {
   const add = (items) => {
     appendRows(body, offerRows(items, columns, selected, onSelect));
     for (const tr of body.rows) [...tr.cells].forEach((td, i) => { if (i < columns.length) td.dataset.col = columns[i].key; });
-    cards(t, columns.filter((c) => ['ondemand', 'spot', 'per_gpu'].includes(c.key)).map((c) => c.label));
+    cards(t, columns.filter((c) => ['ondemand', 'spot', 'per_gpu'].includes(c.key)).map((c) => c.label), 'Instance type');
     applyColumns(t);
   };
   add(page.items);

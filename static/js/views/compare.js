@@ -129,7 +129,7 @@ function render(c, result) {
   const t = table([c.by, 'Precision', 'Per GPU-hour', 'Samples/s', 'Time', `Cost (${c.currency})`,
     `Samples per ${c.currency}`, 'Bottleneck', 'Verdict'], rows.map((r, i) => cells(r, i === best)), c.title);
   t.id = 'compare-items';
-  cards(t, ['Time', `Cost (${c.currency})`]);
+  cards(t, ['Time', `Cost (${c.currency})`], c.by);
   const time = durationAxis(rows.map((r) => r.hours));
   const [timeFig, timeCanvas] = chartBox(`Time (${time.unit})`);
   const [costFig, costCanvas] = chartBox(`Cost (${c.currency})`);

@@ -58,7 +58,7 @@ function render(r, result, form) {
     'Time', 'P90 time', 'Cost', 'Why', 'Notes', 'Plan'], r.items.map((it) => itemRow(it, c, exporter)),
   `Ranked by ${r.objective} (${r.feasible} feasible of ${r.considered} considered${confidence})`);
   ranked.id = 'recommend-items';
-  cards(ranked, ['Cost', 'Time', 'P90 time']);
+  cards(ranked, ['Cost', 'Time', 'P90 time'], 'Instance type');
   const time = durationAxis(r.items.map((it) => it.hours));
   const [fig, canvas] = chartBox('Cost against time: every ranked option, the Pareto front, and the top three');
   fig.id = 'recommend-scatter';
@@ -73,12 +73,12 @@ function render(r, result, form) {
   const plotted = (items) => items.filter((it) => verdictOf(it).feasible && Number.isFinite(it.hours) && Number.isFinite(it.cost));
   const point = (it) => ({ x: time.scale(it.hours), y: it.cost, label: `${it.instance_type} ${priceKindName(it.price_kind)}` });
   const front = plotted([...(r.pareto_front || [])]).sort((a, b) => a.hours - b.hours).map(point);
+  const shown = [...plotted(r.items), ...plotted(r.pareto_front || [])];  // what the axes must hold
   xy(canvas, [
     { label: 'top three', points: plotted(r.items.slice(0, 3)).map(point), color: '#d9622b', radius: 7, pointStyle: 'rectRot' },
     { label: 'Pareto front', points: front, line: true, color: '#2a9d6e', dash: [6, 4] },
     { label: 'ranked options', points: plotted(r.items).map(point), color: '#2f6fd6' },
-  ], { x: time.unit, y: `cost (${c})`, logX: spreads(plotted(r.items).map((it) => it.hours)),
-    logY: spreads(plotted(r.items).map((it) => it.cost)) });
+  ], { x: time.unit, y: `cost (${c})`, logX: spreads(shown.map((it) => it.hours)), logY: spreads(shown.map((it) => it.cost)) });
 }
 
 export const recommendView = formView({

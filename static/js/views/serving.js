@@ -330,7 +330,7 @@ function renderSearch({ search: r, params, workload }, result) {
   `Ranked by cost (${r.feasible} feasible of ${r.considered} considered; ${c}). Latencies: p95 at the planned ` +
     'load; saturation: the requests/s one replica sustains');
   options.id = 'serving-options';
-  cards(options, ['Per month', 'Latency p95', 'Per hour']);
+  cards(options, ['Per month', 'Latency p95', 'Per hour'], 'Instance type');
   const more = el('details', { class: 'rejected' }, el('summary', { text: 'Options not ranked, by reason' }), rejected);
   result.append(scroller(options), notes(r), more);
 }
