@@ -55,11 +55,13 @@ export function durationAxis(values, { from = 'hours' } = {}) {
   return { unit, scale: (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v) * perInput / per) };
 }
 
-// Seconds as a reader says them: "850 ms" under a second, "76.6 s" under a minute, then as
-// hours() says them ("1.3 min", "2.5 h"): never "76,600 ms".
+// Seconds as a reader says them: "4.06 µs" under a millisecond, "850 ms" under a second,
+// "76.6 s" under a minute, then as hours() says them ("1.3 min", "2.5 h"): never
+// "76,600 ms" or "0.00406 ms".
 export function seconds(v) {
   if (v === null || v === undefined || !Number.isFinite(Number(v))) return dash;
   const s = Number(v);
+  if (s > 0 && s < 1e-3) return `${num(s * 1e6, 3)} µs`;
   if (s < 1) return `${num(s * 1000, 3)} ms`;
   if (s < 60) return `${num(s, 3)} s`;
   return hours(s / 3600);

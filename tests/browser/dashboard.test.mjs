@@ -457,7 +457,7 @@ test('serving: the cheapest plans in the catalog, ranked; an option opens its fu
 
   // The first option's full plan: its instance filled in, replicas as the search sized them,
   // the curve, and the same cost a month.
-  await rows.first().locator('button').click();
+  await rows.first().getByRole('button', { name: /^Open/ }).click();
   await waitForStatus(page, /replica/);
   assert.match(page.url(), /_plan=given/);
   assert.match(page.url(), new RegExp(`hardware\\.instance_type=${first.instance_type.replace(/\./g, '\\.')}`));
@@ -1103,7 +1103,7 @@ test('durations read as minutes, hours or days and days and hours', async () => 
 
 test('step times and other seconds read in a unit chosen per value, never "76,600 ms"', async () => {
   const { page, errors, close } = await open('#/catalog');
-  const cases = [[0.0672, '67.2 ms'], [0.5, '500 ms'], [7.5, '7.5 s'], [76.6, '1.3 min'], [5400, '1.5 h'], [null, '—']];
+  const cases = [[0.00000406, '4.06 µs'], [0, '0 ms'], [0.0672, '67.2 ms'], [0.5, '500 ms'], [7.5, '7.5 s'], [76.6, '1.3 min'], [5400, '1.5 h'], [null, '—']];
   for (const [s, text] of cases) assert.equal(await format(page, 'seconds', s), text);
   const axis = await page.evaluate(() => import('/js/format.js').then((m) =>
     [[0.02, 0.5], [3, 70], [400], [0.5, 2]].map((v, i) => m.durationAxis(v, { from: i < 3 ? 'seconds' : 'hours' }).unit)));
@@ -1239,6 +1239,26 @@ test('export as SkyPilot / Kubernetes: view, copy and download an estimate and a
   const k8s = await apiYaml('/api/v1/recommendations?format=kubernetes&item=2', recommendDeadlineBody);
   assert.equal(await rbox.locator('pre.export-yaml').textContent(), k8s);
   await shot(page, 'recommend-export-laptop');
+
+  // A serving plan on given hardware (an inference estimate), and a serving search's option.
+  await page.goto(`${base}/${views.serving}`);
+  await waitForStatus(page, /replica|not|Does/);
+  const sbox = visible(page, 'details.export');
+  await sbox.locator('summary').click();
+  await sbox.locator('button[data-format=skypilot]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  assert.equal(await sbox.locator('pre.export-yaml').textContent(), await apiYaml('/api/v1/estimates/inference?format=skypilot', {
+    workload: 'llama-2-7b', input_tokens: 512, output_tokens: 256, target_requests_per_s: 5, latency_slo_ms: 10000,
+    precision: 'auto', hardware: { cloud: 'aws', instance_type: 'g5.xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' }));
+  await page.goto(`${base}/${servingSearchHash}`);
+  await waitForStatus(page, /ranked/);
+  await page.locator('#serving-options tbody tr').first().getByRole('button', { name: /^Export option 1/ }).click();
+  const obox = visible(page, 'details.export');
+  await obox.locator('button[data-format=kubernetes]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  assert.equal(await obox.locator('pre.export-yaml').textContent(), await apiYaml('/api/v1/recommendations?format=kubernetes&item=1', {
+    task: 'inference', objective: 'cost', workload: 'llama-3-8b', input_tokens: 200, output_tokens: 300, target_requests_per_s: 5,
+    latency_slo_ms: 3000, precision: 'auto', constraints: { price_kinds: ['ondemand'] }, limit: 10, currency: 'USD' }));
   assert.deepEqual(errors, []);
   await close();
 });

@@ -12,6 +12,7 @@ import { reasonName, verdictBox, verdictOf, verdictText } from '../feasibility.j
 import { navigate } from '../router.js';
 import { itemNotes, priceKindName } from './recommend.js';
 import { chartBox, formView } from './common.js';
+import { exportPanel } from '../export.js';
 
 // Whether the form asks for the cheapest plan in the catalog rather than one on given hardware.
 const searching = (form) => form.querySelector('[name="_plan"]:checked')?.value === 'cheapest';
@@ -31,12 +32,12 @@ async function run(form, signal) {
   const slo = typeof body.latency_slo_ms === 'number' ? body.latency_slo_ms / 1000 : null;
   if (searching(form)) {
     // The same workload, load and target, without hardware: every catalog offer, by cost.
-    const search = await api('/api/v1/recommendations',
-      { method: 'POST', body: { task: 'inference', objective: 'cost', ...body }, signal });
-    return { search, slo, params: formToParams(form), workload: workloadName(form, body) };
+    const request = { task: 'inference', objective: 'cost', ...body };
+    const search = await api('/api/v1/recommendations', { method: 'POST', body: request, signal });
+    return { search, slo, params: formToParams(form), workload: workloadName(form, body), request };
   }
   const answer = await api('/api/v1/estimates/inference', { method: 'POST', body, signal });
-  return { answer, slo };
+  return { answer, slo, request: body };
 }
 
 function render(got, result) {
@@ -168,7 +169,7 @@ function memoryText(m, engine, fits) {
   return `${num(m.total_gb)} of ${num(m.capacity_gb)} GB`;
 }
 
-function renderPlan({ answer: a, slo }, result) {
+function renderPlan({ answer: a, slo, request }, result) {
   const c = a.cost.currency;
   const v = verdictOf(a);
   // The serving model's decoder answer: latencies at the planned load (p95 end to end, p50
@@ -212,7 +213,8 @@ function renderPlan({ answer: a, slo }, result) {
     const t = table(['Price', 'Per hour', 'Per month', 'Per million output tokens',
       'Per million prompt + output tokens', 'Per thousand requests'], rows, `Cost (${c})`);
     t.id = 'serving-cost';
-    result.append(scroller(t));
+    result.append(scroller(t), exportPanel('inference', request, { name: `gpuplan-${a.workload.id}`,
+      label: `${a.workload.name} on ${a.hardware.gpu}` }).box);
   }
   // The curve: each point a replica kept full with `batch` requests in flight (closed loop),
   // batch 1, 2, 4 ... up to the engine's cap; its latency the p95 end to end, its first
@@ -281,10 +283,17 @@ function openButton(params, it) {
 // planned load (end to end, first token, per output token), what one replica sustains at
 // saturation, and cost; an infeasible item (which a ranking should never hold) shows its
 // verdict instead.
-function optionRow(it, c, params) {
+function optionRow(it, c, params, onExport) {
   const v = verdictOf(it);
   const p95 = it.latency_p95 && typeof it.latency_p95 === 'object' ? it.latency_p95 : {};
-  const head = [String(it.rank), openButton(params, it), it.instance_type, it.cloud, it.region, it.gpu,
+  const plan = el('span', { class: 'plan-buttons' }, openButton(params, it));
+  if (v.feasible) {
+    const exportIt = el('button', { type: 'button', class: 'small secondary', text: 'Export',
+      'aria-label': `Export option ${it.rank} as SkyPilot or Kubernetes` });
+    exportIt.addEventListener('click', onExport);
+    plan.append(' ', exportIt);
+  }
+  const head = [String(it.rank), plan, it.instance_type, it.cloud, it.region, it.gpu,
     `${int(it.replicas)} × ${int(it.gpus_per_replica)} GPU(s)`, int(it.nodes), priceKindName(it.price_kind)];
   const figures = v.feasible
     ? [seconds(p95.e2e_s ?? it.latency_s), seconds(p95.ttft_s), seconds(p95.tpot_s),
@@ -311,8 +320,11 @@ function rejectedTable(rejected) {
   return t;
 }
 
-function renderSearch({ search: r, params, workload }, result) {
+function renderSearch({ search: r, params, workload, request }, result) {
   const c = r.currency;
+  const first = r.items.find((it) => verdictOf(it).feasible);
+  const label = (it) => `#${it.rank}: ${it.instance_type} (${it.cloud} ${it.region}), ${priceKindName(it.price_kind)}`;
+  const exporter = exportPanel('recommendation', request, { name: 'gpuplan-serving', item: first?.rank, label: first ? label(first) : '' });
   result.append(el('h3', { text: `The cheapest plans for ${workload} in the catalog` }));
   if (r.stopped_early && typeof r.stopped_early === 'object') {
     result.append(el('p', { class: 'warning', text: `The search stopped early: ${r.stopped_early.detail || ''}` }));
@@ -326,13 +338,13 @@ function renderSearch({ search: r, params, workload }, result) {
   }
   const options = table(['#', 'Full plan', 'Instance type', 'Cloud', 'Region', 'GPU', 'Replicas × GPUs each', 'Instances',
     'Price kind', 'Latency p95', 'First token p95', 'Per token p95', 'Saturation (req/s)', 'Per hour', 'Per month', 'Feasibility', 'Notes'],
-  r.items.map((it) => optionRow(it, c, params)),
+  r.items.map((it) => optionRow(it, c, params, () => exporter.show(it.rank, label(it)))),
   `Ranked by cost (${r.feasible} feasible of ${r.considered} considered; ${c}). Latencies: p95 at the planned ` +
     'load; saturation: the requests/s one replica sustains');
   options.id = 'serving-options';
   cards(options, ['Per month', 'Latency p95', 'Per hour'], 'Instance type');
   const more = el('details', { class: 'rejected' }, el('summary', { text: 'Options not ranked, by reason' }), rejected);
-  result.append(scroller(options), notes(r), more);
+  result.append(scroller(options), ...(first ? [exporter.box] : []), notes(r), more);
 }
 
 // --- The form -----------------------------------------------------------------------------
