@@ -181,6 +181,7 @@ export const parts = {
       const [regions, types] = await Promise.all([
         cached(`/api/v1/regions?cloud=${encodeURIComponent(c)}`),
         cachedAllPages(`/api/v1/instances?cloud=${encodeURIComponent(c)}&limit=500&sort=gpu_count`)]);
+      if (cloudSelect.value !== c) return;  // another cloud was chosen meanwhile: its load fills the lists
       fillSelect(regionSelect, regions.items, (r) => r.id, (r) => `${r.id} (${r.display_name})`);
       const seen = new Set();
       datalist.replaceChildren();

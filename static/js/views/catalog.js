@@ -104,10 +104,10 @@ function filterCell(c, form) {
   const label = source.closest('label').firstChild.textContent.trim();
   let control;
   if (source.tagName === 'SELECT') {
-    control = el('select', { 'aria-label': `Filter: ${label}` });
+    control = el('select');
     for (const o of source.options) control.add(new Option(o.text, o.value));
   } else {
-    control = el('input', { 'aria-label': `Filter: ${label}`, placeholder: label, size: 6,
+    control = el('input', { placeholder: label, size: 6,
       ...(source.type === 'number' ? { type: 'number', min: source.min || '0', step: source.step || '1' } : {}) });
   }
   control.value = source.value;
@@ -120,7 +120,7 @@ function filterCell(c, form) {
     source.dispatchEvent(new Event('change', { bubbles: true }));  // a list reloads what depends on it
     if (source.tagName !== 'SELECT') form.requestSubmit();  // a select's change already searches
   });
-  td.append(control);
+  td.append(el('label', {}, el('span', { class: 'sr-only', text: `Filter: ${label}` }), control));
   return td;
 }
 
@@ -128,10 +128,11 @@ function filterCell(c, form) {
 function offerRows(items, columns, selected, onSelect) {
   return items.map((it) => {
     const id = `${it.cloud}/${it.instance_type}`;
-    const box = el('input', { type: 'checkbox', 'aria-label': `Select ${id} (${it.region}) to compare` });
+    const box = el('input', { type: 'checkbox' });
     box.checked = selected.has(id);
     box.addEventListener('change', () => onSelect(id, box.checked));
-    return [...columns.map((c) => c.cell(it)), box];
+    return [...columns.map((c) => c.cell(it)),
+      el('label', {}, box, el('span', { class: 'sr-only', text: `Select ${id} (${it.region}) to compare` }))];
   });
 }
 

@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { formToBody } from '../forms.js';
 import { bars, stacked } from '../charts.js';
-import { count, durationAxis, el, facts, hours, int, money, notes, num, pct, scroller, seconds, table } from '../format.js';
+import { cards, count, durationAxis, el, facts, hours, int, money, notes, num, pct, scroller, seconds, table } from '../format.js';
 import { verdictBox, verdictOf, verdictText } from '../feasibility.js';
 import { chartBox, formView } from './common.js';
 import { exportPanel } from '../export.js';
@@ -56,6 +56,7 @@ function costTable(cost, time = {}) {
     return out;
   }).filter((r) => r.slice(1).some((cell) => cell !== '—')), `Cost (${c})`);
   t.id = 'estimate-cost';
+  cards(t, [], '');  // on a phone a card per figure, its price kinds side by side
   return scroller(t);
 }
 

@@ -3,7 +3,7 @@
 // trains a workload as fast (POST /api/v1/estimates/ownership). The form is local to the
 // page (not in the URL); problems show beside their fields like every other form.
 import { ApiError, cached, api, Latest } from '../api.js';
-import { el, facts, hours, money, notes, num, scroller, table } from '../format.js';
+import { cards, el, facts, hours, money, notes, num, scroller, table } from '../format.js';
 import { clearErrors, formToBody, showProblem } from '../forms.js';
 import { field, loadCurrencies } from '../parts.js';
 
@@ -44,6 +44,7 @@ function renderAnswer(answer) {
   const t = table(['Rent', 'Cheapest option', `Per GPU-hour (${cur})`, `Rent a month (${cur})`,
     `Saved a month (${cur})`, 'Break-even (months)'], comparisonRows(answer), 'Buying against renting');
   t.id = 'ownership-comparisons';
+  cards(t, ['Break-even (months)', `Saved a month (${cur})`, `Rent a month (${cur})`], 'Rent');
   return [summary, scroller(t), notes(answer)];
 }
 
