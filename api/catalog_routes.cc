@@ -1,5 +1,10 @@
 #include <httplib.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "api/catalog_export_writer.h"
 #include "api/catalog_json.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
@@ -25,13 +30,20 @@ struct InstancesRequest {
   db::OfferQuery query;
   std::string cursor_text;
   std::string fingerprint;
+  bool csv = false;  // format=csv: every matching offer as CSV, no paging
 };
 
 Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
   QueryParams q(req.params, {"cloud", "region", "gpu", "min_gpu_count", "max_gpu_count",
                              "min_gpu_memory_gb", "max_price_per_hour", "price_kind", "currency",
-                             "sort", "order", "limit", "cursor"});
+                             "sort", "order", "limit", "cursor", "format"});
   InstancesRequest r;
+  r.csv = q.Choice("format", {"json", "csv"}, "json") == "csv";
+  for (const char* paging : {"limit", "cursor"}) {
+    if (r.csv && req.has_param(paging)) {
+      q.Fail(paging, std::string("format=csv holds every matching offer: no ") + paging);
+    }
+  }
   r.filter.cloud = q.String("cloud");
   r.filter.region = q.String("region");
   r.filter.gpu = q.String("gpu");
@@ -63,10 +75,11 @@ Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
   r.cursor_text = q.String("cursor");
   if (!q.ok()) return q.error();
 
-  // Everything but limit and cursor defines the sequence a cursor walks.
+  // Everything but limit, cursor and format defines the sequence a cursor walks.
   std::string canonical;
   for (const auto& [name, value] : req.params) {
-    if (name != "limit" && name != "cursor") canonical += name + "=" + value + "&";
+    if (name == "limit" || name == "cursor" || name == "format") continue;
+    canonical += name + "=" + value + "&";
   }
   r.fingerprint = Fingerprint(canonical);
   if (!r.cursor_text.empty()) {
@@ -75,6 +88,33 @@ Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
     r.query.after = *cursor;
   }
   return r;
+}
+
+// The listing's items as CSV: one row per offer, the JSON item's scalar fields by name
+// (the same values as format=json), text cells through CsvTextCell (never a formula).
+constexpr const char* kOfferCsvColumns[] = {
+    "cloud", "region", "instance_type", "gpu", "gpu_count", "gpu_memory_gb", "total_gpu_memory_gb",
+    "vcpus", "memory_gib", "interconnect", "price_ondemand_per_hour", "price_spot_per_hour",
+    "price_per_gpu_hour", "price_spot_per_gpu_hour", "currency", "spot_zone", "price_scope",
+    "observed_at", "stale", "source"};
+
+std::string OffersCsv(const std::vector<db::Offer>& offers, std::time_t now) {
+  std::string out;
+  for (const char* column : kOfferCsvColumns) out += std::string(out.empty() ? "" : ",") + column;
+  out += "\r\n";
+  for (const db::Offer& offer : offers) {
+    const nlohmann::json item = OfferJson(offer, now);
+    bool first = true;
+    for (const char* column : kOfferCsvColumns) {
+      if (!first) out += ',';
+      first = false;
+      const auto it = item.find(column);
+      if (it == item.end() || it->is_null()) continue;
+      out += it->is_string() ? CsvTextCell(it->get<std::string>()) : it->dump();
+    }
+    out += "\r\n";
+  }
+  return out;
 }
 
 void ListInstances(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
@@ -86,20 +126,26 @@ void ListInstances(const ApiContext& ctx, const httplib::Request& req, httplib::
   if (!rates.ok()) return WriteError(req, res, rates.error());
   const std::string& currency = request->query.currency;
   if (!currency.empty() && !rates->count(currency)) {
-    return WriteError(req, res, Error::Invalid("currency", "no exchange rate for currency '" +
-                                                               currency + "'"));
+    return WriteError(
+        req, res, Error::Invalid("currency", "no exchange rate for currency '" + currency + "'"));
   }
   auto offers = store.ListOffers(request->filter);
   if (!offers.ok()) return WriteError(req, res, offers.error());
+  if (request->csv) request->query.limit = std::max<int>(1, static_cast<int>(offers->size()));
   auto page = db::PageOffers(std::move(offers).value(), request->query, *rates);
   if (!page.ok()) return WriteError(req, res, page.error());
-  nlohmann::json items = nlohmann::json::array();
   const std::time_t now = std::time(nullptr);
+  if (request->csv) {
+    res.set_header("Content-Disposition", "attachment; filename=\"gpuplan-offers.csv\"");
+    res.set_content(OffersCsv(page->items, now), "text/csv; charset=utf-8");
+    return;
+  }
+  nlohmann::json items = nlohmann::json::array();
   for (const db::Offer& offer : page->items) items.push_back(OfferJson(offer, now));
   WriteJson(res, {{"items", std::move(items)},
-                  {"next_cursor", page->next ? nlohmann::json(EncodeCursor(*page->next,
-                                                                           request->fingerprint))
-                                             : nlohmann::json(nullptr)},
+                  {"next_cursor",
+                   page->next ? nlohmann::json(EncodeCursor(*page->next, request->fingerprint))
+                              : nlohmann::json(nullptr)},
                   {"total", page->total},
                   {"stale_after_days", plan::StalePriceDays()}});
 }

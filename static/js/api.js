@@ -9,9 +9,23 @@ export class ApiError extends Error {
   }
 }
 
+// The API key the user gave for measured runs: kept in sessionStorage (this tab, until it
+// closes), sent only as an Authorization header, never in a URL or a form's state.
+const keyName = 'gpuplan.apiKey';
+export const apiKey = {
+  get: () => sessionStorage.getItem(keyName) || '',
+  set: (key) => (key ? sessionStorage.setItem(keyName, key) : sessionStorage.removeItem(keyName)),
+  // {Authorization: 'Bearer …'} when a key is kept, else {}.
+  headers() {
+    const key = this.get();
+    return key ? { Authorization: `Bearer ${key}` } : {};
+  },
+};
+
 // GET or POST `path`; `signal` cancels it (an AbortError is thrown, which callers ignore).
-export async function api(path, { method = 'GET', body, signal } = {}) {
-  const init = { method, signal, headers: { Accept: 'application/json' } };
+// `auth` sends the kept API key (measured runs; estimates calibrated by the key's own runs).
+export async function api(path, { method = 'GET', body, signal, auth = false } = {}) {
+  const init = { method, signal, headers: { Accept: 'application/json', ...(auth ? apiKey.headers() : {}) } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

@@ -7,6 +7,7 @@ import { recommendView } from './views/recommend.js';
 import { compareView } from './views/compare.js';
 import { servingView } from './views/serving.js';
 import { spotView } from './views/spot.js';
+import { runsView } from './views/runs.js';
 import { loadCurrencies } from './parts.js';
 
 const views = {
@@ -18,6 +19,7 @@ const views = {
   compare: compareView,
   serving: servingView,
   spot: spotView,
+  runs: runsView,
 };
 const started = new Set();
 

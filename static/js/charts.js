@@ -3,6 +3,7 @@
 
 const palette = ['#2f6fd6', '#d9622b', '#2a9d6e', '#9b4dca', '#c9a227', '#d14a7c', '#4aa3c9', '#777f8c'];
 export const color = (i) => palette[i % palette.length];
+export const paletteSize = palette.length;
 
 function draw(canvas, config) {
   const old = Chart.getChart(canvas);
@@ -16,8 +17,18 @@ function draw(canvas, config) {
   return new Chart(canvas, config);
 }
 
-// Horizontal bars: one value per label.
+// Whether values spread so far that one would squash the rest on a linear axis (the largest
+// positive value over the smallest above 10): such axes are drawn logarithmic.
+export function spreads(values) {
+  const positive = values.filter((v) => Number.isFinite(v) && v > 0);
+  return positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 10;
+}
+
+// Horizontal bars: one value per label. Every label is drawn (none skipped): the chart grows
+// taller with the labels instead.
 export function bars(canvas, labels, values, { title, unit = '', highlight = -1 } = {}) {
+  const holder = canvas.parentElement;
+  if (holder && labels.length > 8) holder.style.height = `${Math.max(18, 4 + labels.length * 1.6)}rem`;
   return draw(canvas, {
     type: 'bar',
     data: {
@@ -31,7 +42,8 @@ export function bars(canvas, labels, values, { title, unit = '', highlight = -1 
     options: {
       indexAxis: 'y',
       plugins: { legend: { display: false }, title: { display: !!title, text: title } },
-      scales: { x: { beginAtZero: true, title: { display: !!unit, text: unit } } },
+      scales: { x: { beginAtZero: true, title: { display: !!unit, text: unit } },
+        y: { ticks: { autoSkip: false } } },
     },
   });
 }
@@ -60,8 +72,15 @@ export function stacked(canvas, parts, { title, unit = '', capacity } = {}) {
   });
 }
 
-// Points by series ({label, points: [{x, y}], line?, color?}), with axis titles.
-export function xy(canvas, series, { title, x, y, xTicks, logX = false, xPad = 0 } = {}) {
+// A log axis labels 1, 2 and 5 times a power of ten only, so its labels never crowd.
+function logTicks(value) {
+  const mantissa = Number((value / 10 ** Math.floor(Math.log10(value))).toPrecision(3));
+  return [1, 2, 5].includes(mantissa) ? Number(value.toPrecision(3)).toLocaleString('en-US') : '';
+}
+
+// Points by series ({label, points: [{x, y}], line?, color?, dash?}), with axis titles;
+// `logX`/`logY` draw an axis logarithmic (its title says so).
+export function xy(canvas, series, { title, x, y, xTicks, logX = false, logY = false, xPad = 0 } = {}) {
   // A padded x range, so one point (or one date) sits in the middle, not in an empty axis.
   const xs = series.flatMap((s) => s.points.map((p) => p.x)).filter(Number.isFinite);
   let range = {};
@@ -89,9 +108,12 @@ export function xy(canvas, series, { title, x, y, xTicks, logX = false, xPad = 0
     options: {
       plugins: { title: { display: !!title, text: title }, legend: { position: 'bottom' } },
       scales: {
-        x: { type: logX ? 'logarithmic' : 'linear', title: { display: !!x, text: x }, ...range,
-          ticks: xTicks ? { callback: xTicks, maxRotation: 0, autoSkip: true } : {} },
-        y: { beginAtZero: true, title: { display: !!y, text: y } },
+        x: { type: logX ? 'logarithmic' : 'linear', title: { display: !!x, text: logX ? `${x} (log scale)` : x }, ...range,
+          ticks: xTicks ? { callback: xTicks, maxRotation: 0, autoSkip: true }
+            : logX ? { callback: logTicks, maxRotation: 0, autoSkip: false } : {} },
+        y: logY ? { type: 'logarithmic', title: { display: !!y, text: `${y} (log scale)` },
+          ticks: { callback: logTicks, autoSkip: false } }
+          : { beginAtZero: true, title: { display: !!y, text: y } },
       },
     },
   });

@@ -38,20 +38,43 @@ export function hours(v) {
   return rest ? `${days.toLocaleString('en-US')} d ${rest} h` : `${days.toLocaleString('en-US')} d`;
 }
 
-// The one unit for a chart axis of durations given in hours: minutes when every value is
-// under an hour, days when the largest is two days or more, else hours. Returns
-// {unit, scale(hours) -> value in unit}; null stays null (no bar).
-export function durationAxis(values) {
+// The one unit for a chart axis of durations, by its largest value: given in hours
+// (`from: 'hours'`, the default) minutes under an hour, days from two days on, else hours;
+// given in seconds (`from: 'seconds'`, step and latency terms) also ms under a second and
+// seconds under two minutes. Returns {unit, scale(value) -> value in unit}; null stays null
+// (no bar). The tables' text for the same values is seconds() or hours().
+const axisUnits = [['ms', 1e-3, 1], ['seconds', 1, 120], ['minutes', 60, 3600], ['hours', 3600, 48 * 3600],
+  ['days', 86400, Infinity]];
+export function durationAxis(values, { from = 'hours' } = {}) {
+  const perInput = from === 'seconds' ? 1 : 3600;
   const finite = values.filter((v) => v !== null && v !== undefined && Number.isFinite(Number(v))).map(Number);
-  const most = finite.length ? Math.max(...finite) : 0;
-  const [unit, per] = most >= 48 ? ['days', 24] : most > 0 && most < 1 ? ['minutes', 1 / 60] : ['hours', 1];
-  return { unit, scale: (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v) / per) };
+  const most = (finite.length ? Math.max(...finite) : 0) * perInput;
+  const usable = from === 'seconds' ? axisUnits : axisUnits.slice(2);
+  const [unit, per] = most === 0 && from !== 'seconds' ? ['hours', 3600]
+    : usable.find(([, , below]) => most < below) || usable[usable.length - 1];
+  return { unit, scale: (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v) * perInput / per) };
 }
 
+// Seconds as a reader says them: "4.06 µs" under a millisecond, "850 ms" under a second,
+// "76.6 s" under a minute, then as hours() says them ("1.3 min", "2.5 h"): never
+// "76,600 ms" or "0.00406 ms".
 export function seconds(v) {
   if (v === null || v === undefined || !Number.isFinite(Number(v))) return dash;
   const s = Number(v);
-  return s < 1 ? `${num(s * 1000, 3)} ms` : `${num(s, 3)} s`;
+  if (s > 0 && s < 1e-3) return `${num(s * 1e6, 3)} µs`;
+  if (s < 1) return `${num(s * 1000, 3)} ms`;
+  if (s < 60) return `${num(s, 3)} s`;
+  return hours(s / 3600);
+}
+
+// A count in words a reader scans: "259 million", "4.2 billion", "12,800" (3 significant digits).
+export function count(v) {
+  if (v === null || v === undefined || !Number.isFinite(Number(v))) return dash;
+  const x = Number(v);
+  const scales = [[1e12, 'trillion'], [1e9, 'billion'], [1e6, 'million']];
+  const [div, word] = scales.find(([d]) => Math.abs(x) >= d) || [1, ''];
+  const digits = (x / div).toLocaleString('en-US', { maximumSignificantDigits: 3 });
+  return word ? `${digits} ${word}` : digits;
 }
 
 export function pct(v) {
@@ -71,6 +94,34 @@ export function table(headers, rows, caption) {
     head.appendChild(th);
   }
   appendRows(t.createTBody(), rows);
+  labelCells(t);
+  return t;
+}
+
+// Names each body cell by its column's header (data-label), so a table shown as cards on a
+// phone (table.cards, style.css) labels every figure; the cell of the `name` header (what the
+// row is) heads the card, and cells of the `key` headers (price, cost, time) follow it.
+// Cells spanning columns count as their span.
+export function labelCells(t, key = [], name = null) {
+  const headers = [...(t.tHead?.rows[0]?.cells || [])].map((th) => th.textContent.replace(/[▲▼↕]/g, '').trim());
+  for (const body of t.tBodies) {
+    for (const tr of body.rows) {
+      let col = 0;
+      for (const td of tr.cells) {
+        td.dataset.label = headers[col] ?? '';
+        if (key.includes(headers[col])) td.classList.add('key');
+        if (headers[col] === name) td.classList.add('name');
+        col += td.colSpan || 1;
+      }
+    }
+  }
+}
+
+// Shows `t` as cards on a phone, headed by the `name` column, `key` headers next (see
+// labelCells).
+export function cards(t, key = [], name = null) {
+  t.classList.add('cards');
+  labelCells(t, key, name);
   return t;
 }
 
@@ -94,6 +145,13 @@ export function appendRows(body, rows) {
       }
     }
   }
+}
+
+// A table in a box that scrolls sideways when it is wider than the screen: focusable (so a
+// keyboard can scroll it) and named by the table's caption.
+export function scroller(t, name) {
+  const label = name || t.caption?.textContent || 'Table';
+  return el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': `${label} (scrolls sideways)` }, t);
 }
 
 // <dl> of label/value pairs.

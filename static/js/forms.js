@@ -5,7 +5,8 @@
 // Conventions in the HTML: a field's `name` is the dotted path of the request member it
 // fills (`dataset.samples`, `hardware.gpu`); names starting with `_` are UI-only (which
 // alternative is chosen) and never sent; `data-kind="number"` (or type=number) sends a
-// number, `data-kind="list"` a comma-separated list as an array. Lists filled after load
+// number, `data-kind="list"` a comma-separated list as an array, `data-kind="boolean"` (a
+// checkbox of value "true") true. Lists filled after load
 // name their default in data-default. Fields inside a disabled
 // fieldset are neither sent nor validated, so alternatives live in fieldsets.
 
@@ -43,8 +44,17 @@ export function paramsToForm(form, params) {
     const before = el.type === 'radio' || el.type === 'checkbox' ? el.checked : el.value;
     if (!params.has(el.name)) {
       delete el.dataset.restored;
-      if (el.type === 'radio' || el.type === 'checkbox') el.checked = el.defaultChecked;
-      else el.value = defaultOf(el);
+      const byDefault = defaultOf(el);
+      if (el.type === 'radio' || el.type === 'checkbox') {
+        el.checked = el.defaultChecked;
+      } else if (el.tagName === 'SELECT' && byDefault !== '' && ![...el.options].some((o) => o.value === byDefault)) {
+        // A list not filled yet (a link that leaves the preset out): its default, so the
+        // request still names it.
+        el.add(new Option(byDefault, byDefault));
+        el.value = byDefault;
+      } else {
+        el.value = byDefault;
+      }
     } else {
       const values = params.getAll(el.name);
       el.dataset.restored = '1';  // lists that load later keep this value
@@ -95,6 +105,8 @@ export function formToBody(form) {
       if (!Number.isFinite(value)) value = raw;  // sent as typed: the API names the field
     } else if (kind === 'list') {
       value = splitList(raw);
+    } else if (kind === 'boolean') {
+      value = raw === 'true';
     }
     setPath(body, el.name, value);
   }

@@ -41,7 +41,7 @@ function choice(legendText, name, options) {
     input.type = 'radio';
     input.name = name;
     input.value = value;
-    if (i === 0) input.checked = true;
+    if (i === 0) input.checked = input.defaultChecked = true;  // the default a link that omits it restores
     label.append(input, ` ${text}`);
     set.append(label);
   });
@@ -62,6 +62,15 @@ function fillSelect(select, items, value, text, keepFirst = true) {
   select.replaceChildren(...first);
   for (const it of items) select.add(new Option(text(it), value(it)));
   if ([...select.options].some((o) => o.value === current)) select.value = current;
+}
+
+// A GPU list filled from the catalog, `byDefault` chosen unless the URL named another.
+export function gpuList(select, byDefault) {
+  select.dataset.default = byDefault;
+  cached('/api/v1/gpus').then((answer) => {
+    fillSelect(select, answer.items, (g) => g.id, (g) => `${g.id} (${g.memory_gb} GB)`, false);
+    if (!select.dataset.restored) select.value = select.dataset.default;
+  }).catch(() => {});
 }
 
 const precisionOptions = [['auto', 'auto (bf16 where supported, else fp16)'], ['bf16', 'bf16'],
@@ -100,11 +109,14 @@ export const parts = {
     return wrap;
   },
 
-  // Samples x epochs, tokens, or a job duration.
+  // Samples x epochs, tokens, a job duration, or a reference run ("the paper trained 6 days
+  // on 8 × V100": the work is what that hardware does in that time).
   dataset() {
     const wrap = document.createElement('div');
+    const refGpu = field('Reference GPU', { tag: 'select', name: 'reference_run.hardware.gpu' });
     wrap.append(
-      choice('Dataset', '_dataset', [['samples', 'samples × epochs'], ['tokens', 'tokens'], ['hours', 'job duration']]),
+      choice('Dataset', '_dataset', [['samples', 'samples × epochs'], ['tokens', 'tokens'], ['hours', 'job duration'],
+        ['reference', 'a reference run']]),
       group('_dataset=samples',
         field('Samples per epoch', { name: 'dataset.samples', 'data-kind': 'number', inputmode: 'decimal', value: '10000000' }),
         field('Epochs', { name: 'dataset.epochs', 'data-kind': 'number', inputmode: 'decimal', value: '1' })),
@@ -113,7 +125,15 @@ export const parts = {
       group('_dataset=hours',
         field('Hours of training', { name: 'dataset.hours', 'data-kind': 'number', inputmode: 'decimal', value: '24' },
           'what that time processes is estimated')),
+      group('_dataset=reference', refGpu,
+        field('GPUs per node', { name: 'reference_run.hardware.gpus_per_node', type: 'number', min: 1, value: '8' }),
+        field('Nodes', { name: 'reference_run.hardware.nodes', type: 'number', min: 1, value: '1' }),
+        field('Hours it trained', { name: 'reference_run.hours', 'data-kind': 'number', inputmode: 'decimal', value: '144' },
+          'e.g. 6 days = 144'),
+        field('Its precision', { tag: 'select', name: 'reference_run.precision',
+          options: [['', 'auto on that GPU'], ...precisionOptions.slice(1)] })),
     );
+    gpuList(refGpu.querySelector('select'), 'V100-16GB-SXM2');
     return wrap;
   },
 
@@ -161,6 +181,7 @@ export const parts = {
       const [regions, types] = await Promise.all([
         cached(`/api/v1/regions?cloud=${encodeURIComponent(c)}`),
         cachedAllPages(`/api/v1/instances?cloud=${encodeURIComponent(c)}&limit=500&sort=gpu_count`)]);
+      if (cloudSelect.value !== c) return;  // another cloud was chosen meanwhile: its load fills the lists
       fillSelect(regionSelect, regions.items, (r) => r.id, (r) => `${r.id} (${r.display_name})`);
       const seen = new Set();
       datalist.replaceChildren();
@@ -176,22 +197,20 @@ export const parts = {
       if (!cloudSelect.dataset.restored) cloudSelect.value = cloudSelect.dataset.default;
       return loadCloud();
     }).catch(() => {});
-    const gpuSelect = gpu.querySelector('select');
-    gpuSelect.dataset.default = 'A100-80GB-SXM4';
-    cached('/api/v1/gpus').then((answer) => {
-      fillSelect(gpuSelect, answer.items, (g) => g.id, (g) => `${g.id} (${g.memory_gb} GB)`, false);
-      if (!gpuSelect.dataset.restored) gpuSelect.value = gpuSelect.dataset.default;
-    }).catch(() => {});
+    gpuList(gpu.querySelector('select'), 'A100-80GB-SXM4');
     return wrap;
   },
 
   // Price kinds and the spot interruption model.
   pricing({ training = true } = {}) {
-    const set = group(null,
-      field('Price', { tag: 'select', name: 'pricing.kind',
-        options: [['both', 'on-demand and spot'], ['ondemand', 'on-demand'], ['spot', 'spot']] }));
+    const kinds = [['both', 'on-demand and spot'], ['ondemand', 'on-demand'], ['spot', 'spot']];
+    if (training) kinds.push(['spot_with_fallback', 'spot with on-demand fallback (needs a deadline)']);
+    const set = group(null, field('Price', { tag: 'select', name: 'pricing.kind', options: kinds }));
     if (training) {
       set.append(
+        group('pricing.kind=spot_with_fallback',
+          field('Deadline (hours)', { name: 'pricing.deadline_hours', 'data-kind': 'number', inputmode: 'decimal', value: '48' },
+            'moves to on-demand in time to finish by it (P90)')),
         field('Checkpoint every (minutes, optional)', { name: 'pricing.checkpoint_interval_minutes', 'data-kind': 'number', inputmode: 'decimal' },
           'default: the optimum for the interruption rate'),
         field('Spot interruptions per hour (optional)', { name: 'pricing.interruption_rate_per_hour', 'data-kind': 'number', inputmode: 'decimal' }));

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "tests/testing/test_server.h"
 
@@ -254,6 +256,44 @@ TEST_F(CatalogApiTest, CursorWalkReturnsEveryRowExactlyOnce) {
   EXPECT_EQ(static_cast<int>(seen.size()), total);
   std::set<std::string> unique(seen.begin(), seen.end());
   EXPECT_EQ(unique.size(), seen.size());
+}
+
+// format=csv answers the listing's every matching offer (not one page) in the listing's
+// order and currency, one row per JSON item with the same values; paging is refused.
+TEST_F(CatalogApiTest, ListingAsCsvHoldsEveryMatchingOfferInOrder) {
+  const std::string query = "/api/v1/instances?gpu=A10&sort=price_per_gpu&order=desc&currency=EUR";
+  auto json = Get(query + "&limit=500");
+  ASSERT_EQ(json.status, 200);
+  ASSERT_GT(json.body["total"].get<int>(), 1);
+  ASSERT_LE(json.body["total"].get<int>(), 500);
+  auto csv = server_->Send("GET", query + "&format=csv", "", "", {});  // raw: not JSON
+  ASSERT_EQ(csv.status, 200);
+  EXPECT_EQ(csv.content_type, "text/csv; charset=utf-8");
+  std::vector<std::string> lines;
+  for (size_t at = 0, end; (end = csv.raw.find("\r\n", at)) != std::string::npos; at = end + 2) {
+    lines.push_back(csv.raw.substr(at, end - at));
+  }
+  ASSERT_EQ(lines.size(), json.body["items"].size() + 1);
+  EXPECT_EQ(lines[0].rfind("cloud,region,instance_type,gpu,gpu_count,", 0), 0u);
+  for (size_t i = 0; i < json.body["items"].size(); ++i) {
+    const auto& item = json.body["items"][i];
+    const std::string start = item["cloud"].get<std::string>() + "," +
+                              item["region"].get<std::string>() + "," +
+                              item["instance_type"].get<std::string>() + ",";
+    EXPECT_EQ(lines[i + 1].rfind(start, 0), 0u) << lines[i + 1];
+    EXPECT_NE(lines[i + 1].find(",EUR,"), std::string::npos) << lines[i + 1];
+    if (!item["price_per_gpu_hour"].is_null()) {
+      std::string price = ",";
+      price += item["price_per_gpu_hour"].dump();
+      price += ',';
+      EXPECT_NE(lines[i + 1].find(price), std::string::npos) << lines[i + 1];
+    }
+  }
+  for (const std::string& paging : {std::string("limit"), std::string("cursor")}) {
+    auto refused = Get(query + "&format=csv&" + paging + "=10");
+    EXPECT_EQ(refused.status, 422) << paging;
+    EXPECT_EQ(refused.body["errors"][0]["parameter"], paging);
+  }
 }
 
 TEST_F(CatalogApiTest, InstanceDetailListsEveryRegion) {

@@ -261,8 +261,12 @@ test('estimate: time with its range, costs, step breakdown and memory charts', a
   assert.ok(cost.includes(a.cost.spot.expected_total.toFixed(2)), 'spot expected total shown');
   const step = await chartData(page, '#estimate-breakdown');
   assert.equal(step.type, 'bar');
-  assert.deepEqual(step.datasets[0].data, [a.breakdown.compute_s, a.breakdown.memory_s, a.breakdown.communication_s,
-    a.breakdown.pipeline_bubble_s, a.breakdown.optimizer_s, a.breakdown.input_s, a.breakdown.overhead_s]);
+  // Step terms in the one unit the chart's axis names (ms for a step under a second).
+  const perUnit = { ms: 1e-3, seconds: 1, minutes: 60 }[step.datasets[0].label.replace(/ per step$/, '')];
+  assert.ok(perUnit, `a step-time unit: ${step.datasets[0].label}`);
+  const terms = [a.breakdown.compute_s, a.breakdown.memory_s, a.breakdown.communication_s,
+    a.breakdown.pipeline_bubble_s, a.breakdown.optimizer_s, a.breakdown.input_s, a.breakdown.overhead_s];
+  step.datasets[0].data.forEach((v, i) => assert.ok(Math.abs(v - terms[i] / perUnit) <= 1e-9 * Math.max(1, v), `term ${i}`));
   assert.ok((await page.locator('#estimate-breakdown figcaption').textContent()).includes(`bottleneck: ${a.bottleneck}`));
   const memory = await chartData(page, '#estimate-memory');
   assert.deepEqual(memory.datasets.map((d) => d.label), ['weights', 'gradients', 'optimizer', 'activations', 'overhead', 'free']);
@@ -299,6 +303,15 @@ test('recommend: ranked table, cost-time scatter with the Pareto front, rejectio
     assert.ok(byLabel['Pareto front'][i].y <= byLabel['Pareto front'][i - 1].y);
   }
   assert.ok(await page.locator('#recommend-rejected tbody tr').count() >= 1);
+  // An axis whose values spread more than tenfold is logarithmic (one outlier squashes no one).
+  const types = await page.evaluate(() => {
+    const c = Chart.getChart(document.querySelector('#recommend-scatter canvas'));
+    return [c.options.scales.x.type, c.options.scales.y.type];
+  });
+  const points = scatter.datasets.flatMap((d) => d.data);
+  const spread = (vs) => Math.max(...vs.filter((v) => v > 0)) / Math.min(...vs.filter((v) => v > 0)) > 10;
+  assert.deepEqual(types, [spread(points.map((p) => p.x)) ? 'logarithmic' : 'linear', spread(points.map((p) => p.y)) ? 'logarithmic' : 'linear']);
+  assert.ok(types.includes('logarithmic'), 'this search spreads its time or cost more than tenfold');
   await shot(page, 'recommend-laptop');
   assert.deepEqual(errors, []);
   await close();
@@ -444,7 +457,7 @@ test('serving: the cheapest plans in the catalog, ranked; an option opens its fu
 
   // The first option's full plan: its instance filled in, replicas as the search sized them,
   // the curve, and the same cost a month.
-  await rows.first().locator('button').click();
+  await rows.first().getByRole('button', { name: /^Open/ }).click();
   await waitForStatus(page, /replica/);
   assert.match(page.url(), /_plan=given/);
   assert.match(page.url(), new RegExp(`hardware\\.instance_type=${first.instance_type.replace(/\./g, '\\.')}`));
@@ -575,9 +588,57 @@ test('spot history: a line per zone', async () => {
   const h = await apiJson('/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&limit=10000');
   const zones = new Set(h.items.map((i) => `${i.region} ${i.zone}`));
   const chart = await chartData(page, '#spot-chart');
-  assert.equal(chart.datasets.length, zones.size);
-  assert.equal(chart.datasets.reduce((n, d) => n + d.data.length, 0), h.items.length);
+  // The on-demand price to compare with: the lowest of the regions the history covers, as the
+  // instance's API answer gives it.
+  const detail = await apiJson('/api/v1/instances/aws/p4d.24xlarge');
+  const covered = new Set(h.items.map((i) => i.region));
+  const lowest = Math.min(...detail.regions.filter((r) => covered.has(r.region) && Number.isFinite(r.price_ondemand_per_hour))
+    .map((r) => r.price_ondemand_per_hour));
+  const perZone = new Map();
+  for (const i of h.items) perZone.set(`${i.region} ${i.zone}`, (perZone.get(`${i.region} ${i.zone}`) || 0) + 1);
+  if ([...perZone.values()].every((n) => n === 1)) {
+    // One snapshot per zone (the seeded catalog): bars, cheapest first, on-demand last.
+    assert.equal(chart.type, 'bar');
+    assert.equal(chart.labels.length, zones.size + 1);
+    assert.match(chart.labels[zones.size], /^on-demand \(/);
+    const values = chart.datasets[0].data;
+    assert.equal(values[zones.size], lowest);
+    assert.deepEqual(values.slice(0, -1), h.items.map((i) => i.price_per_hour).sort((a, b) => a - b));
+  } else {
+    // A line per zone in distinct colours, and the on-demand price as the last line.
+    const zoneSets = chart.datasets.slice(0, -1);
+    const reference = chart.datasets[chart.datasets.length - 1];
+    assert.equal(zoneSets.length, zones.size);
+    assert.equal(zoneSets.reduce((n, d) => n + d.data.length, 0), h.items.length);
+    assert.match(reference.label, /^on-demand /);
+    assert.deepEqual(reference.data.map((p) => p.y), [lowest, lowest]);
+  }
   assert.equal(await page.locator('#spot-zones tbody tr').count(), zones.size);
+
+  // Older observations of two zones (recorded through the API): lines over time, a colour
+  // each, and the region's on-demand price as a dashed reference line.
+  const key = server.createKey('spot-history', 'write');
+  const older = ['use2-az1', 'use2-az2'].flatMap((zone, z) => ['2026-11-20T00:00:00Z', '2026-11-23T00:00:00Z'].map((at, i) => ({
+    cloud: 'aws', region: 'us-east-2', zone, instance_type: 'p4d.24xlarge', kind: 'spot',
+    price_per_hour: 5 + z + i, currency: 'USD', observed_at: at, source: 'dashboard test' })));
+  const posted = await fetch(`${base}/api/v1/prices`, { method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ prices: older }) });
+  assert.equal(posted.status, 201, await posted.text());
+  await page.goto(`${base}/#/spot?cloud=aws&instance_type=p4d.24xlarge&region=us-east-2`);
+  await waitForStatus(page, /observations/);
+  const h2 = await apiJson('/api/v1/prices/spot-history?cloud=aws&instance_type=p4d.24xlarge&region=us-east-2&limit=10000');
+  const lines = await chartData(page, '#spot-chart');
+  assert.equal(lines.type, 'scatter');
+  const zoneLines = lines.datasets.slice(0, -1);
+  assert.equal(zoneLines.length, new Set(h2.items.map((i) => i.zone)).size);
+  assert.equal(zoneLines.reduce((n, d) => n + d.data.length, 0), h2.items.length);
+  const reference = lines.datasets[lines.datasets.length - 1];
+  const east2 = detail.regions.find((r) => r.region === 'us-east-2').price_ondemand_per_hour;
+  assert.match(reference.label, /^on-demand /);
+  assert.deepEqual(reference.data.map((p) => p.y), [east2, east2]);
+  const colours = await page.evaluate(() => Chart.getChart(document.querySelector('#spot-chart canvas')).data.datasets.map((d) => d.borderColor));
+  assert.equal(new Set(colours).size, colours.length, 'every line its own colour');
+  await shot(page, 'spot-history-lines-laptop');
   assert.deepEqual(errors, []);
   await close();
 });
@@ -824,6 +885,7 @@ const views = {
   serving: '#/serving?_workload=preset&workload=llama-2-7b&input_tokens=512&output_tokens=256&target_requests_per_s=5&latency_slo_ms=10000&_hardware=instance&hardware.cloud=aws&hardware.instance_type=g5.xlarge&hardware.nodes=1&pricing.kind=both',
   'serving-search': servingSearchHash,
   'spot-history': '#/spot?cloud=aws&instance_type=p4d.24xlarge',
+  'measured-runs': '#/runs',
 };
 
 test('every view at laptop and phone width: no console errors, nothing wider than the screen', async () => {
@@ -1037,4 +1099,401 @@ test('durations read as minutes, hours or days and days and hours', async () => 
   for (const [h, text] of cases) assert.equal(await format(page, 'hours', h), text);
   assert.deepEqual(errors, []);
   await close();
+});
+
+test('step times and other seconds read in a unit chosen per value, never "76,600 ms"', async () => {
+  const { page, errors, close } = await open('#/catalog');
+  const cases = [[0.00000406, '4.06 µs'], [0, '0 ms'], [0.0672, '67.2 ms'], [0.5, '500 ms'], [7.5, '7.5 s'], [76.6, '1.3 min'], [5400, '1.5 h'], [null, '—']];
+  for (const [s, text] of cases) assert.equal(await format(page, 'seconds', s), text);
+  const axis = await page.evaluate(() => import('/js/format.js').then((m) =>
+    [[0.02, 0.5], [3, 70], [400], [0.5, 2]].map((v, i) => m.durationAxis(v, { from: i < 3 ? 'seconds' : 'hours' }).unit)));
+  assert.deepEqual(axis, ['ms', 'seconds', 'minutes', 'hours']);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// A training request as the estimate form sends it for `hash` (the tests below build both).
+const fixedHash = '#/estimate?_workload=preset&workload=bert-large&_dataset=hours&dataset.hours=24' +
+  '&global_batch_size=256&precision=auto&_hardware=instance&hardware.cloud=aws&hardware.instance_type=p4d.24xlarge' +
+  '&hardware.nodes=1&pricing.kind=both&currency=USD';
+const fixedBody = { workload: 'bert-large', dataset: { hours: 24 }, global_batch_size: 256, precision: 'auto',
+  hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' };
+
+test('estimate: a fixed duration shows the range of its work, not "24 h – 24 h"', async () => {
+  const { page, errors, close } = await open(fixedHash);
+  await waitForStatus(page, /^Estimated/);
+  const a = await apiJson('/api/v1/estimates/training', fixedBody);
+  assert.equal(a.time.fixed_duration, true);
+  assert.ok(a.time.p90_samples > a.time.p10_samples, 'the API gives a range of work');
+  const facts = await visible(page, 'dl.facts').textContent();
+  const work = `${await format(page, 'count', a.time.p10_samples)} – ${await format(page, 'count', a.time.p90_samples)} samples`;
+  assert.ok(facts.includes(`P10–P90 work${work}`), `work range ${work} in ${facts}`);
+  const result = await visible(page, '.result').textContent();
+  assert.doesNotMatch(result, /(\d[\d.,]* (h|d|min)) – \1/, 'no range from a value to itself');
+  assert.doesNotMatch(result, /\d{2},\d{3} ms/, 'no five-digit milliseconds');
+  await shot(page, 'estimate-fixed-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('estimate: spot with an on-demand fallback and a deadline, filled in the form, shows the API\'s figures', async () => {
+  const { page, errors, close } = await open(estimateHash);
+  await waitForStatus(page, /^Estimated/);
+  await page.selectOption('#estimate-form select[name="pricing.kind"]', 'spot_with_fallback');
+  const deadline = page.locator('#estimate-form input[name="pricing.deadline_hours"]');
+  assert.ok(await deadline.isVisible(), 'the deadline appears with the fallback');
+  await deadline.fill('5');
+  await page.click('#estimate-form button[type=submit]');
+  await waitForStatus(page, /spot with fallback/);
+  const a = await apiJson('/api/v1/estimates/training', { workload: 'bert-large', dataset: { samples: 10000000, epochs: 3 },
+    global_batch_size: 256, precision: 'auto', hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 },
+    pricing: { kind: 'spot_with_fallback', deadline_hours: 5 }, currency: 'USD' });
+  const fb = a.cost.spot_with_fallback;
+  assert.ok(fb, 'the API prices the fallback');
+  const cost = await page.locator('#estimate-cost').textContent();
+  assert.ok(cost.includes('Spot with fallback'), cost);
+  for (const [fn, v] of [['money', fb.expected_total], ['money', fb.p90_total], ['hours', fb.expected_hours],
+    ['hours', fb.p90_hours], ['hours', fb.deadline_hours]]) {
+    const text = await format(page, fn, v);
+    assert.ok(cost.includes(text), `${text} in ${cost}`);
+  }
+  assert.match(page.url(), /pricing\.deadline_hours=5/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('estimate and recommend: a reference run gives the work, as the API says', async () => {
+  const { page, errors, close } = await open('#/estimate');
+  await presetsLoaded(page, 'estimate', 'bert-large');
+  await page.check('#estimate-form input[name=_dataset][value=reference]');
+  await page.locator('#estimate-form select[name="reference_run.hardware.gpu"] option[value="V100-16GB-SXM2"]').waitFor({ state: 'attached' });
+  await page.selectOption('#estimate-form select[name="reference_run.hardware.gpu"]', 'V100-16GB-SXM2');
+  await page.fill('#estimate-form input[name="reference_run.hardware.gpus_per_node"]', '8');
+  await page.fill('#estimate-form input[name="reference_run.hours"]', '144');
+  await page.fill('#estimate-form input[name="hardware.instance_type"]', 'p5.48xlarge');
+  await page.click('#estimate-form button[type=submit]');
+  await waitForStatus(page, /^Estimated/);
+  const body = { workload: 'bert-large', global_batch_size: 256, precision: 'auto',
+    reference_run: { hardware: { gpu: 'V100-16GB-SXM2', gpus_per_node: 8, nodes: 1 }, hours: 144 },
+    hardware: { cloud: 'aws', instance_type: 'p5.48xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' };
+  const a = await apiJson('/api/v1/estimates/training', body);
+  assert.ok(a.reference_run && a.reference_run.samples > 0, 'the API answers a reference run');
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), facts);
+  assert.ok(facts.includes(`${await format(page, 'count', a.reference_run.samples)} samples`), facts);
+  assert.ok(facts.includes(`${await format(page, 'hours', a.time.p10_hours)} – ${await format(page, 'hours', a.time.p90_hours)}`));
+
+  // The same reference on Recommend: its items' times are the API's.
+  await page.goto(`${base}/#/recommend?_workload=preset&workload=bert-large&_dataset=reference` +
+    '&reference_run.hardware.gpu=V100-16GB-SXM2&reference_run.hardware.gpus_per_node=8&reference_run.hours=144' +
+    '&global_batch_size=256&precision=auto&constraints.gpus=H100&constraints.max_nodes=2&objective=cost&limit=5&currency=USD');
+  await waitForStatus(page, /options ranked/);
+  const r = await apiJson('/api/v1/recommendations', { workload: 'bert-large', global_batch_size: 256, precision: 'auto',
+    reference_run: { hardware: { gpu: 'V100-16GB-SXM2', gpus_per_node: 8, nodes: 1 }, hours: 144 },
+    constraints: { gpus: ['H100'], max_nodes: 2 }, objective: 'cost', limit: 5, currency: 'USD' });
+  assert.ok(r.items.length > 0);
+  const times = await page.locator('#recommend-items tbody tr td:nth-child(9)').allTextContents();
+  assert.deepEqual(times, await Promise.all(r.items.map((it) => format(page, 'hours', it.hours))));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The text of the YAML the API answers to a POST with `?query`.
+async function apiYaml(path, body) {
+  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(res.status, 200, `${path}: ${res.status}`);
+  return res.text();
+}
+
+test('export as SkyPilot / Kubernetes: view, copy and download an estimate and a recommendation item', async () => {
+  const { page, errors, close } = await open(estimateHash);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await waitForStatus(page, /^Estimated/);
+  const body = { workload: 'bert-large', dataset: { samples: 10000000, epochs: 3 }, global_batch_size: 256, precision: 'auto',
+    hardware: { cloud: 'aws', instance_type: 'p4d.24xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' };
+  const box = visible(page, 'details.export');
+  await box.locator('summary').click();
+  await box.locator('button[data-format=skypilot]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  const sky = await apiYaml('/api/v1/estimates/training?format=skypilot', body);
+  assert.equal(await box.locator('pre.export-yaml').textContent(), sky);
+  await box.getByRole('button', { name: 'Copy shown YAML' }).click();
+  await page.waitForFunction(() => /Copied|Selected/.test(document.querySelector('section:not([hidden]) .export-status').textContent));
+  if (/Copied/.test(await box.locator('.export-status').textContent())) {
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), sky);
+  }
+  const [download] = await Promise.all([page.waitForEvent('download'), box.getByText('Download Kubernetes').click()]);
+  const { readFileSync } = await import('node:fs');
+  assert.equal(readFileSync(await download.path(), 'utf8'), await apiYaml('/api/v1/estimates/training?format=kubernetes', body));
+  assert.match(download.suggestedFilename(), /kubernetes\.yaml$/);
+
+  // A recommendation: the second item's Export button, then Kubernetes.
+  await page.goto(`${base}/${recommendDeadlineHash}`);
+  await waitForStatus(page, /options ranked/);
+  await page.locator('#recommend-items tbody tr').nth(1).getByRole('button', { name: /Export item 2/ }).click();
+  const rbox = visible(page, 'details.export');
+  assert.equal(await rbox.getAttribute('open'), '');
+  assert.match(await rbox.locator('.export-what').textContent(), /^Plan: #2:/);
+  await rbox.locator('button[data-format=kubernetes]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  const k8s = await apiYaml('/api/v1/recommendations?format=kubernetes&item=2', recommendDeadlineBody);
+  assert.equal(await rbox.locator('pre.export-yaml').textContent(), k8s);
+  await shot(page, 'recommend-export-laptop');
+
+  // A serving plan on given hardware (an inference estimate), and a serving search's option.
+  await page.goto(`${base}/${views.serving}`);
+  await waitForStatus(page, /replica|not|Does/);
+  const sbox = visible(page, 'details.export');
+  await sbox.locator('summary').click();
+  await sbox.locator('button[data-format=skypilot]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  assert.equal(await sbox.locator('pre.export-yaml').textContent(), await apiYaml('/api/v1/estimates/inference?format=skypilot', {
+    workload: 'llama-2-7b', input_tokens: 512, output_tokens: 256, target_requests_per_s: 5, latency_slo_ms: 10000,
+    precision: 'auto', hardware: { cloud: 'aws', instance_type: 'g5.xlarge', nodes: 1 }, pricing: { kind: 'both' }, currency: 'USD' }));
+  await page.goto(`${base}/${servingSearchHash}`);
+  await waitForStatus(page, /ranked/);
+  await page.locator('#serving-options tbody tr').first().getByRole('button', { name: /^Export option 1/ }).click();
+  const obox = visible(page, 'details.export');
+  await obox.locator('button[data-format=kubernetes]').click();
+  await page.waitForFunction(() => !document.querySelector('section:not([hidden]) pre.export-yaml').hidden);
+  assert.equal(await obox.locator('pre.export-yaml').textContent(), await apiYaml('/api/v1/recommendations?format=kubernetes&item=1', {
+    task: 'inference', objective: 'cost', workload: 'llama-3-8b', input_tokens: 200, output_tokens: 300, target_requests_per_s: 5,
+    latency_slo_ms: 3000, precision: 'auto', constraints: { price_kinds: ['ondemand'] }, limit: 10, currency: 'USD' }));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('recommend: price kinds and deadline confidence are the user\'s; spot with fallback only', async () => {
+  const { page, errors, close } = await open(recommendDeadlineHash);
+  await waitForStatus(page, /options ranked/);
+  await page.selectOption('#r-kinds', 'spot_with_fallback');
+  await page.selectOption('#r-confidence', 'p50');
+  await page.click('#recommend-form button[type=submit]');
+  await page.waitForFunction(() => /deadline_confidence=p50/.test(location.hash));
+  await waitForStatus(page, /options ranked/);
+  const r = await apiJson('/api/v1/recommendations', { ...recommendDeadlineBody,
+    constraints: { ...recommendDeadlineBody.constraints, price_kinds: ['spot_with_fallback'], deadline_confidence: 'p50' } });
+  assert.ok(r.items.length > 0);
+  assert.equal(r.deadline_confidence, 'p50');
+  const kinds = await page.locator('#recommend-items tbody tr td:nth-child(7)').allTextContents();
+  assert.deepEqual(kinds, r.items.map(() => 'spot with fallback'));
+  const costs = await page.locator('#recommend-items tbody tr td:nth-child(11)').allTextContents();
+  assert.deepEqual(costs, await Promise.all(r.items.map((it) => format(page, 'money', it.cost, r.currency))));
+  assert.match(await page.locator('#recommend-items caption').textContent(), /deadlines held to P50/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('measured runs: the key stays out of the URL; a run from the form and a CSV, the list, the calibration on an estimate', async () => {
+  const key = server.createKey('dashboard-runs', 'write');
+  const auth = { Authorization: `Bearer ${key}` };
+  const { page, errors, close } = await open('#/runs', { expected: [422] });
+  await presetsLoaded(page, 'runs', 'bert-large');
+  await page.fill('#m-key', key);
+  await page.click('#key-form button[type=submit]');
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('gpuplan.apiKey')), key);
+  await page.locator('#runs-form select[name="hardware.gpu"] option[value="A100-80GB-SXM4"]').waitFor({ state: 'attached' });
+  await page.selectOption('#runs-form select[name="hardware.gpu"]', 'A100-80GB-SXM4');
+  await page.fill('#m-per-node', '8');
+  await page.fill('#m-sps', '3000');
+  await page.fill('#m-note', 'dashboard test run');
+  await page.click('#runs-form button[type=submit]');
+  await waitForStatus(page, /^Recorded run #\d+/);
+  const status = await statusOf(page);
+  const id = Number(status.match(/#(\d+)/)[1]);
+  const listed = await (await fetch(`${base}/api/v1/measurements`, { headers: auth })).json();
+  const run = listed.items.find((m) => m.id === id);
+  assert.ok(run, 'the API lists the recorded run');
+  assert.equal(run.samples_per_s, 3000);
+  assert.equal(run.note, 'dashboard test run');
+
+  // A CSV of two runs, one the API refuses: one recorded, the other shown with why.
+  const csv = 'workload,gpu,gpus_per_node,nodes,global_batch_size,precision,samples_per_s,note\n' +
+    'bert-large,A100-80GB-SXM4,8,1,256,bf16,3100,"from a CSV, quoted"\n' +
+    'bert-large,NO-SUCH-GPU,8,1,256,bf16,3100,bad\n';
+  await page.setInputFiles('#m-file', { name: 'runs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.click('#runs-upload button[type=submit]');
+  await waitForStatus(page, /1 of 2 run\(s\) recorded from runs\.csv/);
+  const lines = await page.locator('#runs-upload-lines tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.equal(lines.length, 2);
+  assert.match(lines[0][1], /^recorded #\d+$/);
+  assert.equal(lines[1][0], '3');
+  assert.equal(lines[1][1], 'not recorded');
+  const refused = await (await fetch(`${base}/api/v1/measurements`, { method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ workload: 'bert-large',
+      hardware: { gpu: 'NO-SUCH-GPU', gpus_per_node: 8, nodes: 1 }, global_batch_size: 256, precision: 'bf16',
+      measured: { samples_per_s: 3100 }, note: 'bad' }) })).json();
+  assert.ok(lines[1][2].includes(refused.errors[0].detail), `${lines[1][2]} names ${refused.errors[0].detail}`);
+
+  // The list is the API's.
+  const all = await (await fetch(`${base}/api/v1/measurements?limit=100`, { headers: auth })).json();
+  await page.waitForFunction((n) => document.querySelectorAll('#runs-list tbody tr').length === n, all.items.length);
+  assert.deepEqual(await page.locator('#runs-list tbody tr td:first-child').allTextContents(), all.items.map((m) => String(m.id)));
+  assert.ok(all.items.some((m) => m.note === 'from a CSV, quoted'));
+
+  // An estimate on that GPU is calibrated by the key's runs, as the API says for the same key.
+  const hash = '#/estimate?_workload=preset&workload=bert-large&_dataset=samples&dataset.samples=10000000&dataset.epochs=1' +
+    '&global_batch_size=256&precision=auto&_hardware=gpu&hardware.gpu=A100-80GB-SXM4&hardware.gpus_per_node=8&hardware.nodes=1' +
+    '&pricing.kind=ondemand&currency=USD';
+  await page.goto(`${base}/${hash}`);
+  await waitForStatus(page, /^Estimated/);
+  const res = await fetch(`${base}/api/v1/estimates/training`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ workload: 'bert-large', dataset: { samples: 10000000, epochs: 1 }, global_batch_size: 256, precision: 'auto',
+      hardware: { gpu: 'A100-80GB-SXM4', gpus_per_node: 8, nodes: 1 }, pricing: { kind: 'ondemand' }, currency: 'USD' }) });
+  const a = await res.json();
+  assert.ok(a.calibration && a.calibration.runs === 2, 'the API calibrates by the two runs');
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes(`Calibration× ${await format(page, 'num', a.calibration.factor, 3)} from 2 measured run(s)`), facts);
+  assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), facts);
+  assert.ok(!page.url().includes(key), 'the key is never in the URL');
+  await shot(page, 'estimate-calibrated-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('own or rent: a default workload shows a break-even at once; every amount in the chosen currency', async () => {
+  const { page, errors, close } = await open('#/gpu/RTX-4090');
+  const form = page.locator('#ownership-form');
+  await form.waitFor();
+  assert.equal(await form.locator('select[name="training.workload"]').inputValue(), 'resnet-50');
+  await form.locator('select[name=currency] option[value=EUR]').waitFor({ state: 'attached' });
+  await form.locator('select[name=currency]').selectOption('EUR');
+  const rates = await apiJson('/api/v1/fx-rates');
+  const eur = rates.items.find((r) => r.currency === 'EUR').units_per_usd;
+  const price = Number((1599 * eur).toPrecision(4));
+  await page.waitForFunction((p) => document.querySelector('#ownership-form input[name=purchase_price]').value === String(p), price);
+  assert.match(await form.locator('label', { has: page.locator('input[name=purchase_price]') }).textContent(), /\(EUR\)/);
+  await form.locator('button[type=submit]').click();
+  await page.locator('#ownership-comparisons tbody tr').first().waitFor();
+  const answer = await apiJson('/api/v1/estimates/ownership', { gpu: 'RTX-4090', currency: 'EUR', purchase_price: price, gpus: 1,
+    electricity_price_per_kwh: Number((0.15 * eur).toPrecision(4)), utilisation: 1, years: 3,
+    training: { workload: 'resnet-50', dataset: { samples: 1281167 }, global_batch_size: 256 } });
+  assert.equal(answer.currency, 'EUR');
+  const summary = await page.locator('#ownership-summary').textContent();
+  assert.ok(summary.includes(await format(page, 'money', answer.cost_per_gpu_hour, 'EUR')), summary);
+  const rows = await page.locator('#ownership-comparisons tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  const work = answer.comparisons.findIndex((c) => c.basis === 'same_work' && c.found && c.break_even_months !== null);
+  assert.ok(work >= 0, 'a same-work option with a break-even');
+  assert.equal(rows[work][5], await format(page, 'num', answer.comparisons[work].break_even_months, 3));
+  assert.match(await page.locator('#ownership-comparisons thead').textContent(), /Break-even \(months\)/);
+  // The break-even column is on screen at a laptop's width.
+  const right = await page.locator('#ownership-comparisons th').last().evaluate((th) => th.getBoundingClientRect().right);
+  assert.ok(right <= 1366, `Break-even column ends at ${right}px`);
+  await shot(page, 'ownership-eur-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The API query of the catalog search the page's URL holds (its UI-only `_` fields left out).
+async function catalogQuery(page) {
+  const hash = await page.evaluate(() => location.hash);
+  const params = new URLSearchParams(hash.split('?')[1] || '');
+  for (const name of [...params.keys()]) if (name.startsWith('_')) params.delete(name);
+  return params;
+}
+
+test('catalog: header sort, a column filter, the price period, columns, CSV of the view, compare selected', async () => {
+  const { page, errors, close } = await open('#/catalog?cloud=aws&gpu=A100');
+  const rows = page.locator('#offers tbody tr');
+  await rows.first().waitFor();
+  const typesShown = () => page.locator('#offers tbody tr td:nth-child(3)').allTextContents();
+
+  // Click-to-sort: GPUs ascending, then descending; the order is the API's for the same query.
+  await page.locator('#offers th[data-col=gpu_count] button').click();
+  await page.waitForFunction(() => /sort=gpu_count/.test(location.hash) && /order=asc/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('#offers th[data-col=gpu_count]')?.getAttribute('aria-sort') === 'ascending');
+  let api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+  await page.locator('#offers th[data-col=gpu_count] button').click();
+  await page.waitForFunction(() => document.querySelector('#offers th[data-col=gpu_count]')?.getAttribute('aria-sort') === 'descending');
+  api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  assert.match((await catalogQuery(page)).toString(), /order=desc/);
+  assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+  const counts = (await page.locator('#offers tbody tr td:nth-child(5)').allTextContents()).map(Number);
+  assert.ok(counts.every((v, i) => i === 0 || counts[i - 1] >= v), `descending GPU counts: ${counts}`);
+
+  // A column filter: min GPUs 8 in the GPUs column's filter.
+  const minGpus = page.locator('#offers tr.filters-row td[data-col=gpu_count] input');
+  await minGpus.fill('8');
+  await minGpus.press('Enter');
+  await page.waitForFunction(() => /min_gpu_count=8/.test(location.hash));
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr')].every((tr) => Number(tr.cells[4].textContent) >= 8));
+  api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  assert.ok(api.items.length > 0);
+  assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+
+  // Prices per month: each on-demand price × 730, in the currency the API converted to.
+  await page.selectOption('#c-period', 'month');
+  await page.waitForFunction(() => document.querySelector('#offers th[data-col=ondemand]')?.textContent.startsWith('On-demand / month'));
+  api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  const monthly = await page.locator('#offers tbody tr td[data-col=ondemand]').allTextContents();
+  assert.deepEqual(monthly, await Promise.all(api.items.map((it) => format(page, 'money', it.price_ondemand_per_hour * 730))));
+
+  // The CSV download is the API's export of the same search.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#offers-csv')]);
+  const { readFileSync } = await import('node:fs');
+  const query = await catalogQuery(page);
+  query.delete('limit');
+  query.set('format', 'csv');
+  const exported = await (await fetch(`${base}/api/v1/instances?${query}`)).text();
+  assert.equal(readFileSync(await download.path(), 'utf8'), exported);
+  assert.equal(exported.trim().split('\r\n').length, api.total + 1, 'every matching offer, not one page');
+
+  // The column chooser hides a column, and remembers it.
+  const chooser = page.locator('details.columns');
+  await chooser.locator('summary').click();
+  await chooser.getByLabel('vCPUs').uncheck();
+  assert.equal(await page.locator('#offers th[data-col=vcpus]').isHidden(), true);
+  await page.reload();
+  await rows.first().waitFor();
+  assert.equal(await page.locator('#offers th[data-col=vcpus]').isHidden(), true);
+  await page.evaluate(() => localStorage.removeItem('gpuplan.catalog.hiddenColumns'));
+
+  // Select two offers -> compare them as instances.
+  const picked = [];
+  for (const i of [0, 1]) {
+    const cells = await rows.nth(i).locator('td').allTextContents();
+    picked.push(`${cells[0]}/${cells[2]}`);
+    await rows.nth(i).locator('input[type=checkbox]').check();
+  }
+  await page.click('#compare-selected');
+  await page.waitForFunction(() => location.hash.startsWith('#/compare'));
+  await waitForStatus(page, /compared/);
+  const compared = await page.locator('#compare-items tbody tr td:first-child').allTextContents();
+  for (const name of new Set(picked)) assert.ok(compared.some((c) => c.startsWith(name)), `${name} in ${compared}`);
+  await shot(page, 'catalog-compare-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// axe-core (tests/browser's devDependency, injected from node_modules: nothing is fetched) on
+// every view at both widths: no serious or critical violation.
+test('accessibility: axe-core finds no serious or critical violation on any view', async () => {
+  const axePath = join(root, 'tests/browser/node_modules/axe-core/axe.min.js');
+  const found = [];
+  for (const [name, hash] of Object.entries({ ...views, 'estimate-fallback': estimateHash.replace('pricing.kind=both',
+    'pricing.kind=spot_with_fallback&pricing.deadline_hours=5'), 'api-docs': null })) {
+    for (const [size, viewport] of [['laptop', laptop], ['phone', phone]]) {
+      const { page, errors, close } = await open(hash ?? '', { viewport });
+      if (hash === null) {
+        await page.goto(`${base}/docs`);
+        await page.waitForLoadState('networkidle');
+      } else {
+        await page.waitForFunction(() => {
+          const s = document.querySelector('section:not([hidden])');
+          return s && !s.hasAttribute('aria-busy') && (s.querySelector('.result')?.children.length > 0);
+        }, null, { timeout: 20000 });
+        // Folded boxes open, so what they hold is checked too.
+        await page.evaluate(() => document.querySelectorAll('section:not([hidden]) details').forEach((d) => { d.open = true; }));
+      }
+      await page.addScriptTag({ path: axePath });
+      const violations = await page.evaluate(async () => (await axe.run(document, { resultTypes: ['violations'] }))
+        .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+      for (const v of violations) found.push(`${name} at ${size}: ${v}`);
+      assert.deepEqual(errors, [], `${name} at ${size}`);
+      await close();
+    }
+  }
+  assert.deepEqual(found, []);
 });

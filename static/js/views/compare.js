@@ -4,7 +4,7 @@
 import { api, ApiError } from '../api.js';
 import { formToBody, splitList } from '../forms.js';
 import { bars } from '../charts.js';
-import { durationAxis, el, hours, money, notes, num, table } from '../format.js';
+import { cards, durationAxis, el, hours, money, notes, num, scroller, table } from '../format.js';
 import { verdictOf, verdictShort, verdictText } from '../feasibility.js';
 import { chartBox, formView } from './common.js';
 
@@ -129,12 +129,13 @@ function render(c, result) {
   const t = table([c.by, 'Precision', 'Per GPU-hour', 'Samples/s', 'Time', `Cost (${c.currency})`,
     `Samples per ${c.currency}`, 'Bottleneck', 'Verdict'], rows.map((r, i) => cells(r, i === best)), c.title);
   t.id = 'compare-items';
+  cards(t, ['Time', `Cost (${c.currency})`], c.by);
   const time = durationAxis(rows.map((r) => r.hours));
   const [timeFig, timeCanvas] = chartBox(`Time (${time.unit})`);
   const [costFig, costCanvas] = chartBox(`Cost (${c.currency})`);
   const [valueFig, valueCanvas] = chartBox(`Samples per ${c.currency}` + (best >= 0 ? ` (best: ${rows[best].label})` : ''));
   const charts = el('div', { class: 'charts three', id: 'compare-charts' }, timeFig, costFig, valueFig);
-  result.append(el('div', { class: 'scroll' }, t), notes(c), charts);
+  result.append(scroller(t), notes(c), charts);
   if (c.failed.length) {
     const f = table([c.by, 'Why not'], c.failed, 'Not estimated');
     f.id = 'compare-failed';

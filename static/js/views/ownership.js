@@ -3,9 +3,9 @@
 // trains a workload as fast (POST /api/v1/estimates/ownership). The form is local to the
 // page (not in the URL); problems show beside their fields like every other form.
 import { ApiError, cached, api, Latest } from '../api.js';
-import { el, facts, money, notes, num, table } from '../format.js';
+import { cards, el, facts, hours, money, notes, num, scroller, table } from '../format.js';
 import { clearErrors, formToBody, showProblem } from '../forms.js';
-import { field } from '../parts.js';
+import { field, loadCurrencies } from '../parts.js';
 
 const decimal = (name, value = '', extra = {}) =>
   ({ name, 'data-kind': 'number', inputmode: 'decimal', value, size: 8, ...extra });
@@ -37,14 +37,37 @@ function renderAnswer(answer) {
   ];
   if (answer.training) {
     pairs.push([`Owned: ${answer.training.workload}`,
-      `${num(answer.training.samples_per_s)} samples/s, ${num(answer.training.hours_per_job)} h per job`]);
+      `${num(answer.training.samples_per_s)} samples/s, ${hours(answer.training.hours_per_job)} per job`]);
   }
   const summary = facts(pairs);
   summary.id = 'ownership-summary';
   const t = table(['Rent', 'Cheapest option', `Per GPU-hour (${cur})`, `Rent a month (${cur})`,
     `Saved a month (${cur})`, 'Break-even (months)'], comparisonRows(answer), 'Buying against renting');
   t.id = 'ownership-comparisons';
-  return [summary, el('div', { class: 'scroll' }, t), notes(answer)];
+  cards(t, ['Break-even (months)', `Saved a month (${cur})`, `Rent a month (${cur})`], 'Rent');
+  return [summary, scroller(t), notes(answer)];
+}
+
+const defaultWorkload = 'resnet-50';
+
+// Keeps the amounts the form asks in the chosen currency: each field's label names it, and a
+// field still holding its USD default takes that default converted at the API's rate (a
+// figure the user typed is left as typed). `fields`: [label, usd default or null, text, unit].
+function convertOnCurrency(select, fields) {
+  const shown = fields.map(([label, usd]) => ({ label, usd, value: usd === null ? '' : String(usd) }));
+  select.addEventListener('change', async () => {
+    const code = select.value;
+    const rates = await cached('/api/v1/fx-rates');
+    const rate = code === 'USD' ? 1 : rates.items.find((r) => r.currency === code)?.units_per_usd;
+    if (!Number.isFinite(rate)) return;
+    fields.forEach(([label, usd, text, unit = ''], i) => {
+      label.firstChild.textContent = `${text} (${code}${unit ? ` ${unit}` : ''})`;
+      const input = label.querySelector('input');
+      if (usd === null || input.value !== shown[i].value) return;  // typed by the user
+      shown[i].value = String(Number((usd * rate).toPrecision(4)));
+      input.value = shown[i].value;
+    });
+  });
 }
 
 // The panel for GPU `g` (a /api/v1/gpus/{id} answer).
@@ -57,6 +80,9 @@ export function ownershipPanel(g) {
     'compares the cheapest rented option that trains it as fast');
   const select = workload.querySelector('select');
   select.add(new Option('none: the same GPU only', ''));
+  // A default workload, so that a first look shows the cheapest option as fast and its
+  // break-even (ResNet-50 on an ImageNet epoch trains on every GPU of the catalog).
+  select.add(new Option('ResNet-50 (cnn)', defaultWorkload, true, true));
   const job = el('fieldset', { class: 'group' },
     field('Samples per job', decimal('training.dataset.samples', '1281167')),
     field('Global batch', decimal('training.global_batch_size', '256')));
@@ -64,17 +90,29 @@ export function ownershipPanel(g) {
   select.addEventListener('change', toggle);
   toggle();
   cached('/api/v1/workloads').then((answer) => {
+    const chosen = select.value;
+    select.replaceChildren(select.options[0]);
     for (const w of answer.items) select.add(new Option(`${w.name} (${w.family})`, w.id));
+    select.value = chosen;
+    toggle();
   }).catch(() => {});
   const gpu = el('input', { type: 'hidden', name: 'gpu', value: g.id });
+  const currency = field('Currency', { tag: 'select', name: 'currency', 'data-currency': '', options: [['USD', 'USD']] },
+    'of every amount, asked and answered');
+  const price = field('Purchase price per GPU (USD)', decimal('purchase_price', known ? String(g.launch_price_usd) : ''),
+    known ? `catalog launch price ${money(g.launch_price_usd)} USD` : 'no launch price in the catalog: enter one');
+  const power = field('Electricity (USD per kWh)', decimal('electricity_price_per_kwh', '0.15'));
+  loadCurrencies(currency).catch(() => {});
+  convertOnCurrency(currency.querySelector('select'), [[price, known ? g.launch_price_usd : null, 'Purchase price per GPU'],
+    [power, 0.15, 'Electricity', 'per kWh']]);
   form.append(
     el('p', { class: 'form-error', role: 'alert', hidden: '' }),
     gpu,
     el('fieldset', { class: 'group' },
-      field('Purchase price per GPU (USD)', decimal('purchase_price', known ? String(g.launch_price_usd) : ''),
-        known ? `catalog launch price ${money(g.launch_price_usd)} USD` : 'no launch price in the catalog: enter one'),
+      currency,
+      price,
       field('GPUs', decimal('gpus', '1')),
-      field('Electricity (USD per kWh)', decimal('electricity_price_per_kwh', '0.15')),
+      power,
       field('Utilisation (0–1)', decimal('utilisation', '1')),
       field('Years of use', decimal('years', '3'))),
     el('fieldset', { class: 'group' }, workload),

@@ -6,12 +6,13 @@
 // options each open the full plan on their instance.
 import { api } from '../api.js';
 import { formToBody, formToParams } from '../forms.js';
-import { xy } from '../charts.js';
-import { el, facts, int, money, notes, num, pct, seconds, table } from '../format.js';
+import { spreads, xy } from '../charts.js';
+import { cards, el, facts, int, money, notes, num, pct, scroller, seconds, table } from '../format.js';
 import { reasonName, verdictBox, verdictOf, verdictText } from '../feasibility.js';
 import { navigate } from '../router.js';
 import { itemNotes, priceKindName } from './recommend.js';
 import { chartBox, formView } from './common.js';
+import { exportPanel } from '../export.js';
 
 // Whether the form asks for the cheapest plan in the catalog rather than one on given hardware.
 const searching = (form) => form.querySelector('[name="_plan"]:checked')?.value === 'cheapest';
@@ -31,12 +32,12 @@ async function run(form, signal) {
   const slo = typeof body.latency_slo_ms === 'number' ? body.latency_slo_ms / 1000 : null;
   if (searching(form)) {
     // The same workload, load and target, without hardware: every catalog offer, by cost.
-    const search = await api('/api/v1/recommendations',
-      { method: 'POST', body: { task: 'inference', objective: 'cost', ...body }, signal });
-    return { search, slo, params: formToParams(form), workload: workloadName(form, body) };
+    const request = { task: 'inference', objective: 'cost', ...body };
+    const search = await api('/api/v1/recommendations', { method: 'POST', body: request, signal });
+    return { search, slo, params: formToParams(form), workload: workloadName(form, body), request };
   }
   const answer = await api('/api/v1/estimates/inference', { method: 'POST', body, signal });
-  return { answer, slo };
+  return { answer, slo, request: body };
 }
 
 function render(got, result) {
@@ -132,7 +133,7 @@ function latencyTable(a) {
     ? ` (${num(a.planned_requests_per_s_per_replica)} requests/s, Poisson arrivals)` : '';
   const t = table(['', 'Mean', 'p50', 'p95'], rows, `Latency per request at the planned load${load}, one replica`);
   t.id = 'serving-latency';
-  return el('div', { class: 'scroll' }, t);
+  return scroller(t);
 }
 
 // One scheduler iteration at the planned load (the answer's `iteration`): its terms and
@@ -149,7 +150,7 @@ function iterationTable(it) {
   const t = table(['Term', 'Time', 'Share'], rows,
     `One scheduler iteration at the planned load (mean batch ${num(it.batch)}${graphs})`);
   t.id = 'serving-iteration';
-  return el('div', { class: 'scroll' }, t);
+  return scroller(t);
 }
 
 // Where the plan runs: "gcp a3-highgpu-1g in asia-east1" when it is a catalog instance.
@@ -168,7 +169,7 @@ function memoryText(m, engine, fits) {
   return `${num(m.total_gb)} of ${num(m.capacity_gb)} GB`;
 }
 
-function renderPlan({ answer: a, slo }, result) {
+function renderPlan({ answer: a, slo, request }, result) {
   const c = a.cost.currency;
   const v = verdictOf(a);
   // The serving model's decoder answer: latencies at the planned load (p95 end to end, p50
@@ -212,7 +213,8 @@ function renderPlan({ answer: a, slo }, result) {
     const t = table(['Price', 'Per hour', 'Per month', 'Per million output tokens',
       'Per million prompt + output tokens', 'Per thousand requests'], rows, `Cost (${c})`);
     t.id = 'serving-cost';
-    result.append(el('div', { class: 'scroll' }, t));
+    result.append(scroller(t), exportPanel('inference', request, { name: `gpuplan-${a.workload.id}`,
+      label: `${a.workload.name} on ${a.hardware.gpu}` }).box);
   }
   // The curve: each point a replica kept full with `batch` requests in flight (closed loop),
   // batch 1, 2, 4 ... up to the engine's cap; its latency the p95 end to end, its first
@@ -236,13 +238,17 @@ function renderPlan({ answer: a, slo }, result) {
   } else if (a.batch) {
     marks.push({ label: 'chosen batch', points: [{ x: a.batch, y: a.latency_s }], color: '#d9622b', radius: 7, pointStyle: 'rectRot' });
   }
+  // End to end solid blue, first token dotted gold: apart from each other, from the target
+  // (dashed pink) and from the markers; a log axis when the first token is far below the rest.
+  const latencies = curve.flatMap((p) => [p.latency_s, p.ttft_s]);
   xy(canvas, [
-    { label: planned ? 'end-to-end latency, p95 (s)' : 'end-to-end latency (s)', points: curve.map((p) => ({ x: p.batch, y: p.latency_s })), line: true },
-    { label: planned ? 'time to first token, p50 (s)' : 'time to first token (s)', points: curve.map((p) => ({ x: p.batch, y: p.ttft_s })), line: true },
+    { label: planned ? 'end-to-end latency, p95 (s)' : 'end-to-end latency (s)', points: curve.map((p) => ({ x: p.batch, y: p.latency_s })), line: true, color: '#2f6fd6' },
+    { label: planned ? 'time to first token, p50 (s)' : 'time to first token (s)', points: curve.map((p) => ({ x: p.batch, y: p.ttft_s })),
+      line: true, color: '#b8860b', dash: [2, 3], pointStyle: 'crossRot' },
     ...(slo === null ? [] : [{ label: 'latency target', points: [{ x: 1, y: slo }, { x: maxBatch, y: slo }], line: true, color: '#d14a7c', dash: [6, 4], radius: 0 }]),
     ...marks,
   ], { x: planned ? `concurrent requests in flight (batch, up to the cap ${int(cap ?? maxBatch)})` : 'batch (concurrent requests)',
-    y: 'seconds', logX: maxBatch > 16 });
+    y: 'seconds', logX: maxBatch > 16, logY: spreads(latencies) });
 }
 
 // --- The cheapest plans in the catalog -------------------------------------------------
@@ -268,7 +274,7 @@ function optionParams(params, it) {
 // The button that opens an option's full plan (early in its row: the notes can be long).
 function openButton(params, it) {
   const button = el('button', { type: 'button', class: 'small',
-    'aria-label': `Full plan on ${it.cloud} ${it.instance_type} in ${it.region}`, text: 'Open' });
+    'aria-label': `Open the full plan on ${it.cloud} ${it.instance_type} in ${it.region}`, text: 'Open' });
   button.addEventListener('click', () => navigate('serving', optionParams(params, it)));
   return button;
 }
@@ -277,10 +283,17 @@ function openButton(params, it) {
 // planned load (end to end, first token, per output token), what one replica sustains at
 // saturation, and cost; an infeasible item (which a ranking should never hold) shows its
 // verdict instead.
-function optionRow(it, c, params) {
+function optionRow(it, c, params, onExport) {
   const v = verdictOf(it);
   const p95 = it.latency_p95 && typeof it.latency_p95 === 'object' ? it.latency_p95 : {};
-  const head = [String(it.rank), openButton(params, it), it.instance_type, it.cloud, it.region, it.gpu,
+  const plan = el('span', { class: 'plan-buttons' }, openButton(params, it));
+  if (v.feasible) {
+    const exportIt = el('button', { type: 'button', class: 'small secondary', text: 'Export',
+      'aria-label': `Export option ${it.rank} as SkyPilot or Kubernetes` });
+    exportIt.addEventListener('click', onExport);
+    plan.append(' ', exportIt);
+  }
+  const head = [String(it.rank), plan, it.instance_type, it.cloud, it.region, it.gpu,
     `${int(it.replicas)} × ${int(it.gpus_per_replica)} GPU(s)`, int(it.nodes), priceKindName(it.price_kind)];
   const figures = v.feasible
     ? [seconds(p95.e2e_s ?? it.latency_s), seconds(p95.ttft_s), seconds(p95.tpot_s),
@@ -307,8 +320,11 @@ function rejectedTable(rejected) {
   return t;
 }
 
-function renderSearch({ search: r, params, workload }, result) {
+function renderSearch({ search: r, params, workload, request }, result) {
   const c = r.currency;
+  const first = r.items.find((it) => verdictOf(it).feasible);
+  const label = (it) => `#${it.rank}: ${it.instance_type} (${it.cloud} ${it.region}), ${priceKindName(it.price_kind)}`;
+  const exporter = exportPanel('recommendation', request, { name: 'gpuplan-serving', item: first?.rank, label: first ? label(first) : '' });
   result.append(el('h3', { text: `The cheapest plans for ${workload} in the catalog` }));
   if (r.stopped_early && typeof r.stopped_early === 'object') {
     result.append(el('p', { class: 'warning', text: `The search stopped early: ${r.stopped_early.detail || ''}` }));
@@ -322,12 +338,13 @@ function renderSearch({ search: r, params, workload }, result) {
   }
   const options = table(['#', 'Full plan', 'Instance type', 'Cloud', 'Region', 'GPU', 'Replicas × GPUs each', 'Instances',
     'Price kind', 'Latency p95', 'First token p95', 'Per token p95', 'Saturation (req/s)', 'Per hour', 'Per month', 'Feasibility', 'Notes'],
-  r.items.map((it) => optionRow(it, c, params)),
+  r.items.map((it) => optionRow(it, c, params, () => exporter.show(it.rank, label(it)))),
   `Ranked by cost (${r.feasible} feasible of ${r.considered} considered; ${c}). Latencies: p95 at the planned ` +
     'load; saturation: the requests/s one replica sustains');
   options.id = 'serving-options';
+  cards(options, ['Per month', 'Latency p95', 'Per hour'], 'Instance type');
   const more = el('details', { class: 'rejected' }, el('summary', { text: 'Options not ranked, by reason' }), rejected);
-  result.append(el('div', { class: 'scroll' }, options), notes(r), more);
+  result.append(scroller(options), ...(first ? [exporter.box] : []), notes(r), more);
 }
 
 // --- The form -----------------------------------------------------------------------------
