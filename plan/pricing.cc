@@ -61,13 +61,9 @@ void Pricing::NoteFxRate(PriceQuote& q) const {
   q.fx_as_of = std::min(from->second.as_of, to->second.as_of);
 }
 
-Result<PriceQuote> Pricing::Quote(const db::Offer& offer) const {
+Result<PriceQuote> Pricing::QuotePrices(const db::Offer& offer) const {
   PriceQuote q;
   q.currency = currency_;
-  q.native_currency = offer.currency;
-  q.spot_zone = offer.spot_zone;
-  q.observed_at = offer.observed_at;
-  q.source = offer.source;
   for (auto [from, to] : {std::pair{&offer.price_ondemand_per_hour, &q.ondemand},
                           std::pair{&offer.price_spot_per_hour, &q.spot}}) {
     if (!*from) continue;
@@ -75,8 +71,19 @@ Result<PriceQuote> Pricing::Quote(const db::Offer& offer) const {
     if (!v.ok()) return v.error();
     *to = *v;
   }
-  NoteFxRate(q);
   return q;
+}
+
+Result<PriceQuote> Pricing::Quote(const db::Offer& offer) const {
+  auto quoted = QuotePrices(offer);
+  if (!quoted.ok()) return quoted;
+  PriceQuote& q = *quoted;
+  q.native_currency = offer.currency;
+  q.spot_zone = offer.spot_zone;
+  q.observed_at = offer.observed_at;
+  q.source = offer.source;
+  NoteFxRate(q);
+  return quoted;
 }
 
 Result<PriceQuote> Pricing::QuoteGiven(std::optional<double> ondemand, std::optional<double> spot,

@@ -85,6 +85,9 @@ class Pricing {
 
   // The offer's prices in the request currency.
   Result<PriceQuote> Quote(const db::Offer& offer) const;
+  // The same prices and currency without the quote's text (zone, date, source, rate date):
+  // what a recommendation walk ranks every offer by; its answered items show the offer's.
+  Result<PriceQuote> QuotePrices(const db::Offer& offer) const;
   // Prices a request gives for explicit hardware (per node, in `native`), source "request";
   // kInvalidArgument naming `field` when `native` has no exchange rate.
   Result<PriceQuote> QuoteGiven(std::optional<double> ondemand, std::optional<double> spot,

@@ -86,7 +86,10 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
     }
   }
   counts.AddTo(out);
-  Finish(feasible, objective, limit, cons, out);
+  std::vector<Candidate*> ranked;
+  ranked.reserve(feasible.size());
+  for (Candidate& c : feasible) ranked.push_back(&c);
+  Finish(ranked, objective, limit, cons, out);
   return out;
 }
 

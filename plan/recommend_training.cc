@@ -17,6 +17,7 @@
 #include "model/training_job.h"
 #include "model/counts.h"
 #include "plan/deadline.h"
+#include "plan/hardware.h"
 #include "plan/recommend_walk.h"
 #include "plan/worker_pool.h"
 
@@ -80,17 +81,26 @@ bool NeedsSpotPricing(const OfferPrices& prices, const Constraints& cons) {
   return false;
 }
 
+// A distinct hardware configuration of the walk: an instance type (one of the offers with its
+// key) on `nodes` nodes, and its GPU's spec (an error answered if the walk gets that far).
+// Its cluster is built where it is estimated, on any thread.
+struct Configuration {
+  const db::InstanceType* type = nullptr;
+  Result<const model::GpuSpec*> gpu = static_cast<const model::GpuSpec*>(nullptr);
+  int nodes = 1;
+};
+
 using TrainingEstimates =
     std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>>;
 
-// The options of `offer` on 1, 2, 4... nodes (`slots`: their clusters' and estimates'
+// The options of `offer` on 1, 2, 4... nodes (`slots`: their configurations' and estimates'
 // positions) and each price kind asked: the feasible ones added to `feasible` (the cost of a
 // spot_with_fallback option kept in `fallbacks`), the others counted in `counts`. Answers
 // the first error met, in the order a walk meets them: the offer's prices, then per node
 // count its cluster, its estimate (an error that is not an option's refusal) and its spot
 // pricing. Reads only its arguments: blocks of offers run on several threads.
 std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, const size_t* slots,
-                               const std::vector<Result<model::Cluster>>& clusters,
+                               const std::vector<Configuration>& configurations,
                                const TrainingEstimates& estimates, const TrainingRequest& request,
                                const Constraints& cons, SpotTimesMemo& memo,
                                std::vector<Candidate>& feasible,
@@ -99,7 +109,8 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
   if (!in.prices->ok()) return in.prices->error();
   const OfferPrices& prices = **in.prices;
   for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
-    if (!clusters[slots[level]].ok()) return clusters[slots[level]].error();
+    const Configuration& configuration = configurations[slots[level]];
+    if (!configuration.gpu.ok()) return configuration.gpu.error();
     const auto& slot = *estimates[slots[level]];
     for (const auto& [name, kind] : model::kPriceKindNames) {
       const bool spot = model::StartsOnSpot(kind);
@@ -263,7 +274,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       model::IsImage(request.workload.family) ? KeyFor::kImageTraining : KeyFor::kTraining;
   NodeSpecs nodes_of(context.catalog);
   std::unordered_map<HardwareKey, size_t, HardwareKeyHash> slot_of;
-  std::vector<Result<model::Cluster>> clusters;
+  std::vector<Configuration> configurations;
   std::vector<size_t> slots;  // of each offer on 1, 2, 4... nodes, in the walk's order
   int node_counts = 0;
   for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
@@ -285,18 +296,10 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       }
       for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
         auto [it, added] =
-            slot_of.try_emplace(KeyOf(offer->instance, nodes, key_for), clusters.size());
+            slot_of.try_emplace(KeyOf(offer->instance, nodes, key_for), configurations.size());
         slots.push_back(it->second);
         if (!added) continue;
-        auto node = nodes_of.Of(offer->instance);
-        if (!node.ok()) {
-          clusters.push_back(node.error());  // answered if the walk gets that far
-          continue;
-        }
-        model::Cluster cluster;
-        cluster.node = std::move(node).value();
-        cluster.nodes = nodes;
-        clusters.push_back(std::move(cluster));
+        configurations.push_back({&offer->instance, nodes_of.GpuOf(offer->instance), nodes});
       }
     }
   };
@@ -331,18 +334,22 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   // time with its planning deadline, read here.
   const auto planning_until = PlanningDeadline();
   auto time_up = [&] { return Past(planning_until); };
-  TrainingEstimates estimates(clusters.size());
+  TrainingEstimates estimates(configurations.size());
   ParallelFor(
-      clusters.size(),
+      configurations.size(),
       [&](size_t i) {
         if (time_up()) return;  // not estimated: the walk stops before its first offer
-        if (!clusters[i].ok()) {
-          estimates[i] = clusters[i].error();
+        const Configuration& configuration = configurations[i];
+        if (!configuration.gpu.ok()) {
+          estimates[i] = configuration.gpu.error();
           return;
         }
+        model::Cluster cluster;
+        cluster.node = NodeFromInstance(*configuration.type, **configuration.gpu);
+        cluster.nodes = configuration.nodes;
         // Figures only: the options show no estimate's words (api/plan_json.cc).
         estimates[i] = Shared(
-            model::EstimateTrainingFigures(request.workload, request.job, *clusters[i]));
+            model::EstimateTrainingFigures(request.workload, request.job, cluster));
       },
       read_prices);
   // The walk covers the offers whose prices were read and whose options were estimated.
@@ -403,7 +410,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       if (rep_of[next] != next) continue;  // joined below from its first offer's
       OptionCounts& counts = repeated[next] ? counts_of.at(next) : block.counts;
       block.error = WalkOffer(*offers->offers[next], inputs[next], &slots[next * node_counts],
-                              clusters, estimates, request, cons, memo, block.feasible,
+                              configurations, estimates, request, cons, memo, block.feasible,
                               block.fallbacks, counts);
       if (repeated[next]) block.counts += counts;
     }
@@ -416,7 +423,10 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     return std::make_pair(block.feasible.begin() + block.starts[k],
                           block.feasible.begin() + block.starts[k + 1]);
   };
-  std::vector<Candidate> feasible;
+  // The options in the walk's order: those of walked offers where their block keeps them,
+  // those of repeating offers copied (with their own offer) into `copies`.
+  std::vector<Candidate*> feasible;
+  std::deque<Candidate> copies;
   size_t options = 0;  // those the loop below joins
   for (size_t b = 0; b < blocks.size() && blocks[b].walked; ++b) {
     const size_t first = b * kOffersPerBlock;
@@ -438,14 +448,15 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     for (size_t i = first; i + 1 - first < block.starts.size(); ++i) {
       if (rep_of[i] == i) {
         auto [from, to] = options_of(i);
-        feasible.insert(feasible.end(), from, to);
+        for (auto c = from; c != to; ++c) feasible.push_back(&*c);
         continue;
       }
       total += counts_of.at(rep_of[i]);
       auto [from, to] = options_of(rep_of[i]);
       for (auto c = from; c != to; ++c) {
-        feasible.push_back(*c);
-        feasible.back().offer = offers->offers[i];
+        Candidate& copy = copies.emplace_back(*c);
+        copy.offer = offers->offers[i];
+        feasible.push_back(&copy);
       }
     }
     if (block.error) return *block.error;

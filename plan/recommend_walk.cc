@@ -85,7 +85,7 @@ std::string DistinctKey(const Candidate& c, Constraints::Distinct distinct) {
 
 // Ranks `feasible` by the objective; answers the first `limit` (the best of each distinct
 // key only) and the Pareto front.
-void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
+void Rank(const std::vector<Candidate*>& feasible, Objective objective, int limit,
           Constraints::Distinct distinct, Recommendation& out) {
   // One pass for the figures the scores and the front need, one for the scores and keys:
   // the candidates are many (tens of thousands) and each pass reads them all from memory.
@@ -94,7 +94,8 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   // best of hours x cost are not sorted.
   double min_cost = INFINITY, min_hours = INFINITY;
   const Candidate* pivots[3] = {nullptr, nullptr, nullptr};
-  for (const auto& c : feasible) {
+  for (const Candidate* option : feasible) {
+    const Candidate& c = *option;
     min_cost = std::min(min_cost, c.cost);
     min_hours = std::min(min_hours, c.hours);
     if (!pivots[0] || c.hours < pivots[0]->hours) pivots[0] = &c;
@@ -123,7 +124,7 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   by_score.reserve(feasible.size());
   std::vector<TimeKey> by_time;
   for (size_t i = 0; i < feasible.size(); ++i) {
-    Candidate& c = feasible[i];
+    Candidate& c = *feasible[i];
     switch (objective) {
       case Objective::kCost: c.score = c.cost + c.hours * 1e-9; break;
       case Objective::kTime: c.score = c.hours + c.cost * 1e-12; break;
@@ -146,7 +147,7 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   for (const TimeKey& k : by_time) {
     if (k.cost < best_cost) {
       best_cost = k.cost;
-      out.pareto_front.push_back(Materialize(feasible[k.index]));
+      out.pareto_front.push_back(Materialize(*feasible[k.index]));
     }
   }
   out.feasible = static_cast<int>(feasible.size());
@@ -157,7 +158,7 @@ void Rank(std::vector<Candidate>& feasible, Objective objective, int limit,
   for (auto end = by_score.end();
        end != by_score.begin() && static_cast<int>(out.items.size()) < limit; --end) {
     std::pop_heap(by_score.begin(), end, worse);
-    const Candidate* next = &feasible[(end - 1)->index];
+    const Candidate* next = feasible[(end - 1)->index];
     std::string key = DistinctKey(*next, distinct);
     if (!key.empty() && !seen.insert(key).second) continue;
     out.items.push_back(Materialize(*next));
@@ -195,7 +196,7 @@ HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use) {
 }
 
 Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer) {
-  auto quote = pricing.Quote(offer);
+  auto quote = pricing.QuotePrices(offer);
   if (!quote.ok()) return quote.error();
   return OfferPrices{std::move(quote).value(), pricing.Assess(offer)};
 }
@@ -246,14 +247,20 @@ std::map<std::string, int> RejectedAtZero(std::initializer_list<Rejection> alway
   return out;
 }
 
-Result<model::NodeSpec> NodeSpecs::Of(const db::InstanceType& type) {
+Result<const model::GpuSpec*> NodeSpecs::GpuOf(const db::InstanceType& type) {
   auto known = gpus_.find(type.gpu_id);
   if (known == gpus_.end()) {
     auto g = catalog_.GetGpu(type.gpu_id);
     if (!g.ok()) return g.error();
     known = gpus_.emplace(type.gpu_id, std::move(g).value()).first;
   }
-  return NodeFromInstance(type, known->second);
+  return &known->second;
+}
+
+Result<model::NodeSpec> NodeSpecs::Of(const db::InstanceType& type) {
+  auto gpu = GpuOf(type);
+  if (!gpu.ok()) return gpu.error();
+  return NodeFromInstance(type, **gpu);
 }
 
 Result<CandidateOfferList> CandidateOffers(db::CatalogReader& catalog, const Constraints& c) {
@@ -318,7 +325,7 @@ bool WithinBudget(double budget_cost, const Constraints& cons, OptionCounts& cou
   return false;
 }
 
-void Finish(std::vector<Candidate>& feasible, Objective objective, int limit,
+void Finish(const std::vector<Candidate*>& feasible, Objective objective, int limit,
             const Constraints& cons, Recommendation& out) {
   Rank(feasible, objective, limit, cons.distinct, out);
   NoteDoubtfulPrices(out);

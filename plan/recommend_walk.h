@@ -94,7 +94,8 @@ struct OptionCounts {
 // always lists; others appear once counted).
 std::map<std::string, int> RejectedAtZero(std::initializer_list<Rejection> always);
 
-// An offer's prices in the request currency and their flags, read once per offer.
+// An offer's prices in the request currency (Pricing::QuotePrices: no text) and their
+// flags, read once per offer.
 struct OfferPrices {
   PriceQuote quote;
   PriceQuality quality;
@@ -119,6 +120,9 @@ class NodeSpecs {
  public:
   explicit NodeSpecs(db::CatalogReader& catalog) : catalog_(catalog) {}
   Result<model::NodeSpec> Of(const db::InstanceType& type);
+  // The spec of the type's GPU, kept while this lives: Of without the node (other threads
+  // may read the spec and build the node, NodeFromInstance, while no call adds one).
+  Result<const model::GpuSpec*> GpuOf(const db::InstanceType& type);
 
  private:
   db::CatalogReader& catalog_;
@@ -183,9 +187,10 @@ Candidate NewCandidate(const db::Offer& offer, int nodes, model::PriceKind kind,
 // budget; counts over_budget in `counts` when it is not.
 bool WithinBudget(double budget_cost, const Constraints& cons, OptionCounts& counts);
 
-// Ranks `feasible` by the objective; answers the first `limit` (the best of each distinct
-// key only) and the Pareto front, and says how many options a flagged price kept out.
-void Finish(std::vector<Candidate>& feasible, Objective objective, int limit,
+// Ranks `feasible` (in the walk's order, which ties keep; each one's score is set) by the
+// objective; answers the first `limit` (the best of each distinct key only) and the Pareto
+// front, and says how many options a flagged price kept out.
+void Finish(const std::vector<Candidate*>& feasible, Objective objective, int limit,
             const Constraints& cons, Recommendation& out);
 
 // The deadline assumption every recommendation with a deadline names.

@@ -48,7 +48,9 @@ TEST(ParetoFrontTest, IsTheFrontOfEveryOptionWithTies) {
     Recommendation out;
     Constraints cons;
     std::vector<Candidate> copy = feasible;
-    Finish(copy, static_cast<Objective>(round % 3), 5, cons, out);
+    std::vector<Candidate*> ranked;
+    for (Candidate& c : copy) ranked.push_back(&c);
+    Finish(ranked, static_cast<Objective>(round % 3), 5, cons, out);
     std::vector<std::pair<double, double>> front;
     for (const RecommendedOption& o : out.pareto_front) front.push_back({o.hours, o.cost});
     ASSERT_EQ(front, expected) << "round " << round << ", " << n << " options";
