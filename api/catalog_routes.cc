@@ -35,7 +35,8 @@ struct InstancesRequest {
 
 Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
   QueryParams q(req.params, {"cloud", "region", "gpu", "min_gpu_count", "max_gpu_count",
-                             "min_gpu_memory_gb", "max_price_per_hour", "price_kind", "currency",
+                             "min_gpu_memory_gb", "instance_type", "interconnect", "min_vcpus",
+                             "min_memory_gib", "max_price_per_hour", "price_kind", "currency",
                              "sort", "order", "limit", "cursor", "format"});
   InstancesRequest r;
   r.csv = q.Choice("format", {"json", "csv"}, "json") == "csv";
@@ -55,6 +56,13 @@ Result<InstancesRequest> DecodeInstancesRequest(const httplib::Request& req) {
     q.Fail("max_gpu_count", "max_gpu_count must not be below min_gpu_count");
   }
   r.filter.min_gpu_memory_gb = q.Number("min_gpu_memory_gb", 0);
+  r.filter.instance_type_contains = q.String("instance_type");
+  if (r.filter.instance_type_contains.size() > 100) {
+    q.Fail("instance_type", "instance_type is at most 100 characters");
+  }
+  r.filter.interconnect = q.Choice("interconnect", {"none", "pcie", "nvlink", "nvswitch"}, "");
+  r.filter.min_vcpus = q.Number("min_vcpus", 0);
+  r.filter.min_memory_gib = q.Number("min_memory_gib", 0);
   r.query.max_price_per_hour = q.Number("max_price_per_hour", 0);
   r.query.price_kind = model::ParseEnum(model::kPriceKindNames,
                                        q.Choice("price_kind", {"ondemand", "spot"}, "ondemand"))

@@ -63,6 +63,10 @@ bool DeeperThan(const nlohmann::json& value, size_t max_depth) {
   return false;
 }
 
+// Bodies up to this size are parsed without the counting pass (request bodies of the
+// planning routes are a few hundred bytes; imports are counted first).
+constexpr size_t kParsedOnceBytes = 64 * 1024;
+
 }  // namespace
 
 JsonLimits LimitsForBody(size_t body_limit) {
@@ -75,10 +79,10 @@ ParsedJson ParseBoundedJson(std::string_view text, const JsonLimits& limits) {
   ParsedJson out;
   try {
     // A text of no more bytes than the values allowed cannot hold more values (each takes a
-    // byte at least), nor cost much memory: it is parsed once, and its depth checked on the
-    // tree. The counting pass below says why a text that does not parse was refused (a
+    // byte at least) and, under kParsedOnceBytes, costs little memory even when it nests too
+    // deep: it is parsed once, and its depth checked on the tree. The counting pass below says why a text that does not parse was refused (a
     // limit it passes before its error, or the error), as for any other text.
-    if (text.size() <= limits.max_values) {
+    if (text.size() <= std::min<size_t>(limits.max_values, kParsedOnceBytes)) {
       nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (!doc.is_discarded()) {
         if (DeeperThan(doc, limits.max_depth)) {

@@ -26,7 +26,10 @@ struct OfferFilter {
   std::optional<int> min_gpu_count;
   std::optional<int> max_gpu_count;
   std::optional<double> min_gpu_memory_gb;  // per GPU
-  std::string instance_type;
+  std::string instance_type;                // exactly this id
+  std::string instance_type_contains;       // ids holding this text, case-insensitive
+  std::string interconnect;                 // none | pcie | nvlink | nvswitch
+  std::optional<double> min_vcpus, min_memory_gib;  // per instance; unknown ones fail
 };
 
 struct CloudSummary {

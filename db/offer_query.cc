@@ -61,6 +61,17 @@ bool OfferMatches(const Offer& o, const OfferFilter& f) {
   if (f.min_gpu_count && t.gpu_count < *f.min_gpu_count) return false;
   if (f.max_gpu_count && t.gpu_count > *f.max_gpu_count) return false;
   if (f.min_gpu_memory_gb && o.gpu_memory_gb < *f.min_gpu_memory_gb) return false;
+  if (!f.interconnect.empty() && t.interconnect != f.interconnect) return false;
+  if (f.min_vcpus && !(t.vcpus && *t.vcpus >= *f.min_vcpus)) return false;
+  if (f.min_memory_gib && !(t.memory_gib && *t.memory_gib >= *f.min_memory_gib)) return false;
+  if (!f.instance_type_contains.empty()) {
+    const std::string& id = t.id;
+    const std::string& part = f.instance_type_contains;
+    auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    auto at = std::search(id.begin(), id.end(), part.begin(), part.end(),
+                          [&](char a, char b) { return lower(a) == lower(b); });
+    if (at == id.end()) return false;
+  }
   return true;
 }
 

@@ -313,29 +313,34 @@ GradientSync GradientSyncOf(const Workload& w, const TrainingJob& job, const Clu
 }
 
 // What data parallelism adds to a step of `m` micro-steps of `micro`: the synchronisation's
-// exposed part, and the wait for the slowest replica. Never more when the micro-steps are
-// shorter (a smaller micro-batch), so the whole share in one micro-step bounds it from below.
-double DataParallelSeconds(const GradientSync& sync, const Workload& w,
-                           const ParallelLayout& layout, const MicroStep& micro, int m,
-                           const ModelConstants& c) {
-  double exposed = 0;
+// exposed part, and the wait for the slowest replica (added to the step in that order). Never
+// less when the micro-steps are shorter (a smaller micro-batch), so one micro-step of the
+// whole share bounds it from below.
+struct DataParallelTerms {
+  double exposed_s = 0, stragglers_s = 0;
+};
+DataParallelTerms DataParallelSeconds(const GradientSync& sync, const Workload& w,
+                                      const ParallelLayout& layout, const MicroStep& micro,
+                                      int m, const ModelConstants& c) {
+  DataParallelTerms t;
   if (sync.sharded) {
     double per_layer = sync.seconds / std::max(1, KernelLayers(w));
-    exposed = m * std::max(per_layer, sync.seconds - micro.gpu_s);
+    t.exposed_s = m * std::max(per_layer, sync.seconds - micro.gpu_s);
   } else {
     // DDP: only what outlasts the last micro-step's backward is exposed (at least the last
     // bucket).
     double backward = 2.0 / 3.0 * micro.gpu_s;
-    exposed = std::max(sync.seconds / sync.buckets,
-                       sync.seconds - backward * (1 - 1 / sync.buckets));
+    t.exposed_s = std::max(sync.seconds / sync.buckets,
+                           sync.seconds - backward * (1 - 1 / sync.buckets));
   }
   // Stragglers: every replica waits for the slowest; the expected maximum of `data`
   // step times with coefficient of variation cv is sqrt(2 ln data) cv above the mean.
   // Independent sources of variation add in quadrature.
   double cv = w.variable_length ? std::hypot(c.step_time_cv, c.variable_length_cv)
                                 : c.step_time_cv;
-  return exposed +
-         cv * m * micro.total_s * std::sqrt(2 * std::log(static_cast<double>(layout.data)));
+  t.stragglers_s =
+      cv * m * micro.total_s * std::sqrt(2 * std::log(static_cast<double>(layout.data)));
+  return t;
 }
 
 // StepTime with the micro-step already timed (it depends on the layout's tensor, pipeline and
@@ -363,7 +368,9 @@ StepResult StepTimeOf(const MicroStep& micro, const Workload& w, const TrainingJ
 
   if (layout.data * layout.context > 1) {
     const GradientSync own = sync ? GradientSync{} : GradientSyncOf(w, job, cluster, layout, c);
-    s.communication_s += DataParallelSeconds(sync ? *sync : own, w, layout, micro, m, c);
+    const DataParallelTerms dp = DataParallelSeconds(sync ? *sync : own, w, layout, micro, m, c);
+    s.communication_s += dp.exposed_s;
+    s.communication_s += dp.stragglers_s;
   }
   s.optimizer_s = OptimizerSeconds(w, job, gpu, layout, c);
 
@@ -545,9 +552,9 @@ enum class Detail {
 
 // The estimate of `job` on `cluster`: the fastest layout that fits (or, when none does, the
 // one closest to fitting). With `must_beat_s` finite, only a layout that fits and whose step
-// is faster than that is an answer: otherwise the estimate is refused (kNotFaster), and the
-// search skips every layout its bounds show cannot beat it. The layout answered when one does
-// beat it is the one the search without `must_beat_s` answers.
+// is faster than that is an answer: otherwise the estimate is refused (an error the caller
+// discards), and the search skips every layout its bounds show cannot beat it. The layout
+// answered when one does beat it is the one the search without `must_beat_s` answers.
 Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
                                   const Cluster& cluster, const ModelConstants& c,
                                   Detail detail,
@@ -717,7 +724,8 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
       // Data parallelism's terms are no smaller with shorter micro-steps (DataParallelSeconds).
       if (layout.data * layout.context > 1) {
         sync = sync_of(layout, terms);
-        bound += DataParallelSeconds(*sync, w, layout, whole, 1, c);
+        const DataParallelTerms dp = DataParallelSeconds(*sync, w, layout, whole, 1, c);
+        bound += dp.exposed_s + dp.stragglers_s;
       }
       if (bound > best_time * (1 + 1e-12)) return;
     }

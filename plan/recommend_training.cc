@@ -61,7 +61,9 @@ std::vector<size_t> RepeatedOffers(const std::vector<const db::Offer*>& offers) 
       const db::Offer& r = *offers[j];
       if (r.price_ondemand_per_hour == o.price_ondemand_per_hour &&
           r.price_spot_per_hour == o.price_spot_per_hour && r.currency == o.currency &&
-          r.observed_at == o.observed_at && r.source == o.source &&
+          r.ondemand_observed_at == o.ondemand_observed_at &&
+          r.spot_observed_at == o.spot_observed_at && r.observed_at == o.observed_at &&
+          r.source == o.source &&
           r.spot_band == o.spot_band) {  // the band sets the option's interruption risk
         rep_of[i] = j;
         break;
@@ -127,6 +129,7 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
       }
       Candidate c = NewCandidate(offer, nodes, kind, prices, *price);
       c.training = &estimate;
+      std::optional<FallbackTrainingCost> fallback;  // kept in `fallbacks` if the option is
       if (spot) {
         if (!in.spot) return Error::Internal("a spot option without its offer's spot pricing");
         if (!in.spot->ok()) return in.spot->error();
@@ -161,7 +164,7 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
           }
           c.cost = RoundMoney(cost.fallback->expected_total);
           c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;
-          c.fallback = &fallbacks.emplace_back(std::move(*cost.fallback));
+          fallback = std::move(cost.fallback);
         } else {
           if (!cost.spot || !cost.spot->run.viable) {
             counts.Reject(Rejection::kNoPrice);
@@ -183,7 +186,9 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
         counts.Reject(Rejection::kOverDeadline);
         continue;
       }
-      if (WithinBudget(c.cost, cons, counts)) feasible.push_back(c);
+      if (!WithinBudget(c.cost, cons, counts)) continue;
+      if (fallback) c.fallback = &fallbacks.emplace_back(std::move(*fallback));
+      feasible.push_back(c);
     }
   }
   return std::nullopt;
@@ -402,7 +407,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
     Block& block = blocks[b];
     block.walked = true;
     const size_t end = std::min(walked, (b + 1) * kOffersPerBlock);
-    block.feasible.reserve((end - b * kOffersPerBlock) * node_counts * 2);
+    block.feasible.reserve((end - b * kOffersPerBlock) * node_counts * 3);  // 3 price kinds
     block.starts.reserve(end - b * kOffersPerBlock + 1);
     SpotTimesMemo& memo = memos.ForThisThread();
     for (size_t next = b * kOffersPerBlock; next < end && !block.error; ++next) {
@@ -434,6 +439,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       auto [from, to] = options_of(rep_of[i]);
       options += to - from;
     }
+    if (blocks[b].error) break;  // as the join: the walk answers that error
   }
   feasible.reserve(options);
   OptionCounts total;

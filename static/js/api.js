@@ -45,8 +45,16 @@ export async function api(path, { method = 'GET', body, signal, auth = false } =
     parsed = null;
   }
   if (!res.ok) {
-    throw new ApiError(res.status, parsed && typeof parsed === 'object'
-      ? parsed : { title: res.statusText || `HTTP ${res.status}`, detail: text.slice(0, 200) });
+    const problem = parsed && typeof parsed === 'object'
+      ? parsed : { title: res.statusText || `HTTP ${res.status}`, detail: text.slice(0, 200) };
+    // A kept key the server refuses (revoked, or without the scope) would otherwise fail every
+    // call that sends it with no hint why: say which key and where to forget it.
+    if (auth && init.headers.Authorization && (res.status === 401 || res.status === 403)) {
+      problem.detail = [problem.detail || problem.title,
+        '(the API key kept for measured runs was refused: forget it or enter another under Measured runs)']
+        .filter(Boolean).join(' ');
+    }
+    throw new ApiError(res.status, problem);
   }
   return parsed;
 }

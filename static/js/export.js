@@ -20,10 +20,13 @@ async function fetchText(url) {
   const res = await fetch(url, { headers: { Accept: 'application/yaml', ...apiKey.headers() } });
   const text = await res.text();
   if (!res.ok) {
-    let problem;
+    let problem = null;
     try {
       problem = JSON.parse(text);
     } catch {
+      problem = null;
+    }
+    if (!problem || typeof problem !== 'object') {
       problem = { title: `HTTP ${res.status}`, detail: text.slice(0, 200) };
     }
     throw new ApiError(res.status, problem);

@@ -1,6 +1,7 @@
 // The read API over real HTTP against a real server and a seeded SQLite file.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -294,6 +295,48 @@ TEST_F(CatalogApiTest, ListingAsCsvHoldsEveryMatchingOfferInOrder) {
     EXPECT_EQ(refused.status, 422) << paging;
     EXPECT_EQ(refused.body["errors"][0]["parameter"], paging);
   }
+}
+
+// The listing's filters for the other columns: part of the instance type (any case), the
+// interconnect, and the least vCPUs and host memory; each leaves out exactly the offers that
+// do not match it (an unknown vCPU count or memory does not match a minimum).
+TEST_F(CatalogApiTest, ListingFiltersByInstanceTypeInterconnectVcpusAndMemory) {
+  auto all = Get("/api/v1/instances?cloud=aws&region=us-east-1&limit=500");
+  ASSERT_EQ(all.status, 200);
+  ASSERT_GT(all.body["total"].get<int>(), 20);
+  struct Case {
+    std::string query;
+    std::function<bool(const nlohmann::json&)> matches;
+  } const cases[] = {
+      {"instance_type=P4D", [](const nlohmann::json& it) {
+         return it["instance_type"].get<std::string>().find("p4d") != std::string::npos;
+       }},
+      {"interconnect=nvswitch", [](const nlohmann::json& it) { return it["interconnect"] == "nvswitch"; }},
+      {"min_vcpus=96", [](const nlohmann::json& it) {
+         return !it["vcpus"].is_null() && it["vcpus"].get<double>() >= 96;
+       }},
+      {"min_memory_gib=500", [](const nlohmann::json& it) {
+         return !it["memory_gib"].is_null() && it["memory_gib"].get<double>() >= 500;
+       }},
+  };
+  for (const Case& c : cases) {
+    auto some = Get("/api/v1/instances?cloud=aws&region=us-east-1&limit=500&" + c.query);
+    ASSERT_EQ(some.status, 200) << c.query;
+    std::set<std::string> want, got;
+    for (const auto& it : all.body["items"]) {
+      if (c.matches(it)) want.insert(it["instance_type"].get<std::string>());
+    }
+    for (const auto& it : some.body["items"]) got.insert(it["instance_type"].get<std::string>());
+    EXPECT_FALSE(want.empty()) << c.query;
+    EXPECT_LT(want.size(), all.body["items"].size()) << c.query;
+    EXPECT_EQ(got, want) << c.query;
+  }
+  auto bad = Get("/api/v1/instances?interconnect=infiniband");
+  EXPECT_EQ(bad.status, 422);
+  EXPECT_EQ(bad.body["errors"][0]["parameter"], "interconnect");
+  auto negative = Get("/api/v1/instances?min_vcpus=-1");
+  EXPECT_EQ(negative.status, 422);
+  EXPECT_EQ(negative.body["errors"][0]["parameter"], "min_vcpus");
 }
 
 TEST_F(CatalogApiTest, InstanceDetailListsEveryRegion) {

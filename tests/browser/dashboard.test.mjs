@@ -1288,10 +1288,16 @@ test('measured runs: the key stays out of the URL; a run from the form and a CSV
   const key = server.createKey('dashboard-runs', 'write');
   const auth = { Authorization: `Bearer ${key}` };
   const { page, errors, close } = await open('#/runs', { expected: [422] });
+  // Every request the page makes, and every address it shows, from here on: the key must be in
+  // none of them (only in the Authorization header).
+  const urls = [];
+  page.on('request', (r) => urls.push(r.url()));
+  page.on('framenavigated', (f) => urls.push(f.url()));
   await presetsLoaded(page, 'runs', 'bert-large');
   await page.fill('#m-key', key);
   await page.click('#key-form button[type=submit]');
   assert.equal(await page.evaluate(() => sessionStorage.getItem('gpuplan.apiKey')), key);
+  assert.ok(!page.url().includes(key), 'the key is not in the URL after it is kept');
   await page.locator('#runs-form select[name="hardware.gpu"] option[value="A100-80GB-SXM4"]').waitFor({ state: 'attached' });
   await page.selectOption('#runs-form select[name="hardware.gpu"]', 'A100-80GB-SXM4');
   await page.fill('#m-per-node', '8');
@@ -1346,6 +1352,8 @@ test('measured runs: the key stays out of the URL; a run from the form and a CSV
   assert.ok(facts.includes(`Calibration× ${await format(page, 'num', a.calibration.factor, 3)} from 2 measured run(s)`), facts);
   assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), facts);
   assert.ok(!page.url().includes(key), 'the key is never in the URL');
+  assert.ok(urls.length > 5, `requests seen: ${urls.length}`);
+  assert.deepEqual(urls.filter((u) => u.includes(key)), [], 'no request or address holds the key');
   await shot(page, 'estimate-calibrated-laptop');
   assert.deepEqual(errors, []);
   await close();
@@ -1421,6 +1429,28 @@ test('catalog: header sort, a column filter, the price period, columns, CSV of t
   api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
   assert.ok(api.items.length > 0);
   assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+
+  // The other columns' filters: interconnect NVSwitch and part of the instance type.
+  await page.locator('#offers tr.filters-row td[data-col=interconnect] select').selectOption('nvswitch');
+  await page.waitForFunction(() => /interconnect=nvswitch/.test(location.hash));
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody td[data-col=interconnect]')].every((td) => td.textContent === 'nvswitch'));
+  const typeFilter = page.locator('#offers tr.filters-row td[data-col=instance_type] input');
+  await typeFilter.fill('P4');
+  await typeFilter.press('Enter');
+  await page.waitForFunction(() => /instance_type=P4/.test(location.hash));
+  await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr td:nth-child(3)')].every((td) => /p4/i.test(td.textContent)));
+  api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
+  assert.ok(api.items.length > 0);
+  assert.ok(api.items.every((it) => it.interconnect === 'nvswitch' && /p4/i.test(it.instance_type)));
+  assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
+  // Cleared one at a time: a search redraws the table and its filter row (marked to see that).
+  await page.evaluate(() => { document.querySelector('#offers tr.filters-row').dataset.old = '1'; });
+  await page.locator('#offers tr.filters-row td[data-col=interconnect] select').selectOption('');
+  await page.waitForFunction(() => !/interconnect=/.test(location.hash));
+  await page.waitForFunction(() => { const row = document.querySelector('#offers tr.filters-row'); return row && !row.dataset.old; });
+  await typeFilter.fill('');
+  await typeFilter.press('Enter');
+  await page.waitForFunction(() => !/interconnect=|instance_type=/.test(location.hash));
 
   // Prices per month: each on-demand price × 730, in the currency the API converted to.
   await page.selectOption('#c-period', 'month');

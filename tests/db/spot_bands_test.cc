@@ -29,7 +29,9 @@ TEST(SpotBandLabelTest, ReadsTheFeedsLabels) {
     if (!c.ok) continue;
     EXPECT_DOUBLE_EQ(range->low_fraction, c.low) << c.label;
     EXPECT_EQ(range->high_fraction.has_value(), c.high.has_value()) << c.label;
-    if (c.high) EXPECT_DOUBLE_EQ(*range->high_fraction, *c.high) << c.label;
+    if (c.high) {
+      EXPECT_DOUBLE_EQ(*range->high_fraction, *c.high) << c.label;
+    }
   }
 }
 
