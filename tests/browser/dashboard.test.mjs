@@ -1405,6 +1405,11 @@ test('catalog: header sort, a column filter, the price period, columns, CSV of t
   const rows = page.locator('#offers tbody tr');
   await rows.first().waitFor();
   const typesShown = () => page.locator('#offers tbody tr td:nth-child(3)').allTextContents();
+  // At laptop width every price column is on screen (the headers wrap).
+  for (const col of ['ondemand', 'spot', 'per_gpu']) {
+    const right = await page.locator(`#offers th[data-col=${col}]`).evaluate((th) => th.getBoundingClientRect().right);
+    assert.ok(right <= 1366, `${col} column ends at ${right}px`);
+  }
 
   // Click-to-sort: GPUs ascending, then descending; the order is the API's for the same query.
   await page.locator('#offers th[data-col=gpu_count] button').click();
