@@ -68,6 +68,7 @@ struct SeededDb {
     db = std::move(db::OpenDatabase(path.string())).value();
     (void)db::Migrate(*db);
     (void)db::SeedIfEmpty(*db);
+    db::SetCatalogStateMaxAge(db::kDefaultCatalogRecheck);  // as `gpuplan serve` does
   }
   ~SeededDb() {
     db.reset();

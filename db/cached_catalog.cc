@@ -1,5 +1,7 @@
 #include "db/cached_catalog.h"
 
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -82,6 +84,52 @@ SnapshotState ReadState(SQLite::Statement& s) {
   return {s.getColumn(0).getInt64(), s.getColumn(1).getInt64()};
 }
 
+// The last state read of each database file, reused until it is older than the max age or
+// this process committed a write since (SetCatalogStateMaxAge).
+class KeptStates {
+ public:
+  static KeptStates& Instance() {
+    static KeptStates kept;
+    return kept;
+  }
+  void SetMaxAge(std::chrono::microseconds max_age) {
+    max_age_us_.store(max_age.count(), std::memory_order_relaxed);
+  }
+  // The state of `file`: kept, or `read()` (and kept).
+  template <typename Read>
+  CatalogState Current(const std::string& file, Read&& read) {
+    long long max_age_us = max_age_us_.load(std::memory_order_relaxed);
+    if (max_age_us <= 0 || file.empty()) return read();
+    // Both before the read: a commit after it, or a write by another process after the
+    // moment taken, is seen by the next request past the bound.
+    unsigned long long commits = LocalCommits();
+    auto now = std::chrono::steady_clock::now();
+    {
+      std::lock_guard lock(mutex_);
+      auto it = kept_.find(file);
+      if (it != kept_.end() && it->second.commits == commits &&
+          now - it->second.read_at < std::chrono::microseconds(max_age_us)) {
+        return it->second.state;
+      }
+    }
+    CatalogState state = read();
+    std::lock_guard lock(mutex_);
+    auto& entry = kept_[file];
+    if (entry.read_at <= now) entry = {state, commits, now};
+    return state;
+  }
+
+ private:
+  struct Entry {
+    CatalogState state;
+    unsigned long long commits = 0;
+    std::chrono::steady_clock::time_point read_at{};
+  };
+  std::atomic<long long> max_age_us_{0};
+  std::mutex mutex_;
+  std::map<std::string, Entry> kept_;
+};
+
 // The current snapshot of each database file.
 class SnapshotCache {
  public:
@@ -143,9 +191,15 @@ Result<std::shared_ptr<CachedSnapshot>> Build(CatalogStore& store, long long gen
 
 }  // namespace
 
+void SetCatalogStateMaxAge(std::chrono::microseconds max_age) {
+  KeptStates::Instance().SetMaxAge(max_age);
+}
+
 CatalogState ReadRequestCatalogState(ConnectionPool::Lease& lease) {
-  CatalogState state = ReadState(lease.Prepared(kSnapshotStateSql));
-  request_state.emplace(DatabaseFile(*lease), state);
+  std::string file = DatabaseFile(*lease);
+  CatalogState state = KeptStates::Instance().Current(
+      file, [&] { return ReadState(lease.Prepared(kSnapshotStateSql)); });
+  request_state.emplace(std::move(file), state);
   return state;
 }
 
@@ -163,8 +217,9 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
       return ReadState(s);
     };
     auto generation = [&] { return state().generation; };
-    SnapshotState now = request_state && request_state->first == file ? request_state->second
-                                                                       : state();
+    SnapshotState now = request_state && request_state->first == file
+                            ? request_state->second
+                            : KeptStates::Instance().Current(file, state);
     newest_measurement_id_ = now.newest_measurement_id;
     long long before = now.generation;
     snapshot_ = SnapshotCache::Instance().Get(file, before);
@@ -252,6 +307,22 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CachedCatalog::GetInstanceTy
     }
   }
   return store_.GetInstanceType(cloud, id);  // unpriced or unknown: SQLite says which
+}
+
+Result<CatalogReader::InstanceOffers> CachedCatalog::GetInstanceOffers(const std::string& cloud,
+                                                                      const std::string& id) {
+  auto s = Snapshot();
+  if (!s.ok()) return s.error();
+  if (*s) {
+    auto it = (*s)->types.find({cloud, id});
+    if (it != (*s)->types.end()) {
+      InstanceOffers found{it->second.first, {}, (*s)->offers};
+      found.offers.reserve(it->second.second.size());
+      for (size_t i : it->second.second) found.offers.push_back(&(*(*s)->offers)[i]);
+      return found;
+    }
+  }
+  return CatalogReader::GetInstanceOffers(cloud, id);  // unpriced or unknown: SQLite says which
 }
 
 Result<std::vector<Offer>> CachedCatalog::ListOffers(const OfferFilter& filter) {

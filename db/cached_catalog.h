@@ -14,6 +14,7 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -33,6 +34,16 @@ struct CatalogState {
   long long generation = 0;
   long long newest_measurement_id = 0;
 };
+// How long a state read from a database file may be reused by later requests of this
+// process (0, the default: every request reads it). A write committed through this process
+// (db::WriteTransaction) is seen by the next request whatever the age; a write by another
+// process (a CLI import into the same file) within `max_age`. The server sets it once at
+// start (--catalog-recheck-ms, docs/operations.md), before requests are served.
+// Thread-safe.
+void SetCatalogStateMaxAge(std::chrono::microseconds max_age);
+// What `gpuplan serve` sets unless told otherwise.
+inline constexpr std::chrono::milliseconds kDefaultCatalogRecheck{10};
+
 // Reads the state on `lease` and keeps it for this thread's request: CachedCatalogs of the
 // same database file made on this thread use it instead of reading it again, until
 // ForgetRequestCatalogState (the request's end: api/middleware.h). So the ETag of a catalog
@@ -61,6 +72,8 @@ class CachedCatalog : public CatalogReader {
   Result<std::shared_ptr<const std::vector<Offer>>> AllOffers() override;
   Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(
       const std::string& cloud, const std::string& id) override;
+  Result<InstanceOffers> GetInstanceOffers(const std::string& cloud,
+                                           const std::string& id) override;
   Result<std::map<std::string, FxRate>> FxRates() override;
   // Whole-region series (no zone, until or cursor; any since) of up to 2 000 rows are kept
   // in the snapshot.

@@ -69,6 +69,23 @@ class CatalogReader {
   // The instance type with its offers in every region; kNotFound if the type is absent.
   virtual Result<std::pair<InstanceType, std::vector<Offer>>> GetInstanceType(
       const std::string& cloud, const std::string& id) = 0;
+  // The same without copying the offers where the reader keeps them: `offers` point into
+  // storage that `keep` holds alive (read-only, safe to read from any thread while held).
+  // By default GetInstanceType's answer, kept in `keep`.
+  struct InstanceOffers {
+    InstanceType type;
+    std::vector<const Offer*> offers;
+    std::shared_ptr<const void> keep;
+  };
+  virtual Result<InstanceOffers> GetInstanceOffers(const std::string& cloud,
+                                                   const std::string& id) {
+    auto found = GetInstanceType(cloud, id);
+    if (!found.ok()) return found.error();
+    auto offers = std::make_shared<const std::vector<Offer>>(std::move(found->second));
+    InstanceOffers out{std::move(found->first), {}, offers};
+    for (const Offer& o : *offers) out.offers.push_back(&o);
+    return out;
+  }
   virtual Result<std::map<std::string, FxRate>> FxRates() = 0;
   virtual Result<std::vector<PriceObservation>> SpotHistory(const SpotQuery& query) = 0;
   // The same series, shared and read-only (no copy where the reader keeps it: a snapshot's

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
+
 #include "db/database.h"
 
 namespace gpuplan::db {
@@ -10,6 +12,8 @@ namespace {
 
 void (*storage_log)(const std::string&) = nullptr;
 
+std::atomic<unsigned long long> local_commits{0};
+
 void LogStorage(const SQLite::Exception& e) {
   if (storage_log) storage_log(e.what());
 }
@@ -17,6 +21,13 @@ void LogStorage(const SQLite::Exception& e) {
 }  // namespace
 
 void SetStorageLog(void (*log)(const std::string& what)) { storage_log = log; }
+
+void WriteTransaction::commit() {
+  tx_.commit();
+  local_commits.fetch_add(1, std::memory_order_acq_rel);
+}
+
+unsigned long long LocalCommits() { return local_commits.load(std::memory_order_acquire); }
 
 SQLite::Database& WriteTransaction::StillOpenFile(SQLite::Database& db) {
   if (DatabaseFileMoved(db)) {

@@ -28,12 +28,18 @@ class WriteTransaction {
   // BEGIN IMMEDIATE fails.
   explicit WriteTransaction(SQLite::Database& db)
       : tx_(StillOpenFile(db), SQLite::TransactionBehavior::IMMEDIATE) {}
-  void commit() { tx_.commit(); }  // throws SQLite::Exception
+  // Throws SQLite::Exception. Once committed, counts in LocalCommits.
+  void commit();
 
  private:
   static SQLite::Database& StillOpenFile(SQLite::Database& db);
   SQLite::Transaction tx_;
 };
+
+// Write transactions committed by this process so far (every file; monotonic). A reader
+// that keeps what it read (db/cached_catalog.h) reads this before it reads the database and
+// reads the database again when it has changed. Thread-safe.
+unsigned long long LocalCommits();
 
 // Where SQLite's text of a failure goes (the server installs its logger); by default
 // nowhere. Set once at start, before requests are served.

@@ -92,22 +92,22 @@ Result<ResolvedHardware> HardwareResolver::Resolve(const HardwareRequest& hw,
     r.price = std::move(given).value();
     return r;
   }
-  auto found = catalog_.GetInstanceType(hw.cloud, hw.instance_type);
+  auto found = catalog_.GetInstanceOffers(hw.cloud, hw.instance_type);
   if (!found.ok()) {
     if (found.error().code != ErrorCode::kNotFound) return found.error();
     return Error::Invalid(
         {Part::kHardware, "instance_type"},
         "unknown instance type '" + hw.instance_type + "' in cloud '" + hw.cloud + "'");
   }
-  auto gpu = catalog_.GetGpu(found->first.gpu_id);
+  auto gpu = catalog_.GetGpu(found->type.gpu_id);
   if (!gpu.ok()) return gpu.error();
-  r.cluster.node = NodeFromInstance(found->first, *gpu);
-  const std::vector<db::Offer>& offers = found->second;
+  r.cluster.node = NodeFromInstance(found->type, *gpu);
   const db::Offer* chosen = nullptr;
   const bool by_spot =
       pricing.kinds.Has(PriceKind::kSpot) && !pricing.kinds.Has(PriceKind::kOndemand);
   double cheapest = std::numeric_limits<double>::infinity();
-  for (const db::Offer& o : offers) {
+  for (const db::Offer* offer : found->offers) {
+    const db::Offer& o = *offer;
     if (!hw.region.empty()) {
       if (o.region == hw.region) chosen = &o;
       continue;

@@ -13,6 +13,7 @@
 #include "api/problem.h"
 #include "api/route_table.h"
 #include "api/routes.h"
+#include "db/cached_catalog.h"
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
@@ -80,6 +81,7 @@ Result<std::unique_ptr<App>> App::Create(const ServeConfig& config) {
   auto pool = db::ConnectionPool::Open(config.db_path, std::max(1, config.db_connections));
   if (!pool.ok()) return pool.error();
   plan::SetStalePriceDays(config.stale_price_days);
+  db::SetCatalogStateMaxAge(std::chrono::milliseconds(config.catalog_recheck_ms));
   std::unique_ptr<App> app(new App(config, std::move(pool).value()));
   app->Configure();
   return app;

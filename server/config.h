@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "db/cached_catalog.h"   // kDefaultCatalogRecheck
 #include "plan/price_quality.h"  // kDefaultStalePriceDays
 
 namespace gpuplan::server {
@@ -38,6 +39,10 @@ struct ServeConfig {
   std::vector<std::string> cors_origins;  // --cors-origin, GPUPLAN_CORS_ORIGIN: browser
                                           // origins that may call the API ("*": any)
   std::string log_format = "text";        // --log-format, GPUPLAN_LOG_FORMAT: text | json
+  // --catalog-recheck-ms, GPUPLAN_CATALOG_RECHECK_MS: how long the catalog's generation,
+  // once read, is trusted against writes by other processes (writes through this server
+  // are seen at once; 0: every request reads it; db/cached_catalog.h).
+  int catalog_recheck_ms = static_cast<int>(db::kDefaultCatalogRecheck.count());
   int stale_price_days = plan::kDefaultStalePriceDays;  // --stale-price-days,
                                           // GPUPLAN_STALE_PRICE_DAYS: prices observed longer
                                           // ago are flagged stale (plan/price_quality.h)

@@ -122,6 +122,7 @@ class GuardedStream final : public httplib::Stream {
   // Waits up to `timeout` for the next request's first byte (buffered or on the wire).
   // Gives up early when `stopping` turns true.
   bool WaitForRequest(std::chrono::milliseconds timeout, const std::atomic<socket_t>& listener) {
+    if (!Flush()) return false;
     if (pos_ < buffer_.size()) return true;
     auto until = Clock::now() + timeout;
     while (listener != INVALID_SOCKET) {
@@ -141,7 +142,7 @@ class GuardedStream final : public httplib::Stream {
 
   bool is_readable() const override {
     return pos_ < buffer_.size() || Wait(sock_, POLLIN, std::chrono::milliseconds(0));
-  }
+  }  // (a reader then calls read(), which sends what is held first)
   bool is_writable() const override { return Wait(sock_, POLLOUT, limits_.io_timeout); }
 
   ssize_t read(char* ptr, size_t size) override {
@@ -165,21 +166,23 @@ class GuardedStream final : public httplib::Stream {
     return static_cast<ssize_t>(n);
   }
 
+  // A write of at most kHeldBytes with nothing held yet is held and sent with the next
+  // write (httplib writes a response's head, then its body: one segment and one wake-up of
+  // the client instead of two). Held bytes go out before any read or wait for a request
+  // (Flush), and at the end of every request (GuardedServer).
   ssize_t write(const char* ptr, size_t size) override {
     if (broken_) return -1;
-    if (!Wait(sock_, POLLOUT, limits_.io_timeout)) {
-      timed_out_ = broken_ = true;
-      return -1;
+    if (held_.empty() && size <= kHeldBytes) {
+      held_.assign(ptr, size);
+      written_ += size;
+      return static_cast<ssize_t>(size);
     }
-    ssize_t n;
-    do {
-      n = ::send(sock_, ptr, size, MSG_NOSIGNAL);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) broken_ = true;
+    ssize_t n = Send(ptr, size);
     if (n > 0) written_ += static_cast<size_t>(n);
     return n;
   }
-
+  // Sends what write() holds. False when the connection broke or stalled past io_timeout.
+  bool Flush() { return held_.empty() || Send(nullptr, 0) >= 0; }
   void get_remote_ip_and_port(std::string& ip, int& port) const override {
     ip = remote_ip_;
     port = remote_port_;
@@ -192,24 +195,69 @@ class GuardedStream final : public httplib::Stream {
 
  private:
   static constexpr size_t kReadChunk = 16 * 1024;
+  static constexpr size_t kHeldBytes = 4 * 1024;
 
   // Appends what the socket has (waiting up to the phase's deadline). False when nothing
   // came: timed out or broken (failed() says so), or closed by the client.
   bool Fill() {
+    if (!Flush()) return false;  // the client may wait for what is held before it sends
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
-    if (left.count() <= 0 || !Wait(sock_, POLLIN, std::min(left, limits_.io_timeout))) {
+    if (left.count() <= 0) {
       timed_out_ = true;
       return false;
     }
-    size_t old = buffer_.size();
-    buffer_.resize(old + kReadChunk);
-    ssize_t n;
-    do {
-      n = ::recv(sock_, buffer_.data() + old, kReadChunk, 0);
-    } while (n < 0 && errno == EINTR);
-    buffer_.resize(old + static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    // What has arrived is taken at once; only an empty socket is waited on (one poll).
+    ssize_t n = Receive(MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!Wait(sock_, POLLIN, std::min(left, limits_.io_timeout))) {
+        timed_out_ = true;
+        return false;
+      }
+      n = Receive(0);
+    }
     if (n < 0) broken_ = true;
     return n > 0;
+  }
+  // recv() of up to kReadChunk bytes appended to buffer_: its result.
+  ssize_t Receive(int flags) {
+    thread_local char chunk[kReadChunk];
+    ssize_t n;
+    do {
+      n = ::recv(sock_, chunk, kReadChunk, flags);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0) buffer_.append(chunk, static_cast<size_t>(n));
+    return n;
+  }
+
+  // Sends what is held, then [ptr, ptr + size): the bytes of ptr sent (all held bytes went
+  // first), or -1 when the connection broke or stalled past io_timeout. Waits for room
+  // only when the socket has none.
+  ssize_t Send(const char* ptr, size_t size) {
+    while (true) {
+      iovec parts[2] = {{held_.data(), held_.size()}, {const_cast<char*>(ptr), size}};
+      msghdr message{};
+      message.msg_iov = held_.empty() ? parts + 1 : parts;
+      message.msg_iovlen = held_.empty() ? 1 : 2;
+      ssize_t n = ::sendmsg(sock_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        if ((errno == EAGAIN || errno == EWOULDBLOCK) && Wait(sock_, POLLOUT, limits_.io_timeout)) {
+          continue;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) timed_out_ = true;
+        broken_ = true;
+        held_.clear();
+        return -1;
+      }
+      auto sent = static_cast<size_t>(n);
+      if (sent < held_.size()) {
+        held_.erase(0, sent);
+        continue;
+      }
+      sent -= held_.size();
+      held_.clear();
+      if (sent > 0 || size == 0) return static_cast<ssize_t>(sent);
+    }
   }
 
   // httplib never sees Range: it would parse it with a regex and build multi-range answers
@@ -237,6 +285,7 @@ class GuardedStream final : public httplib::Stream {
   bool timed_out_ = false, over_budget_ = false, broken_ = false;
   bool close_after_response_ = false;
   size_t written_ = 0;
+  std::string held_;  // written, not yet sent (write())
 };
 
 thread_local GuardedStream* current_stream = nullptr;
@@ -389,6 +438,7 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
     } catch (...) {
       ok = false;  // a throwing error handler or logger: drop this connection, keep the server
     }
+    if (!stream.Flush()) ok = false;
     if (request_end_) request_end_();
     // httplib refused what the checker let through: its answer said Connection: close
     // (InstallErrorHandler), and the bytes after the head are never parsed.

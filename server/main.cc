@@ -89,6 +89,10 @@ int main(int argc, char** argv) {
       ->envname("GPUPLAN_CORS_ORIGIN")->delimiter(',');
   serve->add_option("--log-format", config.log_format, "text | json (one JSON object a line)")
       ->envname("GPUPLAN_LOG_FORMAT")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  serve->add_option("--catalog-recheck-ms", config.catalog_recheck_ms,
+                    "ms a read catalog generation is trusted before it is read again (writes "
+                    "through this server are seen at once; 0: read on every request)")
+      ->envname("GPUPLAN_CATALOG_RECHECK_MS")->check(CLI::Range(0, 60000))->capture_default_str();
   serve->add_option("--stale-price-days", config.stale_price_days,
                     "days after which a price is flagged stale in listings and answers")
       ->envname("GPUPLAN_STALE_PRICE_DAYS")->check(CLI::Range(1, gpuplan::plan::kMaxStalePriceDays))->capture_default_str();

@@ -332,5 +332,58 @@ TEST(HostileHttpBodyTest, A413ToExpectContinueSaysItsLength) {
   EXPECT_EQ(Header(x.answer, "Connection"), "close");
 }
 
+// The server holds a response's head to send it with the body (server/guarded_server.cc):
+// what it holds must still go out before it waits for the client. A client that waits for
+// "100 Continue" before sending its body gets it at once, then its answer, and a second
+// request on the same connection is answered too.
+TEST(HostileHttpBodyTest, AnInterimAnswerIsSentBeforeTheServerWaitsForTheBody) {
+  TestServer server;
+  int fd = testing::ConnectTo(server.port());
+  ASSERT_GE(fd, 0);
+  timeval two_seconds{2, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &two_seconds, sizeof(two_seconds));
+  auto send_all = [fd](const std::string& bytes) {
+    return ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
+  };
+  // Reads until `answer` holds a whole response (head and Content-Length bytes) or 2 s pass.
+  auto read_answer = [fd](std::string& answer, bool interim_only) {
+    char chunk[8192];
+    while (true) {
+      size_t head_end = answer.find("\r\n\r\n");
+      if (head_end != std::string::npos) {
+        if (interim_only) return true;
+        std::string length = Header(answer, "Content-Length");
+        if (!length.empty() && answer.size() >= head_end + 4 + std::stoul(length)) return true;
+      }
+      ssize_t n = ::recv(fd, chunk, sizeof(chunk), 0);
+      if (n <= 0) return false;
+      answer.append(chunk, static_cast<size_t>(n));
+    }
+  };
+  const std::string body =
+      R"({"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global_batch_size":256,)"
+      R"("hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"}})";
+  std::string head = "POST /api/v1/estimates/training HTTP/1.1\r\nHost: x\r\n"
+                     "Content-Type: application/json\r\nExpect: 100-continue\r\n"
+                     "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  ASSERT_TRUE(send_all(head));
+  std::string interim;
+  auto asked = Clock::now();
+  ASSERT_TRUE(read_answer(interim, /*interim_only=*/true)) << "no 100 Continue within 2 s";
+  EXPECT_LT(Clock::now() - asked, std::chrono::seconds(1));
+  EXPECT_EQ(testing::RawStatus(interim), 100) << interim;
+  ASSERT_TRUE(send_all(body));
+  std::string answer = interim.substr(interim.find("\r\n\r\n") + 4);
+  ASSERT_TRUE(read_answer(answer, false)) << answer.substr(0, 300);
+  EXPECT_EQ(testing::RawStatus(answer), 200) << answer.substr(0, 300);
+  EXPECT_NE(Body(answer).find("\"feasible\":true"), std::string::npos) << Body(answer).substr(0, 300);
+  // The next request on the connection: its whole answer arrives.
+  ASSERT_TRUE(send_all("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+  std::string second;
+  ASSERT_TRUE(read_answer(second, false)) << second;
+  EXPECT_EQ(testing::RawStatus(second), 200) << second;
+  ::close(fd);
+}
+
 }  // namespace
 }  // namespace gpuplan::api

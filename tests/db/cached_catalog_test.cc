@@ -5,10 +5,15 @@
 #include <SQLiteCpp/Transaction.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
+#include "db/catalog_admin.h"
 #include "db/catalog_writer.h"
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/write_transaction.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gpuplan::db {
@@ -75,6 +80,48 @@ TEST(CachedCatalogTest, ARequestReadsTheCatalogStateOnce) {
     ForgetRequestCatalogState();  // the request's end
     EXPECT_EQ(CachedCatalog(lease).GetGpu("T4")->memory_gb, 24);
   }
+}
+
+// The server trusts a state it read for a while (SetCatalogStateMaxAge): a write through
+// this process is seen by the next request whatever the age, a write by another process
+// (here: a plain SQLite transaction, which does not count in LocalCommits) only once the
+// state kept is older than the bound.
+TEST(CachedCatalogTest, AKeptStateSeesThisProcesssWritesAtOnceAndOthersAfterTheBound) {
+  struct MaxAge {  // process-wide: back to "read on every request" whatever happens
+    explicit MaxAge(std::chrono::microseconds age) { SetCatalogStateMaxAge(age); }
+    ~MaxAge() { SetCatalogStateMaxAge(std::chrono::microseconds(0)); }
+  };
+  testing::TempDir dir;
+  std::string path = dir.File("c.db");
+  auto other_process = Seeded(path);
+  auto pool = ConnectionPool::Open(path, 1);
+  ASSERT_TRUE(pool.ok());
+  auto memory = [&] {
+    auto lease = (*pool)->Acquire();
+    return CachedCatalog(lease).GetGpu("T4")->memory_gb;
+  };
+  {
+    MaxAge trusted(std::chrono::hours(1));
+    EXPECT_EQ(memory(), 16);
+    SetMemory(*other_process, "T4", 24);
+    EXPECT_EQ(memory(), 16);  // within the bound: the kept state, the kept snapshot
+    auto gpu = CatalogStore(*other_process).GetGpu("T4");
+    ASSERT_TRUE(gpu.ok());
+    gpu->memory_gb = 32;
+    unsigned long long commits = LocalCommits();
+    ASSERT_TRUE(CatalogAdmin(*other_process).PutGpu(*gpu).ok());  // a WriteTransaction
+    EXPECT_EQ(LocalCommits(), commits + 1);
+    EXPECT_EQ(memory(), 32);  // seen at once
+  }
+  {
+    MaxAge short_bound(std::chrono::milliseconds(20));
+    EXPECT_EQ(memory(), 32);
+    SetMemory(*other_process, "T4", 40);
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    EXPECT_EQ(memory(), 40);  // past the bound: read again
+  }
+  SetMemory(*other_process, "T4", 48);
+  EXPECT_EQ(memory(), 48);  // the default: every request reads the state
 }
 
 }  // namespace
