@@ -1,5 +1,7 @@
 #include "db/cached_catalog.h"
 
+#include <sqlite3.h>
+
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -95,11 +97,15 @@ class KeptStates {
   void SetMaxAge(std::chrono::microseconds max_age) {
     max_age_us_.store(max_age.count(), std::memory_order_relaxed);
   }
-  // The state of `file`: kept, or `read()` (and kept).
+  // The state of `file` as `db` would read it: kept, or `read()` (and kept). A connection
+  // inside a transaction reads its own view (a write not yet committed, or an older
+  // snapshot): read, never kept.
   template <typename Read>
-  CatalogState Current(const std::string& file, Read&& read) {
+  CatalogState Current(const std::string& file, SQLite::Database& db, Read&& read) {
     long long max_age_us = max_age_us_.load(std::memory_order_relaxed);
-    if (max_age_us <= 0 || file.empty()) return read();
+    if (max_age_us <= 0 || file.empty() || sqlite3_get_autocommit(db.getHandle()) == 0) {
+      return read();
+    }
     // Both before the read: a commit after it, or a write by another process after the
     // moment taken, is seen by the next request past the bound.
     unsigned long long commits = LocalCommits();
@@ -198,7 +204,7 @@ void SetCatalogStateMaxAge(std::chrono::microseconds max_age) {
 CatalogState ReadRequestCatalogState(ConnectionPool::Lease& lease) {
   std::string file = DatabaseFile(*lease);
   CatalogState state = KeptStates::Instance().Current(
-      file, [&] { return ReadState(lease.Prepared(kSnapshotStateSql)); });
+      file, *lease, [&] { return ReadState(lease.Prepared(kSnapshotStateSql)); });
   request_state.emplace(std::move(file), state);
   return state;
 }
@@ -219,7 +225,7 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
     auto generation = [&] { return state().generation; };
     SnapshotState now = request_state && request_state->first == file
                             ? request_state->second
-                            : KeptStates::Instance().Current(file, state);
+                            : KeptStates::Instance().Current(file, db_, state);
     newest_measurement_id_ = now.newest_measurement_id;
     long long before = now.generation;
     snapshot_ = SnapshotCache::Instance().Get(file, before);
@@ -295,18 +301,12 @@ Result<model::GpuSpec> CachedCatalog::GetGpu(const std::string& id) {
 
 Result<std::pair<InstanceType, std::vector<Offer>>> CachedCatalog::GetInstanceType(
     const std::string& cloud, const std::string& id) {
-  auto s = Snapshot();
-  if (!s.ok()) return s.error();
-  if (*s) {
-    auto it = (*s)->types.find({cloud, id});
-    if (it != (*s)->types.end()) {
-      std::pair<InstanceType, std::vector<Offer>> found{it->second.first, {}};
-      found.second.reserve(it->second.second.size());
-      for (size_t i : it->second.second) found.second.push_back((*(*s)->offers)[i]);
-      return found;
-    }
-  }
-  return store_.GetInstanceType(cloud, id);  // unpriced or unknown: SQLite says which
+  auto found = GetInstanceOffers(cloud, id);
+  if (!found.ok()) return found.error();
+  std::pair<InstanceType, std::vector<Offer>> copied{std::move(found->type), {}};
+  copied.second.reserve(found->offers.size());
+  for (const Offer* o : found->offers) copied.second.push_back(*o);
+  return copied;
 }
 
 Result<CatalogReader::InstanceOffers> CachedCatalog::GetInstanceOffers(const std::string& cloud,
@@ -322,7 +322,11 @@ Result<CatalogReader::InstanceOffers> CachedCatalog::GetInstanceOffers(const std
       return found;
     }
   }
-  return CatalogReader::GetInstanceOffers(cloud, id);  // unpriced or unknown: SQLite says which
+  // Unpriced or unknown: SQLite says which (not CatalogReader's default: it calls
+  // GetInstanceType, which calls this).
+  auto found = store_.GetInstanceType(cloud, id);
+  if (!found.ok()) return found.error();
+  return Kept(std::move(found).value());
 }
 
 Result<std::vector<Offer>> CachedCatalog::ListOffers(const OfferFilter& filter) {

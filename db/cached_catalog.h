@@ -34,8 +34,8 @@ struct CatalogState {
   long long generation = 0;
   long long newest_measurement_id = 0;
 };
-// How long a state read from a database file may be reused by later requests of this
-// process (0, the default: every request reads it). A write committed through this process
+// How long a state read from a database file (its generation and newest measured run) may
+// be reused by later requests of this process (0, the default: every request reads it). A write committed through this process
 // (db::WriteTransaction) is seen by the next request whatever the age; a write by another
 // process (a CLI import into the same file) within `max_age`. The server sets it once at
 // start (--catalog-recheck-ms, docs/operations.md), before requests are served.
@@ -44,7 +44,8 @@ void SetCatalogStateMaxAge(std::chrono::microseconds max_age);
 // What `gpuplan serve` sets unless told otherwise.
 inline constexpr std::chrono::milliseconds kDefaultCatalogRecheck{10};
 
-// Reads the state on `lease` and keeps it for this thread's request: CachedCatalogs of the
+// Reads the state on `lease` (or takes the state kept within SetCatalogStateMaxAge's bound)
+// and keeps it for this thread's request: CachedCatalogs of the
 // same database file made on this thread use it instead of reading it again, until
 // ForgetRequestCatalogState (the request's end: api/middleware.h). So the ETag of a catalog
 // read and the snapshot that answers it are of one generation, read once. Errors: throws

@@ -81,8 +81,13 @@ class CatalogReader {
                                                    const std::string& id) {
     auto found = GetInstanceType(cloud, id);
     if (!found.ok()) return found.error();
-    auto offers = std::make_shared<const std::vector<Offer>>(std::move(found->second));
-    InstanceOffers out{std::move(found->first), {}, offers};
+    return Kept(std::move(found).value());
+  }
+  // `found`'s offers moved into an InstanceOffers' `keep`.
+  static InstanceOffers Kept(std::pair<InstanceType, std::vector<Offer>> found) {
+    auto offers = std::make_shared<const std::vector<Offer>>(std::move(found.second));
+    InstanceOffers out{std::move(found.first), {}, offers};
+    out.offers.reserve(offers->size());
     for (const Offer& o : *offers) out.offers.push_back(&o);
     return out;
   }

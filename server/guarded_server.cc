@@ -77,7 +77,7 @@ class GuardedStream final : public httplib::Stream {
     budget_ = limits_.max_header_bytes;
     deadline_ = Clock::now() + limits_.header_timeout;
     close_after_response_ = false;
-    written_ = 0;
+    may_hold_ = true;
   }
   void ExpectBody(size_t bytes) {
     in_body_ = true;
@@ -137,12 +137,11 @@ class GuardedStream final : public httplib::Stream {
   bool timed_out() const { return timed_out_; }
   bool over_budget() const { return over_budget_; }
   bool close_after_response() const { return close_after_response_; }
-  size_t written() const { return written_; }
   const std::string& remote_ip() const { return remote_ip_; }
 
   bool is_readable() const override {
     return pos_ < buffer_.size() || Wait(sock_, POLLIN, std::chrono::milliseconds(0));
-  }  // (a reader then calls read(), which sends what is held first)
+  }  // (a reader waiting on the socket then calls read(): Fill sends what is held first)
   bool is_writable() const override { return Wait(sock_, POLLOUT, limits_.io_timeout); }
 
   ssize_t read(char* ptr, size_t size) override {
@@ -166,23 +165,26 @@ class GuardedStream final : public httplib::Stream {
     return static_cast<ssize_t>(n);
   }
 
-  // A write of at most kHeldBytes with nothing held yet is held and sent with the next
-  // write (httplib writes a response's head, then its body: one segment and one wake-up of
-  // the client instead of two). Held bytes go out before any read or wait for a request
-  // (Flush), and at the end of every request (GuardedServer).
+  // A request's first write (httplib's response head, or a 100 Continue) of at most
+  // kHeldBytes is held and sent with the next write (the body: one segment and one wake-up
+  // of the client instead of two). Held bytes go out before any read or wait for a request
+  // (Flush), and at the end of every request (GuardedServer). Later writes (chunks of a
+  // streamed answer) go out at once.
   ssize_t write(const char* ptr, size_t size) override {
     if (broken_) return -1;
-    if (held_.empty() && size <= kHeldBytes) {
+    if (may_hold_ && size <= kHeldBytes) {
+      may_hold_ = false;
       held_.assign(ptr, size);
-      written_ += size;
       return static_cast<ssize_t>(size);
     }
-    ssize_t n = Send(ptr, size);
-    if (n > 0) written_ += static_cast<size_t>(n);
-    return n;
+    may_hold_ = false;
+    return Send(ptr, size);
   }
   // Sends what write() holds. False when the connection broke or stalled past io_timeout.
   bool Flush() { return held_.empty() || Send(nullptr, 0) >= 0; }
+  // Drops what is held (a request whose handler threw: the client sees a clean close, not a
+  // head without its body).
+  void Discard() { held_.clear(); }
   void get_remote_ip_and_port(std::string& ip, int& port) const override {
     ip = remote_ip_;
     port = remote_port_;
@@ -284,8 +286,8 @@ class GuardedStream final : public httplib::Stream {
   Clock::time_point deadline_{};
   bool timed_out_ = false, over_budget_ = false, broken_ = false;
   bool close_after_response_ = false;
-  size_t written_ = 0;
-  std::string held_;  // written, not yet sent (write())
+  bool may_hold_ = true;  // the request has not written yet
+  std::string held_;      // written, not yet sent (write())
 };
 
 thread_local GuardedStream* current_stream = nullptr;
@@ -437,6 +439,7 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
                            [&stream](httplib::Request&) { stream.MarkParsed(); });
     } catch (...) {
       ok = false;  // a throwing error handler or logger: drop this connection, keep the server
+      stream.Discard();
     }
     if (!stream.Flush()) ok = false;
     if (request_end_) request_end_();
