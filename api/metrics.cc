@@ -7,7 +7,10 @@
 #include <prometheus/text_serializer.h>
 
 #include <chrono>
+#include <map>
 #include <mutex>
+#include <string_view>
+#include <tuple>
 
 #include "db/catalog_store.h"
 #include "db/database.h"
@@ -30,8 +33,17 @@ struct ServiceMetrics::Seen {
   db::ConnectionPool::WaitStats pool;
 };
 
+// The series a request adds to, found once: a family's Add builds and hashes its label map
+// on every call. Series are never removed, so the pointers stay valid.
+struct ServiceMetrics::PerRoute {
+  std::mutex mutex;
+  std::map<std::tuple<std::string, std::string, int>, prometheus::Counter*, std::less<>> requests;
+  std::map<std::string, prometheus::Histogram*, std::less<>> latency;
+};
+
 ServiceMetrics::ServiceMetrics()
-    : registry_(std::make_shared<prometheus::Registry>()), seen_(std::make_unique<Seen>()) {
+    : registry_(std::make_shared<prometheus::Registry>()), seen_(std::make_unique<Seen>()),
+      per_route_(std::make_unique<PerRoute>()) {
   auto& r = *registry_;
   requests_ = &prometheus::BuildCounter().Name("gpuplan_http_requests_total")
                    .Help("HTTP requests answered, by route template, method and status").Register(r);
@@ -64,8 +76,27 @@ void ServiceMetrics::RequestAbandoned() { in_flight_->Decrement(); }
 void ServiceMetrics::RequestFinished(const std::string& route, const std::string& method,
                                      int status, double seconds) {
   in_flight_->Decrement();
-  requests_->Add({{"route", route}, {"method", method}, {"status", std::to_string(status)}}).Increment();
-  latency_->Add({{"route", route}}, kLatencyBuckets).Observe(seconds);
+  prometheus::Counter* requests = nullptr;
+  prometheus::Histogram* latency = nullptr;
+  {
+    std::lock_guard lock(per_route_->mutex);
+    auto key = std::make_tuple(std::string_view(route), std::string_view(method), status);
+    if (auto it = per_route_->requests.find(key); it != per_route_->requests.end()) {
+      requests = it->second;
+    } else {
+      requests = &requests_->Add(
+          {{"route", route}, {"method", method}, {"status", std::to_string(status)}});
+      per_route_->requests.emplace(std::make_tuple(route, method, status), requests);
+    }
+    if (auto it = per_route_->latency.find(std::string_view(route)); it != per_route_->latency.end()) {
+      latency = it->second;
+    } else {
+      latency = &latency_->Add({{"route", route}}, kLatencyBuckets);
+      per_route_->latency.emplace(route, latency);
+    }
+  }
+  requests->Increment();
+  latency->Observe(seconds);
 }
 
 void ServiceMetrics::ImportFinished(const std::string& format, const std::string& outcome) {

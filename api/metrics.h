@@ -64,6 +64,8 @@ class ServiceMetrics {
   prometheus::Counter* pool_exhausted_;
   struct Seen;  // last values of the process counters mirrored at scrape
   std::unique_ptr<Seen> seen_;
+  struct PerRoute;  // each (route, method, status)'s counter and each route's histogram
+  std::unique_ptr<PerRoute> per_route_;
 };
 
 }  // namespace gpuplan::api
