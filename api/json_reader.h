@@ -25,24 +25,24 @@ class JsonReader {
   // Reads the object `value` found at `pointer` ("" for the document root).
   JsonReader(const nlohmann::json& value, std::string pointer, std::vector<FieldError>* errors);
 
-  bool Has(const std::string& key) const;
+  bool Has(std::string_view key) const;
   // The member `key`, marked read when present; null when absent or JSON null.
-  const nlohmann::json* Raw(const std::string& key);
+  const nlohmann::json* Raw(std::string_view key);
 
-  std::optional<std::string> String(const std::string& key, bool required = false);
-  std::optional<double> Number(const std::string& key, double min, double max,
+  std::optional<std::string> String(std::string_view key, bool required = false);
+  std::optional<double> Number(std::string_view key, double min, double max,
                                bool required = false);
-  std::optional<long long> Integer(const std::string& key, long long min, long long max,
+  std::optional<long long> Integer(std::string_view key, long long min, long long max,
                                    bool required = false);
-  std::optional<bool> Bool(const std::string& key);
+  std::optional<bool> Bool(std::string_view key);
   // One of `choices`; an error listing them otherwise.
-  std::optional<std::string> Choice(const std::string& key,
+  std::optional<std::string> Choice(std::string_view key,
                                     std::initializer_list<std::string_view> choices,
                                     bool required = false);
   // The enum value named by the string at `key` (the model's name table, one list for every
   // reader and writer); an error listing the names otherwise.
   template <typename E, size_t N>
-  std::optional<E> Enum(const std::string& key, const model::EnumNames<E, N>& names) {
+  std::optional<E> Enum(std::string_view key, const model::EnumNames<E, N>& names) {
     std::array<std::string_view, N> list;
     for (size_t i = 0; i < N; ++i) list[i] = names[i].first;
     auto i = ChoiceIndex(key, list);
@@ -50,27 +50,27 @@ class JsonReader {
     return names[*i].second;
   }
   // A nested object reader; nullopt (with an error if required) when absent or not an object.
-  std::optional<JsonReader> Object(const std::string& key, bool required = false);
+  std::optional<JsonReader> Object(std::string_view key, bool required = false);
   // A reader over `value` (already taken from `key`), sharing this reader's error list.
-  JsonReader Nested(const std::string& key, const nlohmann::json& value) const {
+  JsonReader Nested(std::string_view key, const nlohmann::json& value) const {
     return JsonReader(value, Pointer(key), errors_);
   }
   size_t error_count() const { return errors_->size(); }
   // Strings of an array; nullopt when absent.
-  std::optional<std::vector<std::string>> Strings(const std::string& key, size_t max_items);
+  std::optional<std::vector<std::string>> Strings(std::string_view key, size_t max_items);
 
-  void Fail(const std::string& key, const std::string& detail);
+  void Fail(std::string_view key, const std::string& detail);
   // Records "<key> <reason>" when a field rule (db/field_rules.h) gave a reason.
-  void Check(const std::string& key, const std::optional<std::string>& reason) {
-    if (reason) Fail(key, key + " " + *reason);
+  void Check(std::string_view key, const std::optional<std::string>& reason) {
+    if (reason) Fail(key, std::string(key) + " " + *reason);
   }
-  std::string Pointer(const std::string& key) const;
+  std::string Pointer(std::string_view key) const;
   // Reports keys present but never read.
   void Finish();
   bool ok() const { return errors_->empty(); }
 
  private:
-  std::optional<size_t> ChoiceIndex(const std::string& key, std::span<const std::string_view> names);
+  std::optional<size_t> ChoiceIndex(std::string_view key, std::span<const std::string_view> names);
   const nlohmann::json* value_;
   std::string pointer_;
   std::vector<FieldError>* errors_;
@@ -82,6 +82,6 @@ class JsonReader {
 Error BodyError(const std::vector<FieldError>& errors);
 
 // Escapes a key for a JSON pointer ("~" -> "~0", "/" -> "~1").
-std::string PointerEscape(const std::string& key);
+std::string PointerEscape(std::string_view key);
 
 }  // namespace gpuplan::api
