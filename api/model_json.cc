@@ -1,15 +1,30 @@
 #include "api/model_json.h"
 
+#include <array>
 #include <cmath>
 
 namespace gpuplan::api {
 
 namespace {
 
+// 10^k for k in [-kPowersBelow, kPowersAbove), computed once by std::pow itself (so a
+// value from the table is the one std::pow would give).
+constexpr int kPowersBelow = 330, kPowersAbove = 330;
+const std::array<double, kPowersBelow + kPowersAbove>& PowersOfTen() {
+  static const auto table = [] {
+    std::array<double, kPowersBelow + kPowersAbove> t{};
+    for (int k = -kPowersBelow; k < kPowersAbove; ++k) t[k + kPowersBelow] = std::pow(10.0, k);
+    return t;
+  }();
+  return table;
+}
+
 // `v` rounded to `digits` significant digits (answers do not pretend to more precision).
 double RoundSignificant(double v, int digits = 4) {
   if (v == 0 || !std::isfinite(v)) return v;
-  double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
+  const int k = digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  const double scale = k >= -kPowersBelow && k < kPowersAbove ? PowersOfTen()[k + kPowersBelow]
+                                                              : std::pow(10.0, k);
   return std::round(v * scale) / scale;
 }
 
