@@ -36,8 +36,19 @@ struct ServiceMetrics::Seen {
 // The series a request adds to, found once: a family's Add builds and hashes its label map
 // on every call. Series are never removed, so the pointers stay valid.
 struct ServiceMetrics::PerRoute {
+  using Key = std::tuple<std::string, std::string, int>;       // route, method, status
+  using View = std::tuple<std::string_view, std::string_view, int>;
+  // Orders keys and views alike (a tuple of strings does not compare with a tuple of views
+  // under every standard library), so a lookup builds no string.
+  struct Less {
+    using is_transparent = void;
+    static View Of(const Key& k) { return {std::get<0>(k), std::get<1>(k), std::get<2>(k)}; }
+    static const View& Of(const View& v) { return v; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const { return Of(a) < Of(b); }
+  };
   std::mutex mutex;
-  std::map<std::tuple<std::string, std::string, int>, prometheus::Counter*, std::less<>> requests;
+  std::map<Key, prometheus::Counter*, Less> requests;
   std::map<std::string, prometheus::Histogram*, std::less<>> latency;
 };
 
@@ -80,7 +91,7 @@ void ServiceMetrics::RequestFinished(const std::string& route, const std::string
   prometheus::Histogram* latency = nullptr;
   {
     std::lock_guard lock(per_route_->mutex);
-    auto key = std::make_tuple(std::string_view(route), std::string_view(method), status);
+    const PerRoute::View key{route, method, status};
     if (auto it = per_route_->requests.find(key); it != per_route_->requests.end()) {
       requests = it->second;
     } else {
