@@ -93,8 +93,14 @@ double PoissonLogPmf(int k, double mean) {
 // (the spot and fallback models walk these sums many times per option).
 class PoissonTerms {
  public:
+  // From k = 0 with a finite positive mean the first term is exp(-mean): the log-pmf's value
+  // without its log and lgamma (0 * log(mean) and lgamma(1) are exactly 0), the same double
+  // for less work.
   PoissonTerms(int first, double mean)
-      : k_(first), mean_(mean), p_(std::exp(PoissonLogPmf(first, mean))) {}
+      : k_(first),
+        mean_(mean),
+        p_(first == 0 && mean > 0 && std::isfinite(mean) ? std::exp(-mean)
+                                                         : std::exp(PoissonLogPmf(first, mean))) {}
   int k() const { return k_; }
   double p() const { return p_; }
   void Next() { p_ *= mean_ / ++k_; }

@@ -97,6 +97,22 @@ const SpotTimes& SpotTimesMemo::Of(const model::TrainingEstimate& e, int nodes,
   return list.back().times;
 }
 
+const Result<model::FallbackOutcome>& SpotTimesMemo::FallbackOf(const model::TrainingEstimate& e,
+                                                                int nodes,
+                                                                const model::SpotParams& params,
+                                                                double deadline_hours) {
+  std::vector<FallbackEntry>& list = fallbacks_[{&e, nodes}];
+  for (const FallbackEntry& entry : list) {
+    if (entry.deadline_hours == deadline_hours && SameParams(entry.params, params)) {
+      return entry.run;
+    }
+  }
+  list.push_back({params, deadline_hours,
+                  model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
+                                          deadline_hours)});
+  return list.back().run;
+}
+
 TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w, int nodes,
                             const PriceQuote& price, const PricingRequest& pricing,
                             const SpotPricing& spot, const SpotRisk& risk,
@@ -119,8 +135,11 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
     params.interruption_rate_per_hour = risk.rate.per_hour;
     params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
     if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
-    auto run = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
-                                       *pricing.deadline_hours);
+    Result<model::FallbackOutcome> computed = model::FallbackOutcome{};
+    const Result<model::FallbackOutcome>& run =
+        memo ? memo->FallbackOf(e, nodes, params, *pricing.deadline_hours)
+             : (computed = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
+                                                   *pricing.deadline_hours));
     if (run.ok()) {
       FallbackTrainingCost& f = cost.fallback.emplace();
       f.pricing = spot;

@@ -77,20 +77,31 @@ struct SpotTimes {
 // Spot times already computed, for options that share them: a recommendation's offers of one
 // hardware configuration in many regions share an estimate, and most share an interruption
 // risk and a notice. Keyed by the estimate's address (the walk's estimates are shared and
-// outlive the memo), the node count, every SpotParams field and the risk's range. Not
-// thread-safe: one per thread (the walk keeps one per thread for all the offers it walks).
+// outlive the memo), the node count, every SpotParams field and the risk's range (spot) or
+// the deadline (spot_with_fallback, whose outcome reads the rate alone). Not thread-safe: one
+// per thread (the walk keeps one per thread for all the offers it walks).
 class SpotTimesMemo {
  public:
   // The times of `e` on `nodes` nodes with `params` and `risk`'s range, computed on the first
   // call; the reference is valid until the next call.
   const SpotTimes& Of(const model::TrainingEstimate& e, int nodes, const model::SpotParams& params,
                       const SpotRisk& risk);
+  // model::SpotWithFallback of `e` on `nodes` nodes with `params` and `deadline_hours`,
+  // computed on the first call; the reference is valid until the next call.
+  const Result<model::FallbackOutcome>& FallbackOf(const model::TrainingEstimate& e, int nodes,
+                                                   const model::SpotParams& params,
+                                                   double deadline_hours);
 
  private:
   struct Entry {
     model::SpotParams params;
     double low_per_hour, high_per_hour;
     SpotTimes times;
+  };
+  struct FallbackEntry {
+    model::SpotParams params;
+    double deadline_hours;
+    Result<model::FallbackOutcome> run;
   };
   struct KeyHash {
     size_t operator()(const std::pair<const model::TrainingEstimate*, int>& k) const {
@@ -100,6 +111,9 @@ class SpotTimesMemo {
   // By estimate and node count; the few risks and notices of each in a list.
   std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<Entry>, KeyHash>
       entries_;
+  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<FallbackEntry>,
+                     KeyHash>
+      fallbacks_;
 };
 
 // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;
@@ -107,7 +121,8 @@ class SpotTimesMemo {
 // with a band, its range gives the spot P10 / P90, model::SpotRangeOverRates; the fallback
 // uses the rate alone) and with `cloud`'s preemption notice unless the request gives one.
 // A kind without its prices (or spot_with_fallback without a deadline) has no entry. With
-// `memo`, spot times already computed for the same estimate, nodes and risk are reused.
+// `memo`, spot times and fallback outcomes already computed for the same estimate, nodes,
+// parameters and risk (or deadline) are reused.
 TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model::Workload& w,
                             int nodes, const PriceQuote& price, const PricingRequest& pricing,
                             const SpotPricing& spot, const SpotRisk& risk,

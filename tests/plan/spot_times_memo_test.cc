@@ -1,6 +1,8 @@
 // SpotTimesMemo: a recommendation's spot options reuse spot times computed for the same
-// estimate, node count, parameters and interruption range. Reused or not, every figure of
-// the cost is the same; a different rate, range, notice or node count is not reused.
+// estimate, node count, parameters and interruption range, and its spot_with_fallback options
+// the fallback outcome of the same estimate, node count, parameters and deadline. Reused or
+// not, every figure of the cost is the same; a different rate, range, notice, deadline or
+// node count is not reused.
 #include <gtest/gtest.h>
 
 #include "model/spot_interruption.h"
@@ -86,6 +88,80 @@ TEST(SpotTimesMemoTest, ReusedTimesGiveTheCostComputedAfresh) {
   EXPECT_EQ(walls.size(), 12u);
   EXPECT_EQ(std::adjacent_find(walls.begin(), walls.end()), walls.end())
       << "two options with different rates, notices or node counts had the same wall time";
+}
+
+void ExpectSameFallback(const TrainingCost& a, const TrainingCost& b, const std::string& where) {
+  ASSERT_EQ(a.fallback.has_value(), b.fallback.has_value()) << where;
+  if (!a.fallback) return;
+  const model::FallbackOutcome &x = a.fallback->run, &y = b.fallback->run;
+  EXPECT_EQ(x.switch_at_hours, y.switch_at_hours) << where;
+  EXPECT_EQ(x.expected_hours, y.expected_hours) << where;
+  EXPECT_EQ(x.expected_spot_hours, y.expected_spot_hours) << where;
+  EXPECT_EQ(x.expected_ondemand_hours, y.expected_ondemand_hours) << where;
+  EXPECT_EQ(x.p90_hours, y.p90_hours) << where;
+  EXPECT_EQ(x.fallback_probability, y.fallback_probability) << where;
+  EXPECT_EQ(x.feasible, y.feasible) << where;
+  EXPECT_EQ(a.fallback->expected_total, b.fallback->expected_total) << where;
+  EXPECT_EQ(a.fallback->p90_total, b.fallback->p90_total) << where;
+}
+
+TEST(SpotTimesMemoTest, ReusedFallbackOutcomesGiveTheCostComputedAfresh) {
+  const model::Workload w = *model::FindPreset("bert-large");
+  model::TrainingJob job;
+  job.global_batch = 256;
+  job.samples = 3e8;
+  job.epochs = 1;
+  job.precision = model::Precision::kBf16;
+  auto one = model::EstimateTraining(w, job, model::testing::Node(model::testing::A100_80(), 8, 1),
+                                     model::DefaultConstants(), false);
+  auto two = model::EstimateTraining(w, job, model::testing::Node(model::testing::A100_80(), 8, 2),
+                                     model::DefaultConstants(), false);
+  ASSERT_TRUE(one.ok() && two.ok());
+  PriceQuote price;
+  price.currency = "USD";
+  price.ondemand = 30;
+  price.spot = 12;
+  SpotPricing spot;
+  spot.price_per_hour = 12;
+  spot.p10_per_hour = 10;
+  spot.p90_per_hour = 15;
+
+  SpotTimesMemo memo;
+  std::vector<std::pair<double, double>> outcomes;  // switch point, expected hours
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto* e : {&*one, &*two}) {
+      const int nodes = e == &*one ? 1 : 2;
+      // Deadlines with room for spot: the switch point moves with each of them.
+      for (double deadline : {1.5 * e->p90_hours, 3 * e->p90_hours}) {
+        for (const SpotRisk& risk : {Flat(0.05), Flat(0.2)}) {
+          for (const char* cloud : {"aws", "oci"}) {
+            PricingRequest pricing;
+            pricing.kinds = {model::PriceKind::kSpotWithFallback};
+            pricing.deadline_hours = deadline;
+            const std::string where = std::to_string(nodes) + " node(s), deadline " +
+                                      std::to_string(deadline) + ", rate " +
+                                      std::to_string(risk.rate.per_hour) + ", " + cloud;
+            TrainingCost fresh = CostOfTraining(*e, w, nodes, price, pricing, spot, risk, cloud);
+            TrainingCost reused =
+                CostOfTraining(*e, w, nodes, price, pricing, spot, risk, cloud, &memo);
+            ASSERT_TRUE(fresh.fallback) << where;
+            ExpectSameFallback(fresh, reused, where);
+            if (pass == 0) {
+              outcomes.emplace_back(fresh.fallback->run.switch_at_hours,
+                                    fresh.fallback->run.expected_hours);
+            }
+          }
+        }
+      }
+    }
+  }
+  // No two of the 16 options share both a switch point and an expected time: had one been
+  // served another's outcome, the memo's answer would differ from the fresh one above.
+  std::sort(outcomes.begin(), outcomes.end());
+  EXPECT_EQ(outcomes.size(), 16u);
+  EXPECT_EQ(std::adjacent_find(outcomes.begin(), outcomes.end()), outcomes.end())
+      << "two options with different deadlines, rates, notices or node counts had the same "
+         "fallback outcome";
 }
 
 }  // namespace
