@@ -15,7 +15,9 @@
 
 namespace gpuplan::api {
 
-JsonWriter::JsonWriter() : out_(new char[kInitialRoom]), capacity_(kInitialRoom) {}
+JsonWriter::JsonWriter() : out_(new char[kInitialRoom]), capacity_(kInitialRoom) {
+  has_items_.reserve(16);
+}
 JsonWriter::~JsonWriter() = default;
 
 void JsonWriter::Grow(size_t n) {
@@ -29,7 +31,7 @@ void JsonWriter::Grow(size_t n) {
 void JsonWriter::Open(std::string_view bracket) {
   BeforeValue();
   Put(bracket);
-  has_items_.push_back(false);
+  has_items_.push_back(0);
 }
 void JsonWriter::Close(std::string_view bracket) {
   assert(!has_items_.empty() && !after_key_);
@@ -149,12 +151,9 @@ void JsonWriter::Quoted(std::string_view v, bool is_key) {
   size_ = p - out_.get();
 }
 
-void JsonWriter::Key(std::string_view key) {
-  assert(!has_items_.empty() && !after_key_);
-  BeforeValue();
+void JsonWriter::QuotedKey(std::string_view key) {
   Quoted(key, /*is_key=*/true);
   Put(":");
-  after_key_ = true;
 }
 
 void JsonWriter::String(std::string_view v) {

@@ -11,6 +11,7 @@
 // Not thread-safe; one writer per answer.
 #pragma once
 
+#include <cassert>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -21,6 +22,35 @@
 #include <vector>
 
 namespace gpuplan::api {
+
+// The name of an object member. A string literal (the renderers' own names) is checked when
+// the program is compiled: printable ASCII without '"' or '\\', so it is written with a copy
+// and no scan (a literal that breaks the rule does not compile). A name made at run time (a
+// std::string, or a std::string_view given explicitly) is escaped when written, as any string.
+// Holds a view: the text must outlive the call it is passed to.
+class JsonKey {
+ public:
+  template <size_t N>
+  consteval JsonKey(const char (&text)[N])  // NOLINT: implicit by design
+      : text_(text, N - 1), plain_(true) {
+    for (char c : text_) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+        throw "a JSON key literal must be printable ASCII without '\"' or '\\'";
+      }
+    }
+  }
+  JsonKey(const std::string& text) : text_(text), plain_(false) {}  // NOLINT: implicit
+  explicit JsonKey(std::string_view text) : text_(text), plain_(false) {}
+
+  std::string_view text() const { return text_; }
+  // Checked when compiled: needs no escaping.
+  bool plain() const { return plain_; }
+
+ private:
+  std::string_view text_;
+  bool plain_;
+};
 
 class JsonWriter {
  public:
@@ -33,7 +63,22 @@ class JsonWriter {
   void EndObject();
   void BeginArray();
   void EndArray();
-  void Key(std::string_view key);
+  void Key(JsonKey key) {
+    assert(!has_items_.empty() && !after_key_);
+    BeforeValue();
+    if (key.plain()) {
+      const std::string_view k = key.text();
+      char* p = Room(k.size() + 3);
+      p[0] = '"';
+      std::memcpy(p + 1, k.data(), k.size());
+      p[k.size() + 1] = '"';
+      p[k.size() + 2] = ':';
+      size_ += k.size() + 3;
+    } else {
+      QuotedKey(key.text());
+    }
+    after_key_ = true;
+  }
 
   void Null();
   void Bool(bool v);
@@ -53,13 +98,13 @@ class JsonWriter {
 
   // Key then value.
   template <typename T>
-  void Field(std::string_view key, const T& v) {
+  void Field(JsonKey key, const T& v) {
     Key(key);
     Value(v);
   }
   // Key then an object whose members `fill` writes.
   template <typename Fill>
-  void Object(std::string_view key, Fill&& fill) {
+  void Object(JsonKey key, Fill&& fill) {
     Key(key);
     BeginObject();
     fill();
@@ -77,7 +122,7 @@ class JsonWriter {
       after_key_ = false;
     } else if (!has_items_.empty()) {
       if (has_items_.back()) Put(",");
-      has_items_.back() = true;
+      has_items_.back() = 1;
     }
   }
   // A container's opening and closing bracket, with the separator and nesting they need.
@@ -86,6 +131,8 @@ class JsonWriter {
   // Appends `v` between quotes, escaped; invalid UTF-8 has each bad byte replaced (and a
   // non-ASCII key goes through EncodeJson, as it always has).
   void Quoted(std::string_view v, bool is_key);
+  // A run-time key, quoted and escaped, and its ':'.
+  void QuotedKey(std::string_view key);
 
   // Room for `n` more characters at out_ + size_ (the text so far is out_'s first size_
   // characters; the rest, to capacity_, is allocated and not yet written).
@@ -105,7 +152,7 @@ class JsonWriter {
   size_t capacity_ = 0;
   size_t size_ = 0;
   // One entry per open object or array: whether it holds a member or element yet.
-  std::vector<bool> has_items_;
+  std::vector<unsigned char> has_items_;
   bool after_key_ = false;
 };
 

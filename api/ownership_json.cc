@@ -65,10 +65,12 @@ void WriteComparison(JsonWriter& out, const plan::RentComparison& c) {
     out.Field("savings_per_month", Money(c.savings_per_month));
     out.Field("break_even_months", c.break_even_months);
   } else {
-    for (const char* key : {"cloud", "region", "instance_type", "gpu", "gpus_per_instance",
-                            "instances", "total_gpus", "price_per_hour", "price_per_gpu_hour",
-                            "hours_per_job", "rent_per_month", "savings_per_month",
-                            "break_even_months"}) {
+    for (JsonKey key : {JsonKey("cloud"), JsonKey("region"), JsonKey("instance_type"),
+                        JsonKey("gpu"), JsonKey("gpus_per_instance"), JsonKey("instances"),
+                        JsonKey("total_gpus"), JsonKey("price_per_hour"),
+                        JsonKey("price_per_gpu_hour"), JsonKey("hours_per_job"),
+                        JsonKey("rent_per_month"), JsonKey("savings_per_month"),
+                        JsonKey("break_even_months")}) {
       out.Field(key, nullptr);
     }
   }

@@ -257,12 +257,12 @@ void WriteOption(JsonWriter& out, const plan::RecommendedOption& c, bool inferen
   out.Field("price_per_hour", RoundMoney(c.price_per_hour));
   out.Field("price_observed_at",
             db::PriceObservedAt(c.offer, model::StartsOnSpot(c.price_kind)));
-  out.Field(inference ? "latency_s" : "hours", c.hours);
+  out.Field(inference ? JsonKey("latency_s") : JsonKey("hours"), c.hours);
   if (!inference) {
     out.Field("p10_hours", c.p10_hours);
     out.Field("p90_hours", c.p90_hours);
   }
-  out.Field(inference ? "cost_per_hour" : "cost", RoundMoney(c.cost));
+  out.Field(inference ? JsonKey("cost_per_hour") : JsonKey("cost"), RoundMoney(c.cost));
   out.Field("currency", currency);
   out.Field("why", c.why);
   if (c.training) {
@@ -391,7 +391,7 @@ void WriteTrainingPlan(JsonWriter& out, const plan::TrainingPlan& plan) {
 
 namespace {
 
-void WritePercentiles(JsonWriter& out, const char* key, const model::Percentiles& p) {
+void WritePercentiles(JsonWriter& out, JsonKey key, const model::Percentiles& p) {
   out.Object(key, [&] {
     out.Field("mean", p.mean);
     out.Field("p50", p.p50);
@@ -399,7 +399,7 @@ void WritePercentiles(JsonWriter& out, const char* key, const model::Percentiles
   });
 }
 
-void WriteOperatingPoint(JsonWriter& out, const char* key, const model::OperatingPoint& p) {
+void WriteOperatingPoint(JsonWriter& out, JsonKey key, const model::OperatingPoint& p) {
   out.Object(key, [&] {
     out.Field("batch", p.batch);
     out.Field("requests_per_s", p.requests_per_s);
