@@ -29,12 +29,30 @@ PriceQuality PriceQuality::OfKind(model::PriceKind kind) const {
   return q;
 }
 
+namespace {
+
+// db::rules::ParseTimestamp of `text`, the last text this thread parsed kept: a walk assesses
+// thousands of offers whose prices were mostly observed at the same few instants (one import's).
+std::optional<std::time_t> ObservedTime(const std::string& text) {
+  thread_local std::string last_text;
+  thread_local std::optional<std::time_t> last_time;
+  thread_local bool parsed = false;
+  if (!parsed || text != last_text) {
+    last_time = db::rules::ParseTimestamp(text);
+    last_text = text;
+    parsed = true;
+  }
+  return last_time;
+}
+
+}  // namespace
+
 PriceQuality AssessPrice(const db::Offer& offer, std::time_t now, int stale_after_days) {
   PriceQuality q;
   q.stale_after_days = stale_after_days;
   q.spot_above_ondemand = db::SpotAboveOndemand(offer);
   auto stale = [&](bool spot) {
-    auto observed = db::rules::ParseTimestamp(db::PriceObservedAt(offer, spot));
+    auto observed = ObservedTime(db::PriceObservedAt(offer, spot));
     return observed && now - *observed > static_cast<std::time_t>(stale_after_days) * 86400;
   };
   q.ondemand_stale = offer.price_ondemand_per_hour && stale(false);

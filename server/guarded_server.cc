@@ -243,10 +243,11 @@ class GuardedStream final : public httplib::Stream {
       ssize_t n = ::sendmsg(sock_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n < 0) {
         if (errno == EINTR) continue;
-        if ((errno == EAGAIN || errno == EWOULDBLOCK) && Wait(sock_, POLLOUT, limits_.io_timeout)) {
-          continue;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK) timed_out_ = true;
+        // Read before Wait, whose poll may set errno: a full socket that stays full (or
+        // whose wait fails) is a stall; any other error a broken connection.
+        const bool full = errno == EAGAIN || errno == EWOULDBLOCK;
+        if (full && Wait(sock_, POLLOUT, limits_.io_timeout)) continue;
+        if (full) timed_out_ = true;
         broken_ = true;
         held_.clear();
         return -1;
