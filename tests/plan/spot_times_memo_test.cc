@@ -27,6 +27,38 @@ SpotRisk Flat(double per_hour) {
   return r;
 }
 
+// BERT-large on one and two nodes of 8 A100s, priced at 30 on demand and 12 on spot.
+class SpotTimesMemoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    model::TrainingJob job;
+    job.global_batch = 256;
+    job.samples = 3e8;
+    job.epochs = 1;
+    job.precision = model::Precision::kBf16;
+    for (int nodes : {1, 2}) {
+      auto e = model::EstimateTraining(w, job,
+                                       model::testing::Node(model::testing::A100_80(), 8, nodes),
+                                       model::DefaultConstants(), false);
+      ASSERT_TRUE(e.ok());
+      estimates.push_back(std::move(e).value());
+    }
+    price.currency = "USD";
+    price.ondemand = 30;
+    price.spot = 12;
+    spot.price_per_hour = 12;
+    spot.p10_per_hour = 10;
+    spot.p90_per_hour = 15;
+  }
+  // Nodes of estimates[i].
+  static int NodesOf(size_t i) { return static_cast<int>(i) + 1; }
+
+  const model::Workload w = *model::FindPreset("bert-large");
+  std::vector<model::TrainingEstimate> estimates;
+  PriceQuote price;
+  SpotPricing spot;
+};
+
 void ExpectSameSpot(const TrainingCost& a, const TrainingCost& b, const std::string& where) {
   ASSERT_EQ(a.spot.has_value(), b.spot.has_value()) << where;
   if (!a.spot) return;
@@ -40,26 +72,7 @@ void ExpectSameSpot(const TrainingCost& a, const TrainingCost& b, const std::str
   EXPECT_EQ(a.spot->p90_total, b.spot->p90_total) << where;
 }
 
-TEST(SpotTimesMemoTest, ReusedTimesGiveTheCostComputedAfresh) {
-  const model::Workload w = *model::FindPreset("bert-large");
-  model::TrainingJob job;
-  job.global_batch = 256;
-  job.samples = 3e8;
-  job.epochs = 1;
-  job.precision = model::Precision::kBf16;
-  auto one = model::EstimateTraining(w, job, model::testing::Node(model::testing::A100_80(), 8, 1),
-                                     model::DefaultConstants(), false);
-  auto two = model::EstimateTraining(w, job, model::testing::Node(model::testing::A100_80(), 8, 2),
-                                     model::DefaultConstants(), false);
-  ASSERT_TRUE(one.ok() && two.ok());
-  PriceQuote price;
-  price.currency = "USD";
-  price.ondemand = 30;
-  price.spot = 12;
-  SpotPricing spot;
-  spot.price_per_hour = 12;
-  spot.p10_per_hour = 10;
-  spot.p90_per_hour = 15;
+TEST_F(SpotTimesMemoTest, ReusedTimesGiveTheCostComputedAfresh) {
   PricingRequest pricing;
   pricing.kinds = {model::PriceKind::kSpot};
 
@@ -68,8 +81,9 @@ TEST(SpotTimesMemoTest, ReusedTimesGiveTheCostComputedAfresh) {
   // Every option twice through the memo, in an order that interleaves the keys: the second
   // pass reads what the first computed.
   for (int pass = 0; pass < 2; ++pass) {
-    for (const auto* e : {&*one, &*two}) {
-      const int nodes = e == &*one ? 1 : 2;
+    for (size_t i = 0; i < estimates.size(); ++i) {
+      const model::TrainingEstimate* e = &estimates[i];
+      const int nodes = NodesOf(i);
       for (const SpotRisk& risk : {Band(0.05, 0.10), Band(0.15, 0.20), Flat(0.1)}) {
         for (const char* cloud : {"aws", "oci"}) {  // a 2-minute notice and none
           const std::string where = std::to_string(nodes) + " node(s), rate " +
@@ -105,32 +119,14 @@ void ExpectSameFallback(const TrainingCost& a, const TrainingCost& b, const std:
   EXPECT_EQ(a.fallback->p90_total, b.fallback->p90_total) << where;
 }
 
-TEST(SpotTimesMemoTest, ReusedFallbackOutcomesGiveTheCostComputedAfresh) {
-  const model::Workload w = *model::FindPreset("bert-large");
-  model::TrainingJob job;
-  job.global_batch = 256;
-  job.samples = 3e8;
-  job.epochs = 1;
-  job.precision = model::Precision::kBf16;
-  auto one = model::EstimateTraining(w, job, model::testing::Node(model::testing::A100_80(), 8, 1),
-                                     model::DefaultConstants(), false);
-  auto two = model::EstimateTraining(w, job, model::testing::Node(model::testing::A100_80(), 8, 2),
-                                     model::DefaultConstants(), false);
-  ASSERT_TRUE(one.ok() && two.ok());
-  PriceQuote price;
-  price.currency = "USD";
-  price.ondemand = 30;
-  price.spot = 12;
-  SpotPricing spot;
-  spot.price_per_hour = 12;
-  spot.p10_per_hour = 10;
-  spot.p90_per_hour = 15;
+TEST_F(SpotTimesMemoTest, ReusedFallbackOutcomesGiveTheCostComputedAfresh) {
 
   SpotTimesMemo memo;
   std::vector<std::pair<double, double>> outcomes;  // switch point, expected hours
   for (int pass = 0; pass < 2; ++pass) {
-    for (const auto* e : {&*one, &*two}) {
-      const int nodes = e == &*one ? 1 : 2;
+    for (size_t i = 0; i < estimates.size(); ++i) {
+      const model::TrainingEstimate* e = &estimates[i];
+      const int nodes = NodesOf(i);
       // Deadlines with room for spot: the switch point moves with each of them.
       for (double deadline : {1.5 * e->p90_hours, 3 * e->p90_hours}) {
         for (const SpotRisk& risk : {Flat(0.05), Flat(0.2)}) {
