@@ -33,6 +33,7 @@ class JsonKey {
   template <size_t N>
   consteval JsonKey(const char (&text)[N])  // NOLINT: implicit by design
       : text_(text, N - 1), plain_(true) {
+    if (text[N - 1] != '\0') throw "a JSON key literal must be a string literal";
     for (char c : text_) {
       const auto u = static_cast<unsigned char>(c);
       if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {

@@ -170,12 +170,11 @@ void BM_TrainingEstimateParts(benchmark::State& state) {
 }
 BENCHMARK(BM_TrainingEstimateParts)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
-// A training recommendation over every offer of `Catalog` (1, 2, 4 nodes, both price kinds).
+// POST /api/v1/recommendations of `body` without HTTP, over every offer of `Catalog`: the
+// request decoded and the answer rendered each time.
 template <typename Catalog>
-void BM_RecommendTraining(benchmark::State& state) {
+void Recommendations(benchmark::State& state, const nlohmann::json& body) {
   SeededDb seeded;
-  nlohmann::json body = {{"workload", "bert-large"}, {"dataset", {{"samples", 1e7}, {"epochs", 3}}},
-                         {"global_batch_size", 256}, {"constraints", {{"max_nodes", 4}}}};
   auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
   for (auto _ : state) {
     auto lease = pool->Acquire();
@@ -185,26 +184,26 @@ void BM_RecommendTraining(benchmark::State& state) {
     benchmark::DoNotOptimize(answer);
   }
 }
+
+// A training recommendation over every offer of `Catalog` (1, 2, 4 nodes, both price kinds).
+template <typename Catalog>
+void BM_RecommendTraining(benchmark::State& state) {
+  Recommendations<Catalog>(
+      state, {{"workload", "bert-large"}, {"dataset", {{"samples", 1e7}, {"epochs", 3}}},
+              {"global_batch_size", 256}, {"constraints", {{"max_nodes", 4}}}});
+}
 BENCHMARK_TEMPLATE(BM_RecommendTraining, db::CachedCatalog)->Name("BM_RecommendTrainingWholeCatalog")->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_RecommendTraining, TenfoldCatalog)->Name("BM_RecommendTrainingTenfoldCatalog")->Unit(benchmark::kMillisecond);
 
 // Issue 26's request: BERT-large in BF16 within a 24 h deadline over the seeded catalog (the
 // deadline adds spot-with-fallback options, each costed with its on-demand fallback).
 void BM_RecommendTrainingDeadline(benchmark::State& state) {
-  SeededDb seeded;
-  nlohmann::json body = {{"workload", "bert-large"}, {"dataset", {{"samples", 1e7}, {"epochs", 3}}},
-                         {"global_batch_size", 256}, {"precision", "bf16"},
-                         {"constraints", {{"deadline_hours", 24}}}};
-  auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
-  for (auto _ : state) {
-    auto lease = pool->Acquire();
-    db::CachedCatalog store(lease);
-    auto request = api::DecodeRecommendRequest(body);
-    auto answer = api::PlanAnswer(store, *request);
-    benchmark::DoNotOptimize(answer);
-  }
+  Recommendations<db::CachedCatalog>(
+      state, {{"workload", "bert-large"}, {"dataset", {{"samples", 1e7}, {"epochs", 3}}},
+              {"global_batch_size", 256}, {"precision", "bf16"},
+              {"constraints", {{"deadline_hours", 24}}}});
 }
 BENCHMARK(BM_RecommendTrainingDeadline)->Unit(benchmark::kMillisecond);
-BENCHMARK_TEMPLATE(BM_RecommendTraining, TenfoldCatalog)->Name("BM_RecommendTrainingTenfoldCatalog")->Unit(benchmark::kMillisecond);
 
 // POST /api/v1/estimates/inference without HTTP: Llama-3-8B at 50 req/s within a p95 of 2 s
 // on p4d.24xlarge (the serving model: engine defaults, batch cap, curve, saturation, the
@@ -228,18 +227,9 @@ BENCHMARK(BM_InferenceEstimateRequest)->Unit(benchmark::kMicrosecond);
 
 // The same load as a recommendation over every offer of the seeded catalog.
 void BM_RecommendInferenceWholeCatalog(benchmark::State& state) {
-  SeededDb seeded;
-  nlohmann::json body = {{"task", "inference"}, {"workload", "llama-3-8b"}, {"input_tokens", 200},
-                         {"output_tokens", 300}, {"target_requests_per_s", 50},
-                         {"latency_slo_ms", 2000}};
-  auto pool = std::move(db::ConnectionPool::Open(seeded.path.string(), 1)).value();
-  for (auto _ : state) {
-    auto lease = pool->Acquire();
-    db::CachedCatalog store(lease);  // as the server does
-    auto request = api::DecodeRecommendRequest(body);
-    auto answer = api::PlanAnswer(store, *request);
-    benchmark::DoNotOptimize(answer);
-  }
+  Recommendations<db::CachedCatalog>(
+      state, {{"task", "inference"}, {"workload", "llama-3-8b"}, {"input_tokens", 200},
+              {"output_tokens", 300}, {"target_requests_per_s", 50}, {"latency_slo_ms", 2000}});
 }
 BENCHMARK(BM_RecommendInferenceWholeCatalog)->Unit(benchmark::kMillisecond);
 

@@ -89,7 +89,8 @@ double PoissonLogPmf(int k, double mean) {
 }
 
 // P(K = k), P(K = k + 1), ... of a Poisson count with mean `mean` (> 0) from k = `first`:
-// one exp and lgamma for the first term, then the recurrence p(k+1) = p(k) mean / (k+1)
+// one exp (and, past k = 0, a log and an lgamma) for the first term, then the recurrence
+// p(k+1) = p(k) mean / (k+1)
 // (the spot and fallback models walk these sums many times per option).
 class PoissonTerms {
  public:

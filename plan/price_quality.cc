@@ -33,14 +33,13 @@ namespace {
 
 // db::rules::ParseTimestamp of `text`, the last text this thread parsed kept: a walk assesses
 // thousands of offers whose prices were mostly observed at the same few instants (one import's).
+// (It starts as "", which parses to nullopt.)
 std::optional<std::time_t> ObservedTime(const std::string& text) {
   thread_local std::string last_text;
   thread_local std::optional<std::time_t> last_time;
-  thread_local bool parsed = false;
-  if (!parsed || text != last_text) {
+  if (text != last_text) {
     last_time = db::rules::ParseTimestamp(text);
     last_text = text;
-    parsed = true;
   }
   return last_time;
 }

@@ -98,6 +98,47 @@ TEST(JsonWriterTest, StringsAreEscapedAndInvalidUtf8IsReplaced) {
   }
 }
 
+// Keys written as string literals (JsonKey checked when compiled, copied without a scan) come
+// out as RapidJSON's Writer writes them, as do the same names given at run time; the literal
+// below holds every printable ASCII character a key literal may hold.
+TEST(JsonWriterTest, LiteralKeysAreWrittenAsRapidJsonWritesThem) {
+  static constexpr char kEveryCharacter[] =
+      " !#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+  JsonWriter literal, runtime;
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> theirs(buffer);
+  literal.BeginObject();
+  runtime.BeginObject();
+  theirs.StartObject();
+  literal.Field(kEveryCharacter, 1);
+  literal.Field("", 2);
+  literal.Object("nested", [&] { literal.Field("x", true); });
+  for (const std::string& key :
+       {std::string(kEveryCharacter), std::string(""), std::string("nested")}) {
+    runtime.Key(key);
+    theirs.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    if (key == "nested") {
+      runtime.BeginObject();
+      runtime.Field(std::string("x"), true);
+      runtime.EndObject();
+      theirs.StartObject();
+      theirs.Key("x");
+      theirs.Bool(true);
+      theirs.EndObject();
+    } else {
+      runtime.Value(key.empty() ? 2 : 1);
+      theirs.Int(key.empty() ? 2 : 1);
+    }
+  }
+  literal.EndObject();
+  runtime.EndObject();
+  theirs.EndObject();
+  const std::string expected = buffer.GetString();
+  EXPECT_EQ(literal.Take(), expected);
+  EXPECT_EQ(runtime.Take(), expected);
+  EXPECT_EQ(json::parse(expected)[kEveryCharacter], 1);
+}
+
 // The answers' bytes did not change when RapidJSON's Writer was replaced by JsonWriter's own
 // appends (issue 26): the same document written both ways, over random keys, strings (every
 // control character, quotes, backslashes, valid UTF-8), integers and doubles of every
