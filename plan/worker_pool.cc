@@ -1,5 +1,6 @@
 #include "plan/worker_pool.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -40,6 +41,7 @@ class Pool {
     job.work = &work;
     job.n = n;
     if (!threads_.empty() && n > (first ? 0 : 1)) {
+      KeepOffCallersCpu();
       std::lock_guard lock(mutex_);
       jobs_.push_back(&job);
       wake_.notify_all();
@@ -71,6 +73,8 @@ class Pool {
 
  private:
   Pool() {
+    CPU_ZERO(&allowed_);
+    if (sched_getaffinity(0, sizeof(allowed_), &allowed_) != 0) CPU_ZERO(&allowed_);
     const unsigned workers = std::min(7u, UsableCpus() - 1);
     for (unsigned i = 0; i < workers; ++i) {
       try {
@@ -81,12 +85,26 @@ class Pool {
     }
   }
 
+  // Before the workers are woken for a caller's job: they may run on any CPU of the
+  // process's but the caller's. A woken thread is often placed on its waker's CPU, where the
+  // two only take turns while another CPU stays idle (seen with `perf sched timehist` on the
+  // 2-vCPU machines of docs/benchmarks.md: a lone recommendation then ran on one core). Not
+  // on a worker's own (nested) call, with fewer than two CPUs, or when the workers are kept
+  // off the caller's CPU already. Best effort: a failed call leaves the workers where the
+  // kernel puts them, which changes their speed, never an answer.
+  void KeepOffCallersCpu() {
+    if (on_worker || CPU_COUNT(&allowed_) < 2) return;
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed_)) return;
+    if (kept_off_.exchange(cpu, std::memory_order_relaxed) == cpu) return;
+    cpu_set_t others = allowed_;
+    CPU_CLR(cpu, &others);
+    for (auto& t : threads_) pthread_setaffinity_np(t.native_handle(), sizeof(others), &others);
+  }
+
   // The CPUs this process may run on (its affinity mask: a container's cpuset), at least 1.
-  static unsigned UsableCpus() {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-      return std::max(1, CPU_COUNT(&set));
-    }
+  unsigned UsableCpus() const {
+    if (CPU_COUNT(&allowed_) > 0) return static_cast<unsigned>(CPU_COUNT(&allowed_));
     return std::max(1u, std::thread::hardware_concurrency());
   }
 
@@ -111,6 +129,7 @@ class Pool {
   }
 
   void Serve() {
+    on_worker = true;
     std::unique_lock lock(mutex_);
     for (;;) {
       wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
@@ -125,6 +144,9 @@ class Pool {
     }
   }
 
+  static inline thread_local bool on_worker = false;  // this thread is one of the workers
+  cpu_set_t allowed_;  // the process's CPUs when the pool started
+  std::atomic<int> kept_off_{-1};  // the CPU the workers were last kept off
   static inline std::mutex failure_mutex_;
   std::mutex mutex_;
   std::condition_variable wake_;

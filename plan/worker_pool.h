@@ -17,7 +17,10 @@
 // started on first use (the CPUs of the process's affinity mask - 1, at most 7; fewer if
 // threads cannot be created) and joined at process exit: do not call it after main returns.
 // A CPU quota (cgroup cpu.max) is not read: where one is far below the mask, the workers
-// share it with the HTTP threads.
+// share it with the HTTP threads. Before a call wakes the workers it keeps them off the
+// caller's CPU (their affinity: the mask's other CPUs), so that they are not woken onto it
+// to take turns with the caller while another CPU idles; the mask is read when the pool
+// starts.
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,10 @@
 // ParallelFor: every piece runs exactly once, on the caller and the workers, whatever the
-// number of concurrent callers; a piece's exception reaches the caller.
+// number of concurrent callers; a piece's exception reaches the caller; the workers are kept
+// off the caller's CPU.
 #include "plan/worker_pool.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <atomic>
 #include <chrono>
@@ -62,6 +64,42 @@ TEST(WorkerPoolTest, PiecesRunOnTheSpareCoresAsWell) {
   });
   EXPECT_EQ(waiting.load(), 2);
   EXPECT_EQ(threads.size(), 2u);
+}
+
+// A worker woken for a call is kept off the CPU its caller runs on: a caller pinned to one CPU,
+// then to another, in turn, sees a worker's piece on some other CPU each time.
+TEST(WorkerPoolTest, TheWorkersAreKeptOffTheCallersCpu) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+  }
+  if (ParallelWorkers() == 0 || cpus.size() < 2) GTEST_SKIP() << "one CPU: no workers";
+  for (int round = 0; round < 12; ++round) {
+    const int caller_cpu = cpus[round % 2];
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(caller_cpu, &one);
+    if (sched_setaffinity(0, sizeof(one), &one) != 0) {  // this thread only
+      GTEST_SKIP() << "this thread cannot be pinned to CPU " << caller_cpu;
+    }
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<int> waiting = 0, worker_cpu = -1;
+    // Two pieces that each wait for the other: one runs on a worker.
+    ParallelFor(2, [&](size_t) {
+      if (std::this_thread::get_id() != caller) worker_cpu = sched_getcpu();
+      waiting.fetch_add(1);
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (waiting.load() < 2 && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::yield();
+      }
+    });
+    ASSERT_EQ(sched_setaffinity(0, sizeof(allowed), &allowed), 0);
+    ASSERT_EQ(waiting.load(), 2) << "the pieces did not run on two threads";
+    EXPECT_NE(worker_cpu.load(), -1) << "no piece ran on a worker";
+    EXPECT_NE(worker_cpu.load(), caller_cpu) << "a worker ran on the caller's CPU";
+  }
 }
 
 TEST(WorkerPoolTest, AnExceptionOfAPieceReachesTheCaller) {
