@@ -85,21 +85,43 @@ class Pool {
     }
   }
 
-  // Before the workers are woken for a caller's job: they may run on any CPU of the
-  // process's but the caller's. A woken thread is often placed on its waker's CPU, where the
-  // two only take turns while another CPU stays idle (seen with `perf sched timehist` on the
-  // 2-vCPU machines of docs/benchmarks.md: a lone recommendation then ran on one core). Not
-  // on a worker's own (nested) call, with fewer than two CPUs, or when the workers are kept
-  // off the caller's CPU already. Best effort: a failed call leaves the workers where the
-  // kernel puts them, which changes their speed, never an answer.
+  // Before the workers are woken for a caller's job: their affinity becomes the process's
+  // CPUs (as read when the pool started) but the caller's. A woken thread is often placed on
+  // its waker's CPU, where the two only take turns while another CPU stays idle (seen with
+  // `perf sched timehist` on the 2-vCPU machines of docs/benchmarks.md: a lone recommendation
+  // then ran on one core). Skipped on a worker's own (nested) call, with fewer than two CPUs,
+  // when the workers are kept off the caller's CPU already, and while another caller is
+  // setting them. Best effort, and it changes speed, never an answer: the first call that
+  // fails (a cpuset that shrank, a refused call) gives the workers every CPU the kernel lets
+  // them have and turns this off for the life of the process.
   void KeepOffCallersCpu() {
-    if (on_worker || CPU_COUNT(&allowed_) < 2) return;
+    if (on_worker || CPU_COUNT(&allowed_) < 2 || affinity_off_.load(std::memory_order_relaxed)) {
+      return;
+    }
     const int cpu = sched_getcpu();
     if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed_)) return;
-    if (kept_off_.exchange(cpu, std::memory_order_relaxed) == cpu) return;
+    if (kept_off_.load(std::memory_order_relaxed) == cpu) return;
+    std::unique_lock lock(affinity_mutex_, std::try_to_lock);
+    if (!lock || kept_off_.load(std::memory_order_relaxed) == cpu ||
+        affinity_off_.load(std::memory_order_relaxed)) {
+      return;
+    }
     cpu_set_t others = allowed_;
     CPU_CLR(cpu, &others);
-    for (auto& t : threads_) pthread_setaffinity_np(t.native_handle(), sizeof(others), &others);
+    bool failed = false;
+    for (auto& t : threads_) {
+      failed = failed || pthread_setaffinity_np(t.native_handle(), sizeof(others), &others) != 0;
+    }
+    if (!failed) {
+      kept_off_.store(cpu, std::memory_order_relaxed);
+      return;
+    }
+    cpu_set_t any;  // every CPU: the kernel keeps those of the cpuset that are online
+    CPU_ZERO(&any);
+    for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &any);
+    for (auto& t : threads_) pthread_setaffinity_np(t.native_handle(), sizeof(any), &any);
+    kept_off_.store(-1, std::memory_order_relaxed);
+    affinity_off_.store(true, std::memory_order_relaxed);
   }
 
   // The CPUs this process may run on (its affinity mask: a container's cpuset), at least 1.
@@ -145,8 +167,10 @@ class Pool {
   }
 
   static inline thread_local bool on_worker = false;  // this thread is one of the workers
-  cpu_set_t allowed_;  // the process's CPUs when the pool started
-  std::atomic<int> kept_off_{-1};  // the CPU the workers were last kept off
+  cpu_set_t allowed_;  // the process's CPUs when the pool started (not written after)
+  std::mutex affinity_mutex_;  // one caller sets the workers' affinity at a time
+  std::atomic<int> kept_off_{-1};  // the CPU the workers are kept off, once all were set
+  std::atomic<bool> affinity_off_{false};  // a call failed: the workers may run anywhere
   static inline std::mutex failure_mutex_;
   std::mutex mutex_;
   std::condition_variable wake_;
