@@ -1425,10 +1425,16 @@ test('catalog: header sort, a column filter, the price period, columns, CSV of t
   const counts = (await page.locator('#offers tbody tr td:nth-child(5)').allTextContents()).map(Number);
   assert.ok(counts.every((v, i) => i === 0 || counts[i - 1] >= v), `descending GPU counts: ${counts}`);
 
-  // A column filter: min GPUs 8 in the GPUs column's filter.
+  // A column filter: min GPUs 8 in the GPUs column's filter. Each search redraws the table
+  // and its filter row when its answer arrives: `redrawn` waits for that before the next step
+  // types into the row (text typed into the old row is lost when the new one replaces it).
+  const markFilterRow = () => page.evaluate(() => { document.querySelector('#offers tr.filters-row').dataset.old = '1'; });
+  const filterRowRedrawn = () => page.waitForFunction(() => { const row = document.querySelector('#offers tr.filters-row'); return row && !row.dataset.old; });
   const minGpus = page.locator('#offers tr.filters-row td[data-col=gpu_count] input');
+  await markFilterRow();
   await minGpus.fill('8');
   await minGpus.press('Enter');
+  await filterRowRedrawn();
   await page.waitForFunction(() => /min_gpu_count=8/.test(location.hash));
   await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr')].every((tr) => Number(tr.cells[4].textContent) >= 8));
   api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
@@ -1436,23 +1442,27 @@ test('catalog: header sort, a column filter, the price period, columns, CSV of t
   assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
 
   // The other columns' filters: interconnect NVSwitch and part of the instance type.
+  await markFilterRow();
   await page.locator('#offers tr.filters-row td[data-col=interconnect] select').selectOption('nvswitch');
   await page.waitForFunction(() => /interconnect=nvswitch/.test(location.hash));
+  await filterRowRedrawn();
   await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody td[data-col=interconnect]')].every((td) => td.textContent === 'nvswitch'));
   const typeFilter = page.locator('#offers tr.filters-row td[data-col=instance_type] input');
+  await markFilterRow();
   await typeFilter.fill('P4');
   await typeFilter.press('Enter');
   await page.waitForFunction(() => /instance_type=P4/.test(location.hash));
+  await filterRowRedrawn();
   await page.waitForFunction(() => [...document.querySelectorAll('#offers tbody tr td:nth-child(3)')].every((td) => /p4/i.test(td.textContent)));
   api = await apiJson(`/api/v1/instances?${await catalogQuery(page)}`);
   assert.ok(api.items.length > 0);
   assert.ok(api.items.every((it) => it.interconnect === 'nvswitch' && /p4/i.test(it.instance_type)));
   assert.deepEqual(await typesShown(), api.items.map((it) => it.instance_type));
   // Cleared one at a time: a search redraws the table and its filter row (marked to see that).
-  await page.evaluate(() => { document.querySelector('#offers tr.filters-row').dataset.old = '1'; });
+  await markFilterRow();
   await page.locator('#offers tr.filters-row td[data-col=interconnect] select').selectOption('');
   await page.waitForFunction(() => !/interconnect=/.test(location.hash));
-  await page.waitForFunction(() => { const row = document.querySelector('#offers tr.filters-row'); return row && !row.dataset.old; });
+  await filterRowRedrawn();
   await typeFilter.fill('');
   await typeFilter.press('Enter');
   await page.waitForFunction(() => !/interconnect=|instance_type=/.test(location.hash));
