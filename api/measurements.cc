@@ -137,7 +137,7 @@ struct RunIndex {
 // `kept` when it covers the newest run; else a copy with the runs recorded since, or, when
 // there is none or it would pass db::kMaxIndexedRuns, one of the newest runs only.
 Result<std::shared_ptr<const RunIndex>> UpdatedIndex(db::CachedCatalog& catalog,
-                                                     SQLite::Database& db,
+                                                     db::Connection& db,
                                                      std::shared_ptr<const RunIndex> kept) {
   auto newest = catalog.NewestMeasurementId();
   if (!newest.ok()) return newest.error();
@@ -178,7 +178,7 @@ Result<std::shared_ptr<const RunIndex>> UpdatedIndex(db::CachedCatalog& catalog,
 
 }  // namespace
 
-Status AttachMeasurements(db::CachedCatalog& catalog, SQLite::Database& db,
+Status AttachMeasurements(db::CachedCatalog& catalog, db::Connection& db,
                           std::optional<long long> owner, plan::TrainingRequest& request) {
   auto state = catalog.Derived<RunIndex>([&](std::shared_ptr<const RunIndex> kept) {
     return UpdatedIndex(catalog, db, std::move(kept));

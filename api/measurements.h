@@ -3,8 +3,6 @@
 // use into a training request. Field errors carry JSON pointers ("/measured/step_time_s").
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -15,6 +13,7 @@
 #include "db/cached_catalog.h"
 #include "db/catalog_reader.h"
 #include "db/measurements.h"
+#include "db/sql.h"
 #include "model/result.h"
 #include "plan/run_calibration.h"
 
@@ -49,11 +48,11 @@ bool MeasurementOwner(db::ConnectionPool& pool, const httplib::Request& req,
 // without the runs being added or, after a catalog write, the previous generation's
 // (the same runs, predicted by the catalog before that write). Runs whose stored request
 // no longer decodes or predicts are skipped. Errors: kUnavailable.
-Status AttachMeasurements(db::CachedCatalog& catalog, SQLite::Database& db,
+Status AttachMeasurements(db::CachedCatalog& catalog, db::Connection& db,
                           std::optional<long long> owner, plan::TrainingRequest& request);
 // Other requests use no measured runs (estimates of training only are calibrated).
 template <typename Request>
-Status AttachMeasurements(db::CachedCatalog&, SQLite::Database&, std::optional<long long>,
+Status AttachMeasurements(db::CachedCatalog&, db::Connection&, std::optional<long long>,
                           Request&) {
   return OkStatus();
 }

@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include <SQLiteCpp/Exception.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -21,6 +20,7 @@
 #include "api/problem.h"
 #include "api/request_admission.h"
 #include "db/cached_catalog.h"
+#include "db/sql.h"
 #include "db/text.h"
 #include "db/write_transaction.h"
 #include "plan/deadline.h"
@@ -72,7 +72,7 @@ void AnswerException(const MiddlewareOptions& o, const httplib::Request& req,
       status = 503;
       detail = "the request needed more work than one request may do; narrow it (fewer "
                "clouds, GPUs, nodes or scenarios) or retry";
-    } catch (const SQLite::Exception& e) {
+    } catch (const db::SqlError& e) {
       what = e.what();
       if (db::IsBusy(e)) {
         status = 503;
@@ -99,7 +99,6 @@ void AnswerException(const MiddlewareOptions& o, const httplib::Request& req,
     res.status = 500;
   }
 }
-
 
 }  // namespace
 

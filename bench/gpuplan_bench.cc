@@ -61,7 +61,7 @@ BENCHMARK_CAPTURE(BM_EstimateTraining, llama2_70b_8gpu, "llama-2-70b", 8);
 
 struct SeededDb {
   std::filesystem::path path;
-  std::unique_ptr<SQLite::Database> db;
+  std::unique_ptr<db::Connection> db;
   SeededDb() {
     path = std::filesystem::temp_directory_path() / ("gpuplan-bench-" + std::to_string(::getpid()) + ".db");
     std::filesystem::remove(path);

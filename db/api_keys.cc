@@ -1,7 +1,5 @@
 #include "db/api_keys.h"
 
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -9,6 +7,7 @@
 #include <cctype>
 
 #include "db/catalog_writer.h"
+#include "db/sql.h"
 #include "db/write_transaction.h"
 #include "db/text.h"
 
@@ -16,7 +15,7 @@ namespace gpuplan::db {
 
 namespace {
 
-ApiKey Read(SQLite::Statement& s) {
+ApiKey Read(Statement& s) {
   ApiKey k;
   k.id = s.getColumn(0).getInt64();
   k.name = s.getColumn(1).getString();
@@ -50,22 +49,24 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
   NewApiKey out;
   out.key = "gpk_" + HexEncode(std::string_view(reinterpret_cast<const char*>(random), sizeof(random)));
   return GuardSqlite([&]() -> Result<NewApiKey> {
-    SQLite::Statement exists(db_, "SELECT 1 FROM api_keys WHERE name = ?");
+    Statement exists(db_, "SELECT 1 FROM api_keys WHERE name = ?");
     exists.bind(1, name);
     if (exists.executeStep()) {
       return Error{ErrorCode::kConflict, "an API key named '" + name + "' exists", {}};
     }
-    SQLite::Statement insert(db_,
+    Statement insert(db_,
                              "INSERT INTO api_keys (name, key_hash, scope, prefix, created_at) "
-                             "VALUES (?, ?, ?, ?, ?)");
+                             "VALUES (?, ?, ?, ?, ?) RETURNING id");
     insert.bind(1, name);
     insert.bind(2, Sha256Hex(out.key));
     insert.bind(3, scope);
     insert.bind(4, out.key.substr(0, 12));
     insert.bind(5, UtcNow());
-    insert.exec();
-    SQLite::Statement read(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE id = ?");
-    read.bind(1, static_cast<int64_t>(db_.getLastInsertRowid()));
+    insert.executeStep();
+    const long long id = insert.getColumn(0).getInt64();
+    insert.reset();
+    Statement read(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE id = ?");
+    read.bind(1, id);
     read.executeStep();
     out.record = Read(read);
     return out;
@@ -74,7 +75,7 @@ Result<NewApiKey> ApiKeyStore::Create(const std::string& name, const std::string
 
 Result<std::vector<ApiKey>> ApiKeyStore::List() {
   return GuardSqlite([&]() -> Result<std::vector<ApiKey>> {
-    SQLite::Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys ORDER BY id");
+    Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys ORDER BY id");
     std::vector<ApiKey> keys;
     while (s.executeStep()) keys.push_back(Read(s));
     return keys;
@@ -85,12 +86,12 @@ Result<ApiKey> ApiKeyStore::Revoke(const std::string& id_or_name) {
   return GuardSqlite([&]() -> Result<ApiKey> {
     bool numeric = !id_or_name.empty() &&
                    std::all_of(id_or_name.begin(), id_or_name.end(), ::isdigit);
-    SQLite::Statement update(db_, numeric ? "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?"
+    Statement update(db_, numeric ? "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?"
                                           : "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE name = ?");
     update.bind(1, UtcNow());
     update.bind(2, id_or_name);
     if (update.exec() == 0) return Error::NotFound("no API key '" + id_or_name + "'");
-    SQLite::Statement read(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE " +
+    Statement read(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE " +
                                     (numeric ? "id" : "name") + " = ?");
     read.bind(1, id_or_name);
     read.executeStep();
@@ -100,7 +101,7 @@ Result<ApiKey> ApiKeyStore::Revoke(const std::string& id_or_name) {
 
 Result<ApiKey> ApiKeyStore::Find(const std::string& key) {
   return GuardSqlite([&]() -> Result<ApiKey> {
-    SQLite::Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE key_hash = ?");
+    Statement s(db_, std::string("SELECT ") + kColumns + " FROM api_keys WHERE key_hash = ?");
     s.bind(1, Sha256Hex(key));
     if (!s.executeStep()) return Error::NotFound("unknown API key");
     return Read(s);

@@ -3,12 +3,11 @@
 // "admin" (everything write may, and key management).
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -32,7 +31,7 @@ std::string Sha256Hex(const std::string& text);
 
 class ApiKeyStore {
  public:
-  explicit ApiKeyStore(SQLite::Database& db) : db_(db) {}
+  explicit ApiKeyStore(Connection& db) : db_(db) {}
 
   // kInvalidArgument for an empty name or unknown scope; kConflict if the name is taken.
   Result<NewApiKey> Create(const std::string& name, const std::string& scope);
@@ -44,7 +43,7 @@ class ApiKeyStore {
   Result<ApiKey> Find(const std::string& key);
 
  private:
-  SQLite::Database& db_;
+  Connection& db_;
 };
 
 }  // namespace gpuplan::db

@@ -1,7 +1,5 @@
 #include "db/cached_catalog.h"
 
-#include <sqlite3.h>
-
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -76,10 +74,10 @@ using SnapshotState = CatalogState;
 // What ReadRequestCatalogState kept for this thread's request (database file, state).
 thread_local std::optional<std::pair<std::string, CatalogState>> request_state;
 
-SnapshotState ReadState(SQLite::Statement& s) {
+SnapshotState ReadState(Statement& s) {
   // Reset on every path: a kept statement left mid-step would hold a read snapshot open.
   struct Reset {
-    SQLite::Statement& s;
+    Statement& s;
     ~Reset() { s.tryReset(); }
   } reset{s};
   if (!s.executeStep()) return {};
@@ -101,9 +99,9 @@ class KeptStates {
   // inside a transaction reads its own view (a write not yet committed, or an older
   // snapshot): read, never kept.
   template <typename Read>
-  CatalogState Current(const std::string& file, SQLite::Database& db, Read&& read) {
+  CatalogState Current(const std::string& file, Connection& db, Read&& read) {
     long long max_age_us = max_age_us_.load(std::memory_order_relaxed);
-    if (max_age_us <= 0 || file.empty() || sqlite3_get_autocommit(db.getHandle()) == 0) {
+    if (max_age_us <= 0 || file.empty() || db.InTransaction()) {
       return read();
     }
     // Both before the read: a commit after it, or a write by another process after the
@@ -219,7 +217,7 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
     if (file.empty()) return snapshot_;  // in memory: private to this connection
     auto state = [&] {
       if (lease_) return ReadState(lease_->Prepared(kSnapshotStateSql));
-      SQLite::Statement s(db_, kSnapshotStateSql);
+      Statement s(db_, kSnapshotStateSql);
       return ReadState(s);
     };
     auto generation = [&] { return state().generation; };
@@ -253,7 +251,7 @@ Result<long long> CachedCatalog::NewestMeasurementId() {
   if (!s.ok()) return s.error();
   if (newest_measurement_id_) return *newest_measurement_id_;
   return GuardSqlite([&]() -> Result<long long> {  // in memory: no snapshot was checked
-    SQLite::Statement state(db_, kSnapshotStateSql);
+    Statement state(db_, kSnapshotStateSql);
     newest_measurement_id_ = ReadState(state).newest_measurement_id;
     return *newest_measurement_id_;
   });

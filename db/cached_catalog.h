@@ -12,8 +12,6 @@
 // Use one CachedCatalog per request, on the thread that holds the connection.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <chrono>
 #include <functional>
 #include <map>
@@ -23,6 +21,7 @@
 
 #include "db/catalog_store.h"
 #include "db/database.h"
+#include "db/sql.h"
 
 namespace gpuplan::db {
 
@@ -49,13 +48,13 @@ inline constexpr std::chrono::milliseconds kDefaultCatalogRecheck{10};
 // same database file made on this thread use it instead of reading it again, until
 // ForgetRequestCatalogState (the request's end: api/middleware.h). So the ETag of a catalog
 // read and the snapshot that answers it are of one generation, read once. Errors: throws
-// SQLite::Exception as the read does.
+// SqlError as the read does.
 CatalogState ReadRequestCatalogState(ConnectionPool::Lease& lease);
 void ForgetRequestCatalogState();
 
 class CachedCatalog : public CatalogReader {
  public:
-  explicit CachedCatalog(SQLite::Database& db) : db_(db), store_(db) {}
+  explicit CachedCatalog(Connection& db) : db_(db), store_(db) {}
   // A pooled connection: its generation query is prepared once per connection.
   explicit CachedCatalog(ConnectionPool::Lease& lease)
       : db_(*lease), store_(*lease), lease_(&lease) {}
@@ -123,7 +122,7 @@ class CachedCatalog : public CatalogReader {
   // databases.
   Result<std::shared_ptr<CachedSnapshot>> Snapshot();
 
-  SQLite::Database& db_;
+  Connection& db_;
   CatalogStore store_;
   ConnectionPool::Lease* lease_ = nullptr;
   std::shared_ptr<CachedSnapshot> snapshot_;

@@ -1,12 +1,10 @@
 #include "db/catalog_admin.h"
 
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
-
 #include <ctime>
 
 #include "db/catalog_caps.h"
 #include "db/field_rules.h"
+#include "db/sql.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
@@ -32,7 +30,7 @@ Status CheckOne(const CatalogBatch& batch, const std::string& table) {
 }  // namespace
 
 bool CatalogAdmin::Exists(const char* sql, const std::string& a, const std::string& b) {
-  SQLite::Statement s(db_, sql);
+  Statement s(db_, sql);
   s.bind(1, a);
   if (s.getBindParameterCount() > 1) s.bind(2, b);
   return s.executeStep();
@@ -60,7 +58,7 @@ Result<bool> CatalogAdmin::WriteGpu(const model::GpuSpec& gpu, bool replace) {
     UpsertGpu(db_, gpu);
     tx.commit();
     return !existed;
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return StorageError(e, "GPU '" + gpu.id + "'");
   }
 }
@@ -73,12 +71,12 @@ Status CatalogAdmin::DeleteGpu(const std::string& id) {
       return Conflict("GPU '" + id + "' is used by instance types; delete them first");
     }
     BumpCatalogGeneration(db_);
-    SQLite::Statement s(db_, "DELETE FROM gpus WHERE id = ?");
+    Statement s(db_, "DELETE FROM gpus WHERE id = ?");
     s.bind(1, id);
     s.exec();
     tx.commit();
     return OkStatus();
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return StorageError(e, "GPU '" + id + "'");
   }
 }
@@ -117,7 +115,7 @@ Result<bool> CatalogAdmin::WriteInstanceType(const InstanceType& type, bool repl
     WriteCatalogBatch(db_, batch);
     tx.commit();
     return !existed;
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return StorageError(e, item);
   }
 }
@@ -126,13 +124,13 @@ Status CatalogAdmin::DeleteInstanceType(const std::string& cloud, const std::str
   try {
     WriteTransaction tx(db_);
     BumpCatalogGeneration(db_);
-    SQLite::Statement s(db_, "DELETE FROM instance_types WHERE cloud = ? AND id = ?");
+    Statement s(db_, "DELETE FROM instance_types WHERE cloud = ? AND id = ?");
     s.bind(1, cloud);
     s.bind(2, id);
     if (s.exec() == 0) return Error::NotFound("no instance type '" + id + "' in cloud '" + cloud + "'");
     tx.commit();
     return OkStatus();
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return StorageError(e, "instance type '" + id + "' in cloud '" + cloud + "'");
   }
 }
@@ -158,7 +156,7 @@ Result<WriteCounts> CatalogAdmin::AddPrices(const std::vector<PriceObservation>&
     BatchCounts counts = WriteCatalogBatch(db_, batch);
     tx.commit();
     return counts.prices;
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return StorageError(e, "the prices");
   }
 }
@@ -194,7 +192,7 @@ Status CatalogAdmin::PutFxRate(const FxRate& rate) {
     UpsertFxRate(db_, rate);
     tx.commit();
     return OkStatus();
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return StorageError(e, "exchange rate " + rate.currency);
   }
 }

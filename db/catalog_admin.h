@@ -6,13 +6,12 @@
 // kUnavailable when the database is busy or failing (see db/write_transaction.h).
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <string>
 #include <vector>
 
 #include "db/catalog_types.h"
 #include "db/catalog_writer.h"
+#include "db/sql.h"
 #include "model/gpu_spec.h"
 #include "model/result.h"
 
@@ -20,7 +19,7 @@ namespace gpuplan::db {
 
 class CatalogAdmin {
  public:
-  explicit CatalogAdmin(SQLite::Database& db) : db_(db) {}
+  explicit CatalogAdmin(Connection& db) : db_(db) {}
 
   Status CreateGpu(const model::GpuSpec& gpu);
   Result<bool> PutGpu(const model::GpuSpec& gpu);  // true when created
@@ -46,7 +45,7 @@ class CatalogAdmin {
   Result<bool> WriteGpu(const model::GpuSpec& gpu, bool replace);
   Result<bool> WriteInstanceType(const InstanceType& type, bool replace);
   bool Exists(const char* sql, const std::string& a, const std::string& b = "");
-  SQLite::Database& db_;
+  Connection& db_;
 };
 
 }  // namespace gpuplan::db

@@ -1,12 +1,11 @@
 #include "db/catalog_caps.h"
 
-#include <SQLiteCpp/Statement.h>
-
 #include <set>
 #include <string>
 #include <tuple>
 
 #include "db/catalog_writer.h"
+#include "db/sql.h"
 
 namespace gpuplan::db {
 
@@ -18,14 +17,14 @@ Error OverCap(const char* field, size_t count, size_t cap, const char* what) {
                                    "; nothing was written (docs/operations.md, catalog limits)");
 }
 
-size_t Count(SQLite::Database& db, const char* sql) {
-  SQLite::Statement s(db, sql);
+size_t Count(Connection& db, const char* sql) {
+  Statement s(db, sql);
   return s.executeStep() ? static_cast<size_t>(s.getColumn(0).getInt64()) : 0;
 }
 
 // Instance types of `batch` the catalog does not hold, each counted once.
-size_t NewInstanceTypes(SQLite::Database& db, const CatalogBatch& batch) {
-  SQLite::Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
+size_t NewInstanceTypes(Connection& db, const CatalogBatch& batch) {
+  Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
   std::set<std::pair<std::string, std::string>> seen;
   size_t added = 0;
   for (const InstanceType& t : batch.instance_types) {
@@ -40,8 +39,8 @@ size_t NewInstanceTypes(SQLite::Database& db, const CatalogBatch& batch) {
 
 // Current-price keys of `batch` the catalog does not hold, each counted once; looked up
 // by a prefix of the prices' UNIQUE (cloud, instance_type, region, zone, kind, observed_at).
-size_t NewPriceKeys(SQLite::Database& db, const CatalogBatch& batch) {
-  SQLite::Statement exists(db,
+size_t NewPriceKeys(Connection& db, const CatalogBatch& batch) {
+  Statement exists(db,
                            "SELECT 1 FROM prices WHERE cloud = ? AND instance_type = ? AND "
                            "region = ? AND zone = ? AND kind = ? LIMIT 1");
   std::set<std::tuple<std::string, std::string, std::string, std::string, std::string>> seen;
@@ -61,7 +60,7 @@ size_t NewPriceKeys(SQLite::Database& db, const CatalogBatch& batch) {
 
 // The catalog's keys plus the new keys of `batch`, against the caps; `generation` is read
 // before counting, so a write committed meanwhile shows as a changed generation.
-Status CountAndCheck(SQLite::Database& db, const CatalogBatch& batch, long long& generation) {
+Status CountAndCheck(Connection& db, const CatalogBatch& batch, long long& generation) {
   generation = CatalogGeneration(db);
   if (!batch.instance_types.empty()) {
     size_t types = Count(db, "SELECT COUNT(*) FROM instance_types") + NewInstanceTypes(db, batch);
@@ -106,14 +105,14 @@ Status CheckImportSize(const CatalogBatch& batch) {
   return OkStatus();
 }
 
-Status PrecheckCatalogSize(SQLite::Database& db, const CatalogBatch& batch, CatalogCount& count) {
+Status PrecheckCatalogSize(Connection& db, const CatalogBatch& batch, CatalogCount& count) {
   long long generation = -1;
   Status st = CountAndCheck(db, batch, generation);
   count.generation = st.ok() ? generation : -1;
   return st;
 }
 
-Status CheckCatalogSize(SQLite::Database& db, const CatalogBatch& batch, const CatalogCount& count) {
+Status CheckCatalogSize(Connection& db, const CatalogBatch& batch, const CatalogCount& count) {
   if (batch.instance_types.empty() && batch.prices.empty()) return OkStatus();
   // Every catalog write bumps the generation (db/catalog_writer.h): unchanged, the catalog
   // is the one the pre-check counted.

@@ -19,11 +19,10 @@
 // Functions of their inputs and the database; thread-safe as the connection is.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <cstddef>
 
 #include "db/catalog_batch.h"
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -47,12 +46,12 @@ Status CheckImportSize(const CatalogBatch& batch);
 // naming "instance_types" or "prices" when the catalog's instance types (or current price
 // keys) plus those of `batch` not in the catalog yet are more than the cap. Fills `count`.
 // Reads only: the current-price count walks the prices' UNIQUE index (every history row),
-// without the write lock. Throws SQLite::Exception as reads do.
-Status PrecheckCatalogSize(SQLite::Database& db, const CatalogBatch& batch, CatalogCount& count);
+// without the write lock. Throws SqlError as reads do.
+Status PrecheckCatalogSize(Connection& db, const CatalogBatch& batch, CatalogCount& count);
 // Inside the caller's write transaction, before writing `batch`: the same check, made
 // again only when a catalog write committed since `count` was taken (its generation
 // changed). The caller returns the error and its transaction rolls back with nothing
-// written. Throws SQLite::Exception as the writes do.
-Status CheckCatalogSize(SQLite::Database& db, const CatalogBatch& batch, const CatalogCount& count);
+// written. Throws SqlError as the writes do.
+Status CheckCatalogSize(Connection& db, const CatalogBatch& batch, const CatalogCount& count);
 
 }  // namespace gpuplan::db

@@ -1,31 +1,30 @@
 #include "db/catalog_export.h"
 
-#include <SQLiteCpp/Exception.h>
-
 #include "db/catalog_store.h"
 #include "db/price_rows.h"
 #include "db/spot_bands.h"
+#include "db/sql.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
 
-CatalogSnapshot::CatalogSnapshot(SQLite::Database& db) : db_(db) {}
+CatalogSnapshot::CatalogSnapshot(Connection& db) : db_(db) {}
 
-Result<std::unique_ptr<CatalogSnapshot>> CatalogSnapshot::Open(SQLite::Database& db) {
+Result<std::unique_ptr<CatalogSnapshot>> CatalogSnapshot::Open(Connection& db) {
   try {
     std::unique_ptr<CatalogSnapshot> s(new CatalogSnapshot(db));
     db.exec("BEGIN");
     // The snapshot starts at the first read; take it now, before anything is streamed.
     db.execAndGet("SELECT count(*) FROM clouds");
-    s->types_ = std::make_unique<SQLite::Statement>(db, R"SQL(
+    s->types_ = std::make_unique<Statement>(db, R"SQL(
 SELECT cloud, id, gpu_id, gpu_count, vcpus, memory_gib, interconnect, interconnect_bw_gbps,
   network_gbps, arch, host_instance_type, accelerator_name, source
 FROM instance_types ORDER BY cloud, id)SQL");
-    s->prices_ = std::make_unique<SQLite::Statement>(
+    s->prices_ = std::make_unique<Statement>(
         db, std::string("SELECT ") + kPriceColumns +
                 " FROM prices ORDER BY cloud, instance_type, region, zone, kind, observed_at");
     return s;
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     try {
       db.exec("ROLLBACK");
     } catch (...) {
@@ -50,7 +49,7 @@ Result<ReferenceData> CatalogSnapshot::Reference() {
     auto gpus = store.ListGpus();
     if (!gpus.ok()) return gpus.error();
     r.gpus = std::move(gpus).value();
-    SQLite::Statement clouds(
+    Statement clouds(
         db_, "SELECT id, name, default_currency, price_scope FROM clouds ORDER BY id");
     while (clouds.executeStep()) {
       r.clouds.push_back({clouds.getColumn(0).getString(), clouds.getColumn(1).getString(),
@@ -68,7 +67,7 @@ Result<ReferenceData> CatalogSnapshot::Reference() {
 }
 
 bool CatalogSnapshot::NextInstanceType(InstanceType& t) {
-  SQLite::Statement& s = *types_;
+  Statement& s = *types_;
   if (!s.executeStep()) return false;
   t = InstanceType{};
   t.cloud = s.getColumn(0).getString();

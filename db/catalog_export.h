@@ -3,13 +3,11 @@
 // export of any size is streamed in bounded memory. Importing an export reproduces it.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
-
 #include <memory>
 #include <vector>
 
 #include "db/catalog_types.h"
+#include "db/sql.h"
 #include "model/gpu_spec.h"
 #include "model/result.h"
 
@@ -27,11 +25,11 @@ struct ReferenceData {
 // Holds a read transaction on `db` from construction to destruction, so every read sees
 // the same catalog while writers go on (WAL). Not thread-safe; `db` must outlive it and
 // must not be used for anything else meanwhile. The Next* calls step in key order and
-// throw SQLite::Exception on database errors.
+// throw SqlError on database errors.
 class CatalogSnapshot {
  public:
   // Begins the transaction; kUnavailable when the database cannot be read.
-  static Result<std::unique_ptr<CatalogSnapshot>> Open(SQLite::Database& db);
+  static Result<std::unique_ptr<CatalogSnapshot>> Open(Connection& db);
   ~CatalogSnapshot();  // ends the transaction; never throws
   CatalogSnapshot(const CatalogSnapshot&) = delete;
   CatalogSnapshot& operator=(const CatalogSnapshot&) = delete;
@@ -44,11 +42,11 @@ class CatalogSnapshot {
   bool NextPrice(PriceObservation& out);
 
  private:
-  explicit CatalogSnapshot(SQLite::Database& db);
+  explicit CatalogSnapshot(Connection& db);
 
-  SQLite::Database& db_;
-  std::unique_ptr<SQLite::Statement> types_;
-  std::unique_ptr<SQLite::Statement> prices_;
+  Connection& db_;
+  std::unique_ptr<Statement> types_;
+  std::unique_ptr<Statement> prices_;
 };
 
 }  // namespace gpuplan::db

@@ -1,12 +1,11 @@
 #include "db/catalog_import.h"
 
-#include <SQLiteCpp/Exception.h>
-
 #include <ctime>
 #include <optional>
 
 #include "db/catalog_caps.h"
 #include "db/field_rules.h"
+#include "db/sql.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
@@ -21,7 +20,7 @@ ImportAudit AuditRow(const ImportOptions& o, const std::string& started, const I
 }
 
 // An audit row of an import that wrote nothing, in a transaction of its own.
-void AuditAlone(SQLite::Database& db, const ImportAudit& audit) {
+void AuditAlone(Connection& db, const ImportAudit& audit) {
   WriteTransaction tx(db);
   RecordImport(db, audit);
   tx.commit();
@@ -29,7 +28,7 @@ void AuditAlone(SQLite::Database& db, const ImportAudit& audit) {
 
 // The error of an import that a write committed since its pre-check would take past a cap
 // (db/catalog_caps.h), after its transaction rolled back; the audit row says so.
-Error Refused(SQLite::Database& db, const ImportOptions& options, const std::string& started,
+Error Refused(Connection& db, const ImportOptions& options, const std::string& started,
               const ImportOutcome& out, const Error& over_cap) {
   AuditAlone(db, AuditRow(options, started, out.report, BatchCounts{},
                           "refused: " + over_cap.message));
@@ -38,7 +37,7 @@ Error Refused(SQLite::Database& db, const ImportOptions& options, const std::str
 
 }  // namespace
 
-Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& batch,
+Result<ImportOutcome> ImportCatalog(Connection& db, const CatalogBatch& batch,
                                     const ImportOptions& options,
                                     const std::function<void(const ImportOutcome&)>& before_commit) {
   std::string started = UtcNow();
@@ -95,7 +94,7 @@ Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& ba
     if (before_commit) before_commit(out);
     tx->commit();
     return out;
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     Error err = StorageError(e, "the import");
     err.message += "; nothing was written";
     return err;

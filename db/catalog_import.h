@@ -4,13 +4,12 @@
 // both or neither.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <functional>
 #include <string>
 
 #include "db/catalog_batch.h"
 #include "db/catalog_writer.h"
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -40,7 +39,7 @@ struct ImportOutcome {
 // when given, runs with the outcome just before the commit (for a dry run: after the
 // rollback), so a caller can build its answer while the write can still be undone; if it
 // throws, nothing is written. Busy after the busy timeout: kUnavailable.
-Result<ImportOutcome> ImportCatalog(SQLite::Database& db, const CatalogBatch& batch,
+Result<ImportOutcome> ImportCatalog(Connection& db, const CatalogBatch& batch,
                                     const ImportOptions& options,
                                     const std::function<void(const ImportOutcome&)>& before_commit = {});
 

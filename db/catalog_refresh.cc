@@ -1,9 +1,5 @@
 #include "db/catalog_refresh.h"
 
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "db/sql.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
@@ -34,9 +31,9 @@ struct CloudState {
 // current prices were read: the write rolls back and the refresh starts again.
 struct CatalogMoved {};
 
-CloudState ReadState(SQLite::Database& db, const std::string& cloud) {
+CloudState ReadState(Connection& db, const std::string& cloud) {
   CloudState state;
-  SQLite::Statement prices(db, "SELECT instance_type, region, zone, kind, price_per_hour, currency "
+  Statement prices(db, "SELECT instance_type, region, zone, kind, price_per_hour, currency "
                                "FROM current_prices WHERE cloud = ?");
   prices.bind(1, cloud);
   while (prices.executeStep()) {
@@ -44,14 +41,14 @@ CloudState ReadState(SQLite::Database& db, const std::string& cloud) {
                   prices.getColumn(2).getString(), prices.getColumn(3).getString()}] =
         CurrentPrice{prices.getColumn(4).getDouble(), prices.getColumn(5).getString()};
   }
-  SQLite::Statement types(db, "SELECT id FROM instance_types WHERE cloud = ?");
+  Statement types(db, "SELECT id FROM instance_types WHERE cloud = ?");
   types.bind(1, cloud);
   while (types.executeStep()) state.instance_types.insert(types.getColumn(0).getString());
   return state;
 }
 
-long long DataVersion(SQLite::Database& db) {
-  SQLite::Statement s(db, "PRAGMA data_version");
+long long DataVersion(Connection& db) {
+  Statement s(db, "PRAGMA data_version");
   return s.executeStep() ? s.getColumn(0).getInt64() : 0;
 }
 
@@ -168,7 +165,7 @@ double PriceMove::relative_change() const {
   return after_per_hour / before_per_hour - 1;
 }
 
-Result<RefreshOutcome> RefreshCatalog(SQLite::Database& db, const std::vector<CloudCatalog>& catalogs,
+Result<RefreshOutcome> RefreshCatalog(Connection& db, const std::vector<CloudCatalog>& catalogs,
                                       const std::string& actor) {
   Status valid = CheckCatalogs(catalogs);
   if (!valid.ok()) return valid.error();
@@ -181,11 +178,11 @@ Result<RefreshOutcome> RefreshCatalog(SQLite::Database& db, const std::vector<Cl
     std::vector<CloudState> before;
     long long version = 0;
     try {
-      SQLite::Transaction read(db);  // one snapshot of every cloud
+      Transaction read(db);  // one snapshot of every cloud
       for (const CloudCatalog& c : catalogs) before.push_back(ReadState(db, c.cloud));
       version = DataVersion(db);
       read.commit();
-    } catch (const SQLite::Exception& e) {
+    } catch (const SqlError& e) {
       return StorageFailure(e);
     }
     RefreshOutcome out;
@@ -202,7 +199,7 @@ Result<RefreshOutcome> RefreshCatalog(SQLite::Database& db, const std::vector<Cl
       return out;
     } catch (const CatalogMoved&) {
       continue;  // rolled back: nothing of this attempt is written
-    } catch (const SQLite::Exception& e) {
+    } catch (const SqlError& e) {
       Error err = StorageError(e, "the refresh");
       err.message += "; nothing was written";
       return err;

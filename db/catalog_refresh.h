@@ -11,8 +11,6 @@
 // Not thread-safe on one connection (as every write); the caller owns `db`.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <string>
 #include <vector>
 
@@ -20,6 +18,7 @@
 #include "db/catalog_import.h"
 #include "db/csv.h"
 #include "db/skypilot_parser.h"
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -76,7 +75,7 @@ struct RefreshOutcome {
 // kInvalidArgument naming the field or cap, kUnavailable when busy or failing);
 // kInvalidArgument naming "cloud" when `catalogs` is empty, names a cloud twice or holds
 // rejected rows; kUnavailable when the catalog changed under every attempt.
-Result<RefreshOutcome> RefreshCatalog(SQLite::Database& db, const std::vector<CloudCatalog>& catalogs,
+Result<RefreshOutcome> RefreshCatalog(Connection& db, const std::vector<CloudCatalog>& catalogs,
                                       const std::string& actor);
 
 }  // namespace gpuplan::db

@@ -1,13 +1,11 @@
 #include "db/catalog_store.h"
 
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
-
 #include <cctype>
 #include <memory>
 #include <mutex>
 
 #include "db/catalog_writer.h"
+#include "db/sql.h"
 #include "db/write_transaction.h"
 #include "db/database.h"
 #include "db/offer_query.h"
@@ -26,7 +24,7 @@ constexpr const char* kGpuColumns =
     "l2_cache_mb, base_clock_mhz, fp16_acc16_tflops, fp16_vector_tflops, achievable_bw_gbps, "
     "launch_price_usd";
 
-model::GpuSpec ReadGpu(SQLite::Statement& s) {
+model::GpuSpec ReadGpu(Statement& s) {
   model::GpuSpec g;
   g.id = s.getColumn(0).getString();
   g.name = s.getColumn(1).getString();
@@ -59,7 +57,7 @@ model::GpuSpec ReadGpu(SQLite::Statement& s) {
   return g;
 }
 
-std::optional<double> OptionalDouble(const SQLite::Column& column) {
+std::optional<double> OptionalDouble(const Column& column) {
   if (column.isNull()) return std::nullopt;
   return column.getDouble();
 }
@@ -70,7 +68,7 @@ constexpr const char* kInstanceColumns =
     "it.accelerator_name, it.source";
 constexpr int kInstanceColumnCount = 13;
 
-InstanceType ReadInstance(SQLite::Statement& s) {
+InstanceType ReadInstance(Statement& s) {
   InstanceType t;
   t.cloud = s.getColumn(0).getString();
   t.id = s.getColumn(1).getString();
@@ -127,7 +125,7 @@ ORDER BY it.cloud, k.region, it.id
 )SQL";
 }
 
-Offer ReadOffer(SQLite::Statement& s) {
+Offer ReadOffer(Statement& s) {
   Offer o;
   o.instance = ReadInstance(s);
   int c = kInstanceColumnCount;
@@ -158,7 +156,7 @@ Offer ReadOffer(SQLite::Statement& s) {
 
 Result<std::vector<model::GpuSpec>> CatalogStore::ListGpus() {
   return GuardSqlite([&]() -> Result<std::vector<model::GpuSpec>> {
-    SQLite::Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus ORDER BY id");
+    Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus ORDER BY id");
     std::vector<model::GpuSpec> gpus;
     while (s.executeStep()) gpus.push_back(ReadGpu(s));
     return gpus;
@@ -167,7 +165,7 @@ Result<std::vector<model::GpuSpec>> CatalogStore::ListGpus() {
 
 Result<model::GpuSpec> CatalogStore::GetGpu(const std::string& id) {
   return GuardSqlite([&]() -> Result<model::GpuSpec> {
-    SQLite::Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus WHERE id = ?");
+    Statement s(db_, std::string("SELECT ") + kGpuColumns + " FROM gpus WHERE id = ?");
     s.bind(1, id);
     if (!s.executeStep()) return Error::NotFound("no GPU with id '" + id + "'");
     return ReadGpu(s);
@@ -176,7 +174,7 @@ Result<model::GpuSpec> CatalogStore::GetGpu(const std::string& id) {
 
 Result<std::vector<CloudSummary>> CatalogStore::ListClouds() {
   return GuardSqlite([&]() -> Result<std::vector<CloudSummary>> {
-    SQLite::Statement s(db_, R"SQL(
+    Statement s(db_, R"SQL(
 SELECT c.id, c.name, c.default_currency,
   (SELECT COUNT(*) FROM regions r WHERE r.cloud = c.id),
   (SELECT COUNT(*) FROM instance_types it WHERE it.cloud = c.id), c.price_scope
@@ -193,7 +191,7 @@ FROM clouds c ORDER BY c.id)SQL");
 
 Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) {
   return GuardSqlite([&]() -> Result<std::vector<Region>> {
-    SQLite::Statement s(db_,
+    Statement s(db_,
                         "SELECT cloud, id, display_name, country, continent FROM regions "
                         "WHERE (?1 = '' OR cloud = ?1) ORDER BY cloud, id");
     s.bind(1, cloud);
@@ -207,12 +205,11 @@ Result<std::vector<Region>> CatalogStore::ListRegions(const std::string& cloud) 
   });
 }
 
-
 Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
   return GuardSqlite([&]() -> Result<std::vector<Offer>> {
     // Read from SQLite on every call: the one cache of offers is the per-generation
     // snapshot of db::CachedCatalog, which the request paths read through.
-    SQLite::Statement s(db_, OfferSql(false));
+    Statement s(db_, OfferSql(false));
     std::vector<Offer> offers;
     while (s.executeStep()) {
       Offer o = ReadOffer(s);
@@ -226,7 +223,7 @@ Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
 Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceType(
     const std::string& cloud, const std::string& id) {
   return GuardSqlite([&]() -> Result<std::pair<InstanceType, std::vector<Offer>>> {
-    SQLite::Statement s(db_, std::string("SELECT ") + kInstanceColumns +
+    Statement s(db_, std::string("SELECT ") + kInstanceColumns +
                                  " FROM instance_types it WHERE it.cloud = ? AND it.id = ?");
     s.bind(1, cloud);
     s.bind(2, id);
@@ -234,7 +231,7 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
       return Error::NotFound("no instance type '" + id + "' in cloud '" + cloud + "'");
     }
     InstanceType type = ReadInstance(s);
-    SQLite::Statement q(db_, OfferSql(true));
+    Statement q(db_, OfferSql(true));
     q.bind(":cloud", cloud);
     q.bind(":type", id);
     std::vector<Offer> offers;
@@ -246,7 +243,7 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
 
 Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
   return GuardSqlite([&]() -> Result<std::map<std::string, FxRate>> {
-    SQLite::Statement s(db_, "SELECT currency, units_per_usd, as_of, source FROM fx_rates");
+    Statement s(db_, "SELECT currency, units_per_usd, as_of, source FROM fx_rates");
     std::map<std::string, FxRate> rates;
     while (s.executeStep()) {
       FxRate r{s.getColumn(0).getString(), s.getColumn(1).getDouble(),
@@ -259,7 +256,7 @@ Result<std::map<std::string, FxRate>> CatalogStore::FxRates() {
 
 Result<std::vector<PriceObservation>> CatalogStore::SpotHistory(const SpotQuery& q) {
   return GuardSqlite([&]() -> Result<std::vector<PriceObservation>> {
-    SQLite::Statement s(db_, R"SQL(
+    Statement s(db_, R"SQL(
 SELECT cloud, instance_type, region, zone, kind, price_per_hour, currency, observed_at, source
 FROM prices
 WHERE cloud = :cloud AND instance_type = :type AND kind = 'spot'
@@ -293,7 +290,7 @@ LIMIT :limit)SQL");
 Result<std::optional<GpuSynonym>> CatalogStore::SynonymOf(const std::string& scope,
                                                            const std::string& gpu_id) {
   return GuardSqlite([&]() -> Result<std::optional<GpuSynonym>> {
-    SQLite::Statement s(db_, "SELECT accelerator_name, note FROM gpu_synonyms WHERE cloud = ? AND gpu_id = ? "
+    Statement s(db_, "SELECT accelerator_name, note FROM gpu_synonyms WHERE cloud = ? AND gpu_id = ? "
                              "ORDER BY length(accelerator_name), accelerator_name LIMIT 1");
     s.bind(1, scope);
     s.bind(2, gpu_id);
@@ -309,7 +306,7 @@ Result<GpuResolver> CatalogStore::LoadGpuResolver() {
   GpuResolver resolver;
   for (auto& g : *gpus) resolver.AddGpu(std::move(g));
   return GuardSqlite([&]() -> Result<GpuResolver> {
-    SQLite::Statement s(db_, "SELECT cloud, accelerator_name, coalesce(gpu_id, ''), note FROM gpu_synonyms");
+    Statement s(db_, "SELECT cloud, accelerator_name, coalesce(gpu_id, ''), note FROM gpu_synonyms");
     while (s.executeStep()) {
       resolver.AddSynonym({s.getColumn(0).getString(), s.getColumn(1).getString(),
                            s.getColumn(2).getString(), s.getColumn(3).getString()});
@@ -320,7 +317,7 @@ Result<GpuResolver> CatalogStore::LoadGpuResolver() {
 
 Result<CatalogStore::Sizes> CatalogStore::CountRows() {
   return GuardSqlite([&]() -> Result<CatalogStore::Sizes> {
-    SQLite::Statement q(db_, R"(SELECT (SELECT COUNT(*) FROM gpus), (SELECT COUNT(*) FROM clouds),
+    Statement q(db_, R"(SELECT (SELECT COUNT(*) FROM gpus), (SELECT COUNT(*) FROM clouds),
   (SELECT COUNT(*) FROM regions), (SELECT COUNT(*) FROM instance_types),
   (SELECT COUNT(*) FROM prices))");
     Sizes s;

@@ -4,8 +4,6 @@
 // Database failures are returned as kUnavailable.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +13,7 @@
 #include "db/catalog_reader.h"
 #include "db/catalog_types.h"
 #include "db/gpu_resolver.h"
+#include "db/sql.h"
 #include "model/gpu_spec.h"
 #include "model/result.h"
 
@@ -22,7 +21,7 @@ namespace gpuplan::db {
 
 class CatalogStore : public CatalogReader {
  public:
-  explicit CatalogStore(SQLite::Database& db) : db_(db) {}
+  explicit CatalogStore(Connection& db) : db_(db) {}
 
   Result<std::vector<model::GpuSpec>> ListGpus() override;
   Result<model::GpuSpec> GetGpu(const std::string& id) override;
@@ -47,7 +46,7 @@ class CatalogStore : public CatalogReader {
   Result<Sizes> CountRows();
 
  private:
-  SQLite::Database& db_;
+  Connection& db_;
 };
 
 }  // namespace gpuplan::db

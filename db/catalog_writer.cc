@@ -1,13 +1,12 @@
 #include "db/catalog_writer.h"
 
-#include <SQLiteCpp/Statement.h>
-
 #include <chrono>
 #include <ctime>
 #include <set>
 
 #include "db/field_rules.h"
 #include "db/spot_bands.h"
+#include "db/sql.h"
 #include "db/sql_bind.h"
 
 namespace gpuplan::db {
@@ -15,7 +14,7 @@ namespace gpuplan::db {
 namespace {
 
 // Binds NULL for "unknown" (0 or less), e.g. a release year or PCIe generation.
-void BindPositiveOrNull(SQLite::Statement& stmt, int index, int value) {
+void BindPositiveOrNull(Statement& stmt, int index, int value) {
   if (value > 0) {
     stmt.bind(index, value);
   } else {
@@ -25,19 +24,19 @@ void BindPositiveOrNull(SQLite::Statement& stmt, int index, int value) {
 
 }  // namespace
 
-void BumpCatalogGeneration(SQLite::Database& db) {
+void BumpCatalogGeneration(Connection& db) {
   db.exec("INSERT INTO catalog_meta (key, value) VALUES ('generation', '1') "
           "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
 }
 
-long long CatalogGeneration(SQLite::Database& db) {
-  SQLite::Statement s(db, "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'");
+long long CatalogGeneration(Connection& db) {
+  Statement s(db, "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'");
   return s.executeStep() ? s.getColumn(0).getInt64() : 0;
 }
 
-void UpsertGpu(SQLite::Database& db, const model::GpuSpec& g) {
+void UpsertGpu(Connection& db, const model::GpuSpec& g) {
   BumpCatalogGeneration(db);
-  SQLite::Statement stmt(db, R"SQL(
+  Statement stmt(db, R"SQL(
 INSERT INTO gpus (id, name, vendor, architecture, release_year, memory_gb, memory_type,
   memory_bw_gbps, fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops,
   fp8_tflops, int8_tops, nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count,
@@ -92,9 +91,9 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   stmt.exec();
 }
 
-void UpsertCloud(SQLite::Database& db, const Cloud& cloud) {
+void UpsertCloud(Connection& db, const Cloud& cloud) {
   BumpCatalogGeneration(db);
-  SQLite::Statement stmt(db,
+  Statement stmt(db,
                          "INSERT INTO clouds (id, name, default_currency, price_scope) "
                          "VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
                          "default_currency = excluded.default_currency, "
@@ -106,9 +105,9 @@ void UpsertCloud(SQLite::Database& db, const Cloud& cloud) {
   stmt.exec();
 }
 
-void UpsertRegion(SQLite::Database& db, const Region& region) {
+void UpsertRegion(Connection& db, const Region& region) {
   BumpCatalogGeneration(db);
-  SQLite::Statement stmt(
+  Statement stmt(
       db,
       "INSERT INTO regions (cloud, id, display_name, country, continent) VALUES (?, ?, ?, ?, ?) "
       "ON CONFLICT (cloud, id) DO UPDATE SET display_name = excluded.display_name, "
@@ -121,9 +120,9 @@ void UpsertRegion(SQLite::Database& db, const Region& region) {
   stmt.exec();
 }
 
-void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym) {
+void UpsertSynonym(Connection& db, const GpuSynonym& synonym) {
   BumpCatalogGeneration(db);
-  SQLite::Statement stmt(db,
+  Statement stmt(db,
                          "INSERT INTO gpu_synonyms (cloud, accelerator_name, gpu_id, note) "
                          "VALUES (?, ?, ?, ?) ON CONFLICT (cloud, accelerator_name) DO UPDATE "
                          "SET gpu_id = excluded.gpu_id, note = excluded.note");
@@ -138,9 +137,9 @@ void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym) {
   stmt.exec();
 }
 
-void UpsertFxRate(SQLite::Database& db, const FxRate& rate) {
+void UpsertFxRate(Connection& db, const FxRate& rate) {
   BumpCatalogGeneration(db);
-  SQLite::Statement stmt(db,
+  Statement stmt(db,
                          "INSERT INTO fx_rates (currency, units_per_usd, as_of, source) "
                          "VALUES (?, ?, ?, ?) ON CONFLICT (currency) DO UPDATE SET "
                          "units_per_usd = excluded.units_per_usd, as_of = excluded.as_of, "
@@ -152,7 +151,7 @@ void UpsertFxRate(SQLite::Database& db, const FxRate& rate) {
   stmt.exec();
 }
 
-BatchCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch) {
+BatchCounts WriteCatalogBatch(Connection& db, const CatalogBatch& batch) {
   BatchCounts all;
   BumpCatalogGeneration(db);
   for (const auto& g : batch.gpus) UpsertGpu(db, g);
@@ -163,12 +162,12 @@ BatchCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch) {
   all.regions = static_cast<int>(batch.regions.size());
   all.fx_rates = static_cast<int>(batch.fx_rates.size());
   WriteCounts& counts = all.instance_types;
-  SQLite::Statement ensure_cloud(
+  Statement ensure_cloud(
       db, "INSERT OR IGNORE INTO clouds (id, name, default_currency) VALUES (?1, ?1, ?2)");
-  SQLite::Statement ensure_region(
+  Statement ensure_region(
       db, "INSERT OR IGNORE INTO regions (cloud, id, display_name) VALUES (?1, ?2, ?2)");
-  SQLite::Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
-  SQLite::Statement upsert_type(db, R"SQL(
+  Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
+  Statement upsert_type(db, R"SQL(
 INSERT INTO instance_types (cloud, id, gpu_id, gpu_count, vcpus, memory_gib, interconnect,
   interconnect_bw_gbps, network_gbps, arch, host_instance_type, accelerator_name, source)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
@@ -178,10 +177,10 @@ ON CONFLICT (cloud, id) DO UPDATE SET gpu_id = excluded.gpu_id, gpu_count = excl
   arch = excluded.arch, host_instance_type = excluded.host_instance_type,
   accelerator_name = excluded.accelerator_name, source = excluded.source
 )SQL");
-  SQLite::Statement price_exists(db, R"SQL(
+  Statement price_exists(db, R"SQL(
 SELECT 1 FROM prices WHERE cloud = ? AND instance_type = ? AND region = ? AND zone = ? AND kind = ?
   AND observed_at = ?)SQL");
-  SQLite::Statement upsert_price(db, R"SQL(
+  Statement upsert_price(db, R"SQL(
 INSERT INTO prices (cloud, instance_type, region, zone, kind, price_per_hour, currency,
   observed_at, source)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -204,7 +203,7 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
     UpsertRegion(db, r);
   }
   if (!batch.price_scopes.empty()) {
-    SQLite::Statement scope(db, "UPDATE clouds SET price_scope = ?2 WHERE id = ?1");
+    Statement scope(db, "UPDATE clouds SET price_scope = ?2 WHERE id = ?1");
     for (const auto& [cloud, price_scope] : batch.price_scopes) {
       ensure_cloud_once(cloud, "");
       scope.bind(1, cloud);
@@ -269,8 +268,8 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
   return all;
 }
 
-void RecordImport(SQLite::Database& db, const ImportAudit& a) {
-  SQLite::Statement stmt(db, R"SQL(
+void RecordImport(Connection& db, const ImportAudit& a) {
+  Statement stmt(db, R"SQL(
 INSERT INTO imports (actor, format, cloud, started_at, finished_at, accepted, updated, skipped,
   rejected, dry_run, note)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

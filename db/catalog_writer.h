@@ -1,9 +1,7 @@
 // Writes catalog records. Every function expects to run inside the caller's transaction
-// (SQLite::Transaction), so that a whole import or seed is all or nothing. They throw
-// SQLite::Exception on a constraint violation; the caller's transaction rolls back.
+// (Transaction), so that a whole import or seed is all or nothing. They throw
+// SqlError on a constraint violation; the caller's transaction rolls back.
 #pragma once
-
-#include <SQLiteCpp/Database.h>
 
 #include <ctime>
 #include <string>
@@ -11,6 +9,7 @@
 #include "db/catalog_batch.h"
 #include "db/catalog_types.h"
 #include "db/gpu_resolver.h"
+#include "db/sql.h"
 #include "db/text.h"  // UtcNow, FormatUtc (stamps of written rows)
 #include "model/gpu_spec.h"
 
@@ -30,22 +29,22 @@ struct BatchCounts {
 
 // Every write below also bumps the catalog generation (catalog_meta 'generation'), which
 // tells readers' caches that the catalog changed. Deletes elsewhere call it themselves.
-void BumpCatalogGeneration(SQLite::Database& db);
+void BumpCatalogGeneration(Connection& db);
 // The current generation (0 before any write). A request reads it once with the newest
 // measured run's id (db::ReadRequestCatalogState, db/cached_catalog.h).
-long long CatalogGeneration(SQLite::Database& db);
+long long CatalogGeneration(Connection& db);
 
-void UpsertGpu(SQLite::Database& db, const model::GpuSpec& gpu);
-void UpsertCloud(SQLite::Database& db, const Cloud& cloud);
-void UpsertRegion(SQLite::Database& db, const Region& region);
-void UpsertSynonym(SQLite::Database& db, const GpuSynonym& synonym);
-void UpsertFxRate(SQLite::Database& db, const FxRate& rate);
+void UpsertGpu(Connection& db, const model::GpuSpec& gpu);
+void UpsertCloud(Connection& db, const Cloud& cloud);
+void UpsertRegion(Connection& db, const Region& region);
+void UpsertSynonym(Connection& db, const GpuSynonym& synonym);
+void UpsertFxRate(Connection& db, const FxRate& rate);
 
 // Upserts the batch: reference data, then instance types, price observations and spot
 // interruption bands (WriteSpotBands: a region's bands are replaced). A
 // region that is not in the catalog yet is created with its id as display name; an
 // unknown cloud is created with the currency of its first price (USD if none).
-BatchCounts WriteCatalogBatch(SQLite::Database& db, const CatalogBatch& batch);
+BatchCounts WriteCatalogBatch(Connection& db, const CatalogBatch& batch);
 
 struct ImportAudit {
   std::string actor;  // api key name, "seed", or "cli"
@@ -56,7 +55,6 @@ struct ImportAudit {
   bool dry_run = false;
   std::string note;
 };
-void RecordImport(SQLite::Database& db, const ImportAudit& audit);
-
+void RecordImport(Connection& db, const ImportAudit& audit);
 
 }  // namespace gpuplan::db

@@ -1,10 +1,11 @@
 #include "db/database.h"
 
 #include <sqlite3.h>
-
-#include <SQLiteCpp/Exception.h>
 #include <sys/stat.h>
 
+#include <SQLiteCpp/Database.h>
+
+#include "db/sqlite_connection.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
@@ -15,16 +16,16 @@ constexpr int kBusyTimeoutMs = 5000;
 
 }  // namespace
 
-Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path) {
+Result<std::unique_ptr<Connection>> OpenDatabase(const std::string& path) {
   try {
-    auto db = std::make_unique<SQLite::Database>(
+    auto db = std::make_unique<SqliteConnection>(
         path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
-    db->setBusyTimeout(kBusyTimeoutMs);
+    db->sqlite().setBusyTimeout(kBusyTimeoutMs);
     db->exec("PRAGMA foreign_keys = ON");
     if (path != ":memory:") db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = NORMAL");
-    return db;
-  } catch (const SQLite::Exception& e) {
+    return std::unique_ptr<Connection>(std::move(db));
+  } catch (const SqlError& e) {
     return Error::Unavailable("cannot open database '" + path + "': " + e.what());
   }
 }
@@ -77,10 +78,10 @@ ConnectionPool::Lease::~Lease() {
   if (connection_) pool_->Release(std::move(connection_));
 }
 
-SQLite::Statement& ConnectionPool::Lease::Prepared(const char* sql) {
+Statement& ConnectionPool::Lease::Prepared(const char* sql) {
   auto& slot = connection_->statements[sql];
   if (!slot) {
-    slot = std::make_unique<SQLite::Statement>(*connection_->db, sql);
+    slot = std::make_unique<Statement>(*connection_->db, sql);
   } else {
     slot->tryReset();  // after a failed step reset() would throw that step's error again
     slot->clearBindings();
@@ -96,15 +97,17 @@ Status ConnectionPool::CheckHealth() {
       return Error::Unavailable("the database file was deleted or replaced while the service "
                                 "ran; restart it on the right file");
     }
+    SqliteConnection* sqlite = AsSqlite(*lease);
+    if (!sqlite) return OkStatus();
     try {
-      lease->setBusyTimeout(0);
+      sqlite->sqlite().setBusyTimeout(0);
       struct RestoreTimeout {
         SQLite::Database& db;
         ~RestoreTimeout() { db.setBusyTimeout(kBusyTimeoutMs); }
-      } restore{*lease};
+      } restore{sqlite->sqlite()};
       lease->exec("BEGIN IMMEDIATE");
       lease->exec("ROLLBACK");
-    } catch (const SQLite::Exception& e) {
+    } catch (const SqlError& e) {
       if (!IsBusy(e)) {
         StorageFailure(e);  // logs SQLite's text
         return Error::Unavailable("the database cannot be written");
@@ -127,13 +130,13 @@ Status ConnectionPool::CheckIntegrity() {
   if (checked_stamp_ == stamp && now - checked_at_ < kIntegrityRecheck) return OkStatus();
   checked_stamp_.reset();
   try {
-    SQLite::Database fresh(path_, SQLite::OPEN_READONLY);
-    fresh.setBusyTimeout(1000);
-    SQLite::Statement check(fresh, "PRAGMA quick_check(1)");
+    SqliteConnection fresh(path_, SQLite::OPEN_READONLY);
+    fresh.sqlite().setBusyTimeout(1000);
+    Statement check(fresh, "PRAGMA quick_check(1)");
     if (!check.executeStep() || check.getColumn(0).getString() != "ok") {
       return Error::Unavailable("the database file failed its integrity check");
     }
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     if (IsBusy(e)) return OkStatus();  // a checkpoint or recovery in progress: not a fault
     StorageFailure(e);
     return Error::Unavailable("the database file failed its integrity check");
@@ -143,14 +146,18 @@ Status ConnectionPool::CheckIntegrity() {
   return OkStatus();
 }
 
-bool DatabaseFileMoved(SQLite::Database& db) {
+bool DatabaseFileMoved(Connection& db) {
+  SqliteConnection* sqlite = AsSqlite(db);
+  if (!sqlite) return false;
   int moved = 0;
-  int rc = sqlite3_file_control(db.getHandle(), "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+  int rc = sqlite3_file_control(sqlite->sqlite().getHandle(), "main", SQLITE_FCNTL_HAS_MOVED, &moved);
   return rc == SQLITE_OK && moved != 0;
 }
 
-std::string DatabaseFile(SQLite::Database& db) {
-  const char* file = sqlite3_db_filename(db.getHandle(), "main");
+std::string DatabaseFile(Connection& db) {
+  SqliteConnection* sqlite = AsSqlite(db);
+  if (!sqlite) return {};
+  const char* file = sqlite3_db_filename(sqlite->sqlite().getHandle(), "main");
   return file ? std::string(file) : std::string();
 }
 

@@ -1,9 +1,6 @@
-// Opening SQLite connections with the project's settings, and a pool of them so that no
-// connection is ever used by two threads at once.
+// Opening database connections (db/sql.h) with the project's settings, and a pool of them so
+// that no connection is ever used by two threads at once.
 #pragma once
-
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -15,23 +12,26 @@
 #include <string>
 #include <vector>
 
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
 
-// Opens (creating if needed) the database at `path` with WAL journaling, foreign keys on,
-// a 5 s busy timeout and synchronous=NORMAL. ":memory:" gives a private in-memory database.
-// Fails with kUnavailable when the file cannot be opened.
-Result<std::unique_ptr<SQLite::Database>> OpenDatabase(const std::string& path);
+// Opens (creating if needed) the SQLite database at `path` with WAL journaling, foreign keys
+// on, a 5 s busy timeout and synchronous=NORMAL. ":memory:" gives a private in-memory
+// database. Fails with kUnavailable when the file cannot be opened.
+Result<std::unique_ptr<Connection>> OpenDatabase(const std::string& path);
 
 // The file behind `db`'s main database; "" for in-memory and temporary databases (which
-// are private to their connection, so nothing about them may be shared in a process).
-std::string DatabaseFile(SQLite::Database& db);
+// are private to their connection, so nothing about them may be shared in a process) and
+// for backends without a file.
+std::string DatabaseFile(Connection& db);
 
-// True when the file `db` opened has been deleted, renamed or replaced since (its path no
-// longer leads to the open file: SQLITE_FCNTL_HAS_MOVED). Writes there would be lost at
-// the next start. False for in-memory databases. One fstat and one stat; thread-safe.
-bool DatabaseFileMoved(SQLite::Database& db);
+// True when the SQLite file `db` opened has been deleted, renamed or replaced since (its
+// path no longer leads to the open file: SQLITE_FCNTL_HAS_MOVED). Writes there would be lost
+// at the next start. False for in-memory databases and other backends. One fstat and one
+// stat; thread-safe.
+bool DatabaseFileMoved(Connection& db);
 
 // Thrown by ConnectionPool::Acquire when no connection came free in time. The HTTP
 // layer answers it with 503 and Retry-After.
@@ -47,8 +47,8 @@ class ConnectionPool {
  public:
   // One pooled connection and the statements prepared on it (destroyed before it).
   struct Pooled {
-    std::unique_ptr<SQLite::Database> db;
-    std::map<const char*, std::unique_ptr<SQLite::Statement>> statements;
+    std::unique_ptr<Connection> db;
+    std::map<const char*, std::unique_ptr<Statement>> statements;
   };
 
   class Lease {
@@ -58,12 +58,12 @@ class ConnectionPool {
     Lease(Lease&&) = default;
     Lease& operator=(Lease&&) = delete;
     ~Lease();
-    SQLite::Database& operator*() { return *connection_->db; }
-    SQLite::Database* operator->() { return connection_->db.get(); }
+    Connection& operator*() { return *connection_->db; }
+    Connection* operator->() { return connection_->db.get(); }
     // The statement for `sql`, prepared on this connection the first time any lease asks
     // and kept with it (a request does not parse the same SQL again); reset, bindings
     // cleared. `sql` must be a string literal: statements are cached by its address.
-    SQLite::Statement& Prepared(const char* sql);
+    Statement& Prepared(const char* sql);
 
    private:
     ConnectionPool* pool_;

@@ -1,11 +1,10 @@
 #include "db/measurements.h"
 
-#include <SQLiteCpp/Statement.h>
-
 #include <map>
 
 #include "db/catalog_writer.h"
 #include "db/field_rules.h"
+#include "db/sql.h"
 #include "db/write_transaction.h"
 
 namespace gpuplan::db {
@@ -18,7 +17,7 @@ constexpr const char* kColumns =
     "m.framework, m.samples_per_s, m.measured_as, m.measured_value, m.note, m.measured_on, "
     "m.created_at, m.request";
 
-Measurement Read(SQLite::Statement& s) {
+Measurement Read(Statement& s) {
   Measurement m;
   int i = 0;
   m.id = s.getColumn(i++).getInt64();
@@ -48,10 +47,10 @@ Measurement Read(SQLite::Statement& s) {
 
 // kConflict when an owner of `runs` would store more than kMaxRunsPerOwner runs. Runs inside
 // the caller's write transaction, so concurrent writers cannot both pass.
-std::optional<Error> OverOwnerCap(SQLite::Database& db, const std::vector<Measurement>& runs) {
+std::optional<Error> OverOwnerCap(Connection& db, const std::vector<Measurement>& runs) {
   std::map<std::optional<long long>, long long> adding;
   for (const Measurement& m : runs) ++adding[m.owner_key_id];
-  SQLite::Statement count(db, "SELECT count(*) FROM measurements WHERE owner_key_id IS ?");
+  Statement count(db, "SELECT count(*) FROM measurements WHERE owner_key_id IS ?");
   for (const auto& [owner, added] : adding) {
     if (owner) {
       count.bind(1, static_cast<int64_t>(*owner));
@@ -82,13 +81,13 @@ Result<std::vector<Measurement>> MeasurementStore::Add(const std::vector<Measure
   try {
     WriteTransaction tx(db_);
     if (auto over = OverOwnerCap(db_, runs)) return *over;
-    SQLite::Statement insert(
+    Statement insert(
         db_,
         "INSERT INTO measurements (owner_key_id, shared, family, workload_id, gpu_id, "
         "gpus_per_node, nodes, cloud, instance_type, global_batch, precision, framework, "
         "samples_per_s, measured_as, measured_value, note, measured_on, created_at, request) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    SQLite::Statement read(db_, std::string("SELECT ") + kColumns +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id");
+    Statement read(db_, std::string("SELECT ") + kColumns +
                                     " FROM measurements m LEFT JOIN api_keys k ON "
                                     "k.id = m.owner_key_id WHERE m.id = ?");
     const std::string now = UtcNow();
@@ -118,15 +117,16 @@ Result<std::vector<Measurement>> MeasurementStore::Add(const std::vector<Measure
       insert.bind(i++, rules::CanonicalOrSame(m.measured_on));
       insert.bind(i++, now);
       insert.bind(i++, m.request);
-      insert.exec();
+      insert.executeStep();
+      const long long id = insert.getColumn(0).getInt64();
       insert.reset();
-      read.bind(1, static_cast<int64_t>(db_.getLastInsertRowid()));
+      read.bind(1, id);
       read.executeStep();
       out.push_back(Read(read));
       read.reset();
     }
     tx.commit();
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return StorageError(e, item_prefix + std::to_string(index), item_prefix + std::to_string(index));
   }
   return out;
@@ -144,7 +144,7 @@ Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& 
     if (!q.family.empty()) sql += " AND m.family = ?";
     if (!q.gpu_id.empty()) sql += " AND m.gpu_id = ?";
     sql += " ORDER BY m.id LIMIT ?";
-    SQLite::Statement s(db_, sql);
+    Statement s(db_, sql);
     int i = 1;
     if (q.owner_key_id && !q.every_owner) s.bind(i++, static_cast<int64_t>(*q.owner_key_id));
     s.bind(i++, static_cast<int64_t>(q.after_id));
@@ -159,7 +159,7 @@ Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& 
 
 Result<long long> MeasurementStore::AfterNewest(long long count) {
   return GuardSqlite([&]() -> Result<long long> {
-    SQLite::Statement s(db_, "SELECT coalesce((SELECT id FROM measurements ORDER BY id DESC "
+    Statement s(db_, "SELECT coalesce((SELECT id FROM measurements ORDER BY id DESC "
                              "LIMIT 1 OFFSET ?), 1) - 1");
     s.bind(1, static_cast<int64_t>(count - 1));
     return s.executeStep() ? s.getColumn(0).getInt64() : 0;

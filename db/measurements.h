@@ -6,12 +6,11 @@
 // deleted (but with their key): the newest id tells a reader's cache what is new. No HTTP.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -62,7 +61,7 @@ struct MeasurementQuery {
 
 class MeasurementStore {
  public:
-  explicit MeasurementStore(SQLite::Database& db) : db_(db) {}
+  explicit MeasurementStore(Connection& db) : db_(db) {}
 
   // Adds the runs in one transaction and returns them with ids and created_at; nothing is
   // written if one fails (kInvalidArgument naming "<item_prefix><index>"), or if an owner
@@ -76,7 +75,7 @@ class MeasurementStore {
   Result<long long> AfterNewest(long long count);
 
  private:
-  SQLite::Database& db_;
+  Connection& db_;
 };
 
 }  // namespace gpuplan::db

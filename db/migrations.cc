@@ -1,7 +1,5 @@
 #include "db/migrations.h"
 
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <string>
 
 #include "db/field_rules.h"
+#include "db/sql.h"
+#include "db/sqlite_connection.h"
 
 namespace gpuplan::db {
 
@@ -259,13 +259,13 @@ void CanonicalTimestampSql(sqlite3_context* context, int, sqlite3_value** argv) 
 
 int LatestSchemaVersion() { return static_cast<int>(kMigrations.size()); }
 
-int SchemaVersion(SQLite::Database& db) {
+int SchemaVersion(Connection& db) {
   return db.execAndGet("PRAGMA user_version").getInt();
 }
 
-Status Migrate(SQLite::Database& db) { return MigrateTo(db, LatestSchemaVersion()); }
+Status Migrate(Connection& db) { return MigrateTo(db, LatestSchemaVersion()); }
 
-Status MigrateTo(SQLite::Database& db, int target) {
+Status MigrateTo(Connection& db, int target) {
   try {
     int version = SchemaVersion(db);
     if (version > LatestSchemaVersion()) {
@@ -273,15 +273,17 @@ Status MigrateTo(SQLite::Database& db, int target) {
                                 " is newer than this build (" +
                                 std::to_string(LatestSchemaVersion()) + ")");
     }
-    db.createFunction("canonical_timestamp", 1, true, nullptr, CanonicalTimestampSql);
+    SqliteConnection* sqlite = AsSqlite(db);
+    if (!sqlite) return Error::Unavailable("migrations run on SQLite only");
+    sqlite->sqlite().createFunction("canonical_timestamp", 1, true, nullptr, CanonicalTimestampSql);
     for (int next = version + 1; next <= std::min(target, LatestSchemaVersion()); ++next) {
-      SQLite::Transaction tx(db);
+      Transaction tx(db);
       db.exec(kMigrations[next - 1]);
       db.exec("PRAGMA user_version = " + std::to_string(next));
       tx.commit();
     }
     return OkStatus();
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return Error::Unavailable(std::string("migration failed: ") + e.what());
   }
 }

@@ -2,8 +2,7 @@
 // migration runs in its own transaction together with the version bump.
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -12,13 +11,13 @@ namespace gpuplan::db {
 int LatestSchemaVersion();
 
 // The database's current PRAGMA user_version.
-int SchemaVersion(SQLite::Database& db);
+int SchemaVersion(Connection& db);
 
 // Applies every migration above the database's version. Fails with kUnavailable if
 // the database is newer than this build or a statement fails (nothing is half-applied).
-Status Migrate(SQLite::Database& db);
+Status Migrate(Connection& db);
 // The same up to `target` only (at most LatestSchemaVersion()): a database as an older
 // build left it, for tests of the migrations that follow.
-Status MigrateTo(SQLite::Database& db, int target);
+Status MigrateTo(Connection& db, int target);
 
 }  // namespace gpuplan::db

@@ -3,10 +3,6 @@
 #include "db/field_rules.h"
 #include "db/write_transaction.h"
 
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
-
 #include <ctime>
 
 #include <map>
@@ -17,6 +13,7 @@
 #include "db/gpu_csv.h"
 #include "db/seed_files.h"
 #include "db/spot_bands.h"
+#include "db/sql.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -85,7 +82,7 @@ void ApplyOverrides(
   }
 }
 
-Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& file,
+Result<SeedFileReport> SeedCatalogFile(Connection& db, const std::string& file,
                                        const std::string& cloud, const std::string& format,
                                        SkypilotOptions options, const GpuResolver& resolver,
                                        const GcpAttachRules& rules, const PublishedSizes& sizes) {
@@ -128,7 +125,7 @@ Result<SeedFileReport> SeedCatalogFile(SQLite::Database& db, const std::string& 
                         static_cast<int>(batch->prices.size())};
 }
 
-Status SeedReferenceTables(SQLite::Database& db, GpuResolver& resolver, SeedReport& report) {
+Status SeedReferenceTables(Connection& db, GpuResolver& resolver, SeedReport& report) {
   auto gpu_table = SeedTable("gpus.csv");
   if (!gpu_table.ok()) return gpu_table.error();
   auto gpus = ParseGpuCsv(*gpu_table);
@@ -201,14 +198,14 @@ namespace {
 constexpr const char* kLabelsSeededKey = "kubernetes_labels_seeded_at";
 constexpr const char* kSpotBandsSeededKey = "spot_bands_seeded_at";
 
-bool Marked(SQLite::Database& db, const char* key) {
-  SQLite::Statement s(db, "SELECT 1 FROM catalog_meta WHERE key = ?");
+bool Marked(Connection& db, const char* key) {
+  Statement s(db, "SELECT 1 FROM catalog_meta WHERE key = ?");
   s.bind(1, key);
   return s.executeStep();
 }
 
-void Mark(SQLite::Database& db, const char* key) {
-  SQLite::Statement mark(db, "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)");
+void Mark(Connection& db, const char* key) {
+  Statement mark(db, "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)");
   mark.bind(1, key);
   mark.bind(2, UtcNow());
   mark.exec();
@@ -217,8 +214,8 @@ void Mark(SQLite::Database& db, const char* key) {
 // The embedded seed's synonym rows under `scope` for the GPUs that have none there (and are
 // in the catalog), added: a catalog seeded by a build before the scope existed gets them,
 // and a GPU's row an operator changed is kept. Returns how many.
-Result<int> AddMissingSeedSynonyms(SQLite::Database& db, std::string_view scope) {
-  SQLite::Statement insert(db,
+Result<int> AddMissingSeedSynonyms(Connection& db, std::string_view scope) {
+  Statement insert(db,
                            "INSERT INTO gpu_synonyms (cloud, accelerator_name, gpu_id, note) "
                            "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM gpus WHERE id = ?3) "
                            "AND NOT EXISTS (SELECT 1 FROM gpu_synonyms WHERE cloud = ?1 AND "
@@ -238,7 +235,6 @@ Result<int> AddMissingSeedSynonyms(SQLite::Database& db, std::string_view scope)
   return added;
 }
 
-
 }  // namespace
 
 namespace {
@@ -246,7 +242,7 @@ namespace {
 // Seeds the files of seed_sources.csv (those of `format` only, when it is not empty) into
 // `report.files`. `resolver` and `rules`: the seed's GPUs and GCP rules (null: none, for
 // formats that name no GPU). Returns how many files were seeded.
-Result<int> SeedSourcesOfFormat(SQLite::Database& db, const std::string& format,
+Result<int> SeedSourcesOfFormat(Connection& db, const std::string& format,
                                 SeedReport& report, const GpuResolver* resolver = nullptr,
                                 const GcpAttachRules* rules = nullptr,
                                 const PublishedSizes* sizes = nullptr) {
@@ -275,10 +271,10 @@ Result<int> SeedSourcesOfFormat(SQLite::Database& db, const std::string& format,
 
 }  // namespace
 
-Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
+Result<SeedReport> SeedIfEmpty(Connection& db) {
   try {
     WriteTransaction tx(db);
-    SQLite::Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
+    Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
     if (seeded.executeStep()) {
       seeded.reset();
       // Seeded by an earlier build: once, the seed rows of the scopes added since are added
@@ -313,14 +309,14 @@ Result<SeedReport> SeedIfEmpty(SQLite::Database& db) {
     if (!sizes.ok()) return sizes.error();
     auto files = SeedSourcesOfFormat(db, "", report, &resolver, &*rules, &*sizes);
     if (!files.ok()) return files.error();
-    SQLite::Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES ('seeded_at', ?)");
+    Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES ('seeded_at', ?)");
     mark.bind(1, UtcNow());
     mark.exec();
     Mark(db, kLabelsSeededKey);
     Mark(db, kSpotBandsSeededKey);
     tx.commit();
     return report;
-  } catch (const SQLite::Exception& e) {
+  } catch (const SqlError& e) {
     return Error::Unavailable(std::string("seeding failed: ") + e.what());
   }
 }

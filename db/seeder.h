@@ -8,13 +8,12 @@
 // by reason in its SeedFileReport (the server logs them).
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <string>
 #include <vector>
 
 #include "db/catalog_batch.h"
 #include "db/skypilot_parser.h"
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -49,6 +48,6 @@ Result<PublishedSizes> LoadPublishedSizes();
 // them (the seed's regions only; bands imported since are replaced there). Fails with kInternal if the
 // embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on a
 // database error; either way nothing is written.
-Result<SeedReport> SeedIfEmpty(SQLite::Database& db);
+Result<SeedReport> SeedIfEmpty(Connection& db);
 
 }  // namespace gpuplan::db

@@ -1,7 +1,5 @@
 #include "db/spot_bands.h"
 
-#include <SQLiteCpp/Statement.h>
-
 #include <cmath>
 #include <map>
 #include <memory>
@@ -10,6 +8,7 @@
 
 #include "db/field_rules.h"
 #include "db/import_references.h"
+#include "db/sql.h"
 #include "db/sql_bind.h"
 #include "db/text.h"
 
@@ -159,9 +158,9 @@ Result<CatalogBatch> ParseSpotAdvisor(const std::vector<SpotAdvisorRange>& range
   return b;
 }
 
-int WriteSpotBands(SQLite::Database& db, const std::vector<SpotBand>& bands) {
+int WriteSpotBands(Connection& db, const std::vector<SpotBand>& bands) {
   if (bands.empty()) return 0;
-  SQLite::Statement clear(db, "DELETE FROM spot_interruption_bands WHERE cloud = ? AND region = ?");
+  Statement clear(db, "DELETE FROM spot_interruption_bands WHERE cloud = ? AND region = ?");
   std::set<std::pair<std::string, std::string>> regions;
   for (const SpotBand& band : bands) {
     if (!regions.insert({band.cloud, band.region}).second) continue;
@@ -171,7 +170,7 @@ int WriteSpotBands(SQLite::Database& db, const std::vector<SpotBand>& bands) {
     clear.reset();
   }
   // A key listed twice keeps its last entry.
-  SQLite::Statement insert(db, std::string(kInsertSql) +
+  Statement insert(db, std::string(kInsertSql) +
                                    " ON CONFLICT (cloud, region, instance_type) DO UPDATE SET "
                                    "band = excluded.band, label = excluded.label, "
                                    "low_fraction = excluded.low_fraction, "
@@ -195,9 +194,9 @@ int WriteSpotBands(SQLite::Database& db, const std::vector<SpotBand>& bands) {
   return static_cast<int>(bands.size());
 }
 
-std::vector<SpotBand> ReadSpotBands(SQLite::Database& db) {
+std::vector<SpotBand> ReadSpotBands(Connection& db) {
   std::vector<SpotBand> bands;
-  SQLite::Statement s(db,
+  Statement s(db,
                       "SELECT cloud, region, instance_type, band, label, low_fraction, "
                       "high_fraction, savings_percent, observed_at, source "
                       "FROM spot_interruption_bands ORDER BY cloud, region, instance_type");
@@ -217,7 +216,7 @@ std::vector<SpotBand> ReadSpotBands(SQLite::Database& db) {
   return bands;
 }
 
-void AttachSpotBands(SQLite::Database& db, std::vector<Offer>& offers) {
+void AttachSpotBands(Connection& db, std::vector<Offer>& offers) {
   if (offers.empty()) return;
   std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const SpotBand>>
       bands;

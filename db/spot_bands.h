@@ -5,10 +5,8 @@
 // (WriteCatalogBatch calls WriteSpotBands in the caller's transaction), and read once per
 // catalog generation onto the offers (AttachSpotBands: CatalogStore's offers, and so the
 // snapshot of db/cached_catalog.h). Functions of their arguments and the connection given;
-// writes and reads throw SQLite::Exception as the statements do.
+// writes and reads throw SqlError as the statements do.
 #pragma once
-
-#include <SQLiteCpp/Database.h>
 
 #include <optional>
 #include <string>
@@ -18,6 +16,7 @@
 #include "db/catalog_batch.h"
 #include "db/catalog_reader.h"
 #include "db/csv.h"
+#include "db/sql.h"
 #include "model/result.h"
 
 namespace gpuplan::db {
@@ -69,12 +68,12 @@ Result<CatalogBatch> ParseSpotAdvisor(const std::vector<SpotAdvisorRange>& range
 
 // Replaces every band of each (cloud, region) that `bands` names by `bands`. Returns how
 // many were written. In the caller's transaction.
-int WriteSpotBands(SQLite::Database& db, const std::vector<SpotBand>& bands);
+int WriteSpotBands(Connection& db, const std::vector<SpotBand>& bands);
 
 // Every band, by (cloud, region, instance type).
-std::vector<SpotBand> ReadSpotBands(SQLite::Database& db);
+std::vector<SpotBand> ReadSpotBands(Connection& db);
 
 // Sets each offer's spot_band from the table (null where none), in one read of the table.
-void AttachSpotBands(SQLite::Database& db, std::vector<Offer>& offers);
+void AttachSpotBands(Connection& db, std::vector<Offer>& offers);
 
 }  // namespace gpuplan::db

@@ -2,15 +2,15 @@
 // as thread-safe as the statement (one thread at a time).
 #pragma once
 
-#include <SQLiteCpp/Statement.h>
-
 #include <optional>
+
+#include "db/sql.h"
 
 namespace gpuplan::db {
 
 // Binds `value` to parameter `index` of `stmt`, or NULL when it is nullopt.
 template <typename T>
-void BindOptional(SQLite::Statement& stmt, int index, const std::optional<T>& value) {
+void BindOptional(Statement& stmt, int index, const std::optional<T>& value) {
   if (value) {
     stmt.bind(index, *value);
   } else {

@@ -1,7 +1,5 @@
 #include "db/write_transaction.h"
 
-#include <sqlite3.h>
-
 #include <atomic>
 
 #include "db/database.h"
@@ -14,7 +12,7 @@ void (*storage_log)(const std::string&) = nullptr;
 
 std::atomic<unsigned long long> local_commits{0};
 
-void LogStorage(const SQLite::Exception& e) {
+void LogStorage(const SqlError& e) {
   if (storage_log) storage_log(e.what());
 }
 
@@ -29,42 +27,32 @@ void WriteTransaction::commit() {
 
 unsigned long long LocalCommits() { return local_commits.load(std::memory_order_acquire); }
 
-SQLite::Database& WriteTransaction::StillOpenFile(SQLite::Database& db) {
+Connection& WriteTransaction::StillOpenFile(Connection& db) {
   if (DatabaseFileMoved(db)) {
-    throw SQLite::Exception("the database file was deleted or replaced while open", SQLITE_IOERR);
+    throw SqlError(SqlError::Kind::kStorage, "the database file was deleted or replaced while open");
   }
   return db;
 }
 
-Error StorageFailure(const SQLite::Exception& e) {
+Error StorageFailure(const SqlError& e) {
   if (IsBusy(e)) return Error::Unavailable("the catalog is busy with another write; retry shortly");
   LogStorage(e);  // a fault or a bug: either way the caller cannot fix it
   return Error::Unavailable("the database cannot answer now; retry shortly");
 }
 
-bool IsStorageFault(const SQLite::Exception& e) {
-  switch (e.getErrorCode() & 0xff) {
-    case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_IOERR: case SQLITE_CANTOPEN:
-    case SQLITE_FULL: case SQLITE_READONLY:
-      return true;
-    default:
-      return false;
-  }
-}
+bool IsStorageFault(const SqlError& e) { return e.kind() == SqlError::Kind::kStorage; }
 
-bool IsBusy(const SQLite::Exception& e) {
-  int primary = e.getErrorCode() & 0xff;
-  return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
-}
+bool IsBusy(const SqlError& e) { return e.kind() == SqlError::Kind::kBusy; }
 
-Error StorageError(const SQLite::Exception& e, const std::string& item, const std::string& field) {
+Error StorageError(const SqlError& e, const std::string& item, const std::string& field) {
   if (IsBusy(e)) return StorageFailure(e);
-  if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) {
-    int extended = e.getExtendedErrorCode();
+  const SqlError::Kind kind = e.kind();
+  if (kind == SqlError::Kind::kUnique || kind == SqlError::Kind::kForeignKey ||
+      kind == SqlError::Kind::kConstraint) {
     Error out;
-    if (extended == SQLITE_CONSTRAINT_UNIQUE || extended == SQLITE_CONSTRAINT_PRIMARYKEY) {
+    if (kind == SqlError::Kind::kUnique) {
       out = Error{ErrorCode::kConflict, item + " exists already", {}};
-    } else if (extended == SQLITE_CONSTRAINT_FOREIGNKEY) {
+    } else if (kind == SqlError::Kind::kForeignKey) {
       out = Error{ErrorCode::kInvalidArgument, item + " refers to a record that does not exist", {}};
     } else {
       out = Error{ErrorCode::kInvalidArgument, item + " has a value the catalog refuses", {}};

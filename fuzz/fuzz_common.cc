@@ -40,7 +40,7 @@ void Trace(std::string_view what, std::string_view text) {
 }
 
 struct Catalog {
-  std::unique_ptr<SQLite::Database> db;
+  std::unique_ptr<db::Connection> db;
   std::unique_ptr<db::CatalogStore> store;
 };
 
@@ -74,7 +74,7 @@ void CheckProblemBody(const httplib::Response& res, std::string_view where) {
 }  // namespace
 
 db::CatalogStore& SeededStore() { return *TheCatalog().store; }
-SQLite::Database& SeededDatabase() { return *TheCatalog().db; }
+db::Connection& SeededDatabase() { return *TheCatalog().db; }
 
 httplib::Request BodyRequest(const std::string& method, const std::string& path, std::string body) {
   httplib::Request req;

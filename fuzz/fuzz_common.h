@@ -37,7 +37,7 @@ db::CatalogStore& SeededStore();
     gpuplan::fuzz::SeededStore();                      \
     return 0;                                          \
   }
-SQLite::Database& SeededDatabase();
+db::Connection& SeededDatabase();
 
 // A fixed "now" for rules that compare with the clock, so runs are reproducible.
 inline constexpr std::time_t kFixedNow = 1798761600;  // 2027-01-01T00:00:00Z

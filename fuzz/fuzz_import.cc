@@ -7,7 +7,6 @@
 // Byte 0 chooses the request: format = b % 4 (skypilot, aws-spot-history, gpuplan,
 // aws-spot-advisor); cloud = one of aws, gcp, azure, "" by (b / 4) % 4 (skypilot without a
 // cloud is refused).
-#include <SQLiteCpp/Database.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include "api/catalog_requests.h"
 #include "api/json_encode.h"
 #include "db/catalog_import.h"
+#include "db/sql.h"
 #include "fuzz/fuzz_common.h"
 
 namespace gpuplan::fuzz {

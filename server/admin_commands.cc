@@ -23,7 +23,7 @@
 
 namespace gpuplan::server {
 
-std::unique_ptr<SQLite::Database> OpenPreparedDatabase(const std::string& path, std::ostream& err) {
+std::unique_ptr<db::Connection> OpenPreparedDatabase(const std::string& path, std::ostream& err) {
   Status prepared = PrepareDatabase(path);
   if (!prepared.ok()) {
     err << "error: " << prepared.error().message << "\n";

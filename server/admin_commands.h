@@ -5,15 +5,15 @@
 #include <memory>
 #include <string>
 
-namespace SQLite {
-class Database;
-}  // namespace SQLite
+namespace gpuplan::db {
+class Connection;
+}  // namespace gpuplan::db
 
 namespace gpuplan::server {
 
 // Opens the database file at `path`, migrated and seeded (server/app.h PrepareDatabase);
 // nullptr after printing "error: ..." on `err` when it cannot.
-std::unique_ptr<SQLite::Database> OpenPreparedDatabase(const std::string& path, std::ostream& err);
+std::unique_ptr<db::Connection> OpenPreparedDatabase(const std::string& path, std::ostream& err);
 
 // keys create: prints the new key once. Returns the exit code.
 int KeysCreate(const std::string& db, const std::string& name, const std::string& scope,

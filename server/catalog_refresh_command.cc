@@ -1,6 +1,5 @@
 #include "server/catalog_refresh_command.h"
 
-#include <SQLiteCpp/Database.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "db/csv.h"
 #include "db/field_rules.h"
 #include "db/seeder.h"
+#include "db/sql.h"
 #include "db/text.h"
 #include "server/admin_commands.h"
 #include "server/catalog_sources.h"

@@ -26,7 +26,7 @@
 
 namespace gpuplan::server {
 
-Result<std::unique_ptr<SQLite::Database>> OpenCatalog(const std::string& path) {
+Result<std::unique_ptr<db::Connection>> OpenCatalog(const std::string& path) {
   if (!path.empty()) {
     Status prepared = PrepareDatabase(path);
     if (!prepared.ok()) return prepared.error();

@@ -6,13 +6,12 @@
 // recommendation's item --item, 1 = the top one).
 #pragma once
 
-#include <SQLiteCpp/Database.h>
-
 #include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "db/sql.h"
 #include "model/result.h"
 #include "plan/price_quality.h"  // kDefaultStalePriceDays
 
@@ -24,7 +23,7 @@ namespace gpuplan::server {
 
 // The catalog the commands read: the `path` file (created, migrated and seeded if new), or
 // the embedded seed in memory when `path` is empty.
-Result<std::unique_ptr<SQLite::Database>> OpenCatalog(const std::string& path);
+Result<std::unique_ptr<db::Connection>> OpenCatalog(const std::string& path);
 
 struct CommonPlanOptions {
   std::string db;            // "" = the embedded seed, in memory

@@ -1,5 +1,4 @@
 // Catalog writes, API keys, bulk imports, exports and spot history over real HTTP.
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,6 +7,7 @@
 
 #include "db/api_keys.h"
 #include "db/database.h"
+#include "db/sql.h"
 #include "tests/testing/test_server.h"
 
 namespace gpuplan::api {
@@ -91,7 +91,7 @@ TEST_F(CatalogWriteApiTest, KeysAreRequiredAndChecked) {
   EXPECT_EQ(server_->Get("/api/v1/gpus").status, 200);
   // Only the hash is stored.
   auto db = db::OpenDatabase(server_->db_path());
-  SQLite::Statement s(**db, "SELECT COUNT(*) FROM api_keys WHERE key_hash = ?");
+  gpuplan::db::Statement s(**db, "SELECT COUNT(*) FROM api_keys WHERE key_hash = ?");
   s.bind(1, *write_key_);
   s.executeStep();
   EXPECT_EQ(s.getColumn(0).getInt(), 0);
@@ -240,7 +240,7 @@ TEST_F(CatalogWriteApiTest, SkypilotImportOfANewCloudIsFoundAndRecommended) {
   for (const auto& item : r.body["items"]) EXPECT_EQ(item["cloud"], "newcloud");
   // Audit row.
   auto db = db::OpenDatabase(server_->db_path());
-  SQLite::Statement audit(**db, "SELECT actor, format, cloud, accepted FROM imports WHERE cloud = 'newcloud'");
+  gpuplan::db::Statement audit(**db, "SELECT actor, format, cloud, accepted FROM imports WHERE cloud = 'newcloud'");
   ASSERT_TRUE(audit.executeStep());
   EXPECT_EQ(audit.getColumn(0).getString(), "platform");
   EXPECT_EQ(audit.getColumn(1).getString(), "skypilot");

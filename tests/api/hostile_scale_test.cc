@@ -4,14 +4,13 @@
 // large catalog answers 200 within its deadline, saying when it stopped early.
 #include <gtest/gtest.h>
 
-#include <SQLiteCpp/Statement.h>
-
 #include <chrono>
 #include <cstdio>
 #include <string>
 
 #include "db/catalog_caps.h"
 #include "db/database.h"
+#include "db/sql.h"
 #include "tests/testing/test_server.h"
 
 namespace gpuplan::api {
@@ -54,7 +53,7 @@ class HostileScaleTest : public ::testing::Test {
   }
   long long Count(const char* sql) {
     auto db = db::OpenDatabase(server_.db_path());
-    SQLite::Statement s(**db, sql);
+    gpuplan::db::Statement s(**db, sql);
     return s.executeStep() ? s.getColumn(0).getInt64() : -1;
   }
   long long InstanceTypes() { return Count("SELECT COUNT(*) FROM instance_types"); }

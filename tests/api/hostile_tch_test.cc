@@ -7,8 +7,6 @@
 //   - a revoked key's 403 says nothing about the key (finding 11).
 #include <gtest/gtest.h>
 
-#include <SQLiteCpp/SQLiteCpp.h>
-
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -19,6 +17,7 @@
 #include "db/api_keys.h"
 #include "db/csv.h"
 #include "db/database.h"
+#include "db/sqlite_connection.h"
 #include "tests/testing/test_server.h"
 
 namespace gpuplan::api {
@@ -211,7 +210,7 @@ TEST_F(HostileTchTest, ZeroedPagesAreNotReadyAndLeakNoSqliteText) {
   ASSERT_EQ(server_.Get("/readyz").status, 200);
   long long page_size = 0;
   {
-    SQLite::Database db(server_.db_path(), SQLite::OPEN_READWRITE);
+    gpuplan::db::SqliteConnection db(server_.db_path(), SQLite::OPEN_READWRITE);
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");  // every page in the main file
     page_size = db.execAndGet("PRAGMA page_size").getInt64();
   }

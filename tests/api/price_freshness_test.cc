@@ -2,12 +2,12 @@
 // --stale-price-days, default 30) is flagged where users see it: the listing, the instance
 // page, an estimate's warnings and a recommendation item. The prices are written relative
 // to the real clock, so the test holds on any date.
-#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
 #include <ctime>
 
 #include "db/catalog_admin.h"
+#include "db/sqlite_connection.h"
 #include "db/text.h"
 #include "plan/price_quality.h"
 #include "tests/testing/test_server.h"
@@ -24,7 +24,7 @@ std::string DaysAgo(int days) { return db::FormatUtc(std::time(nullptr) - days *
 // Two A10G instance types in AWS us-east-1, priced on `old_date` and `fresh_date`.
 void AddOldAndFreshOffers(const std::string& db_path, const std::string& old_date,
                           const std::string& fresh_date) {
-  SQLite::Database db(db_path, SQLite::OPEN_READWRITE);
+  gpuplan::db::SqliteConnection db(db_path, SQLite::OPEN_READWRITE);
   db::CatalogAdmin admin(db);
   for (const char* id : {"old.test", "fresh.test"}) {
     db::InstanceType t;
@@ -127,7 +127,7 @@ TEST(PriceFreshnessTest, EachOptionIsJudgedByThePriceItIsCostedOn) {
   const std::string old_date = DaysAgo(40), fresh_date = DaysAgo(1);
   AddOldAndFreshOffers(server.db_path(), old_date, fresh_date);
   {
-    SQLite::Database db(server.db_path(), SQLite::OPEN_READWRITE);
+    gpuplan::db::SqliteConnection db(server.db_path(), SQLite::OPEN_READWRITE);
     db::CatalogAdmin admin(db);
     auto added = admin.AddPrices(
         {{"aws", "old.test", kRegion, "", "spot", 0.5, "USD", fresh_date, "test"}});

@@ -2,7 +2,6 @@
 // them while the others go on with the value kept, never waiting on the update while they
 // hold a pooled connection (issue 22: a rebuild of the measured-run index after a catalog
 // write held every other training estimate).
-#include <SQLiteCpp/Transaction.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,6 +12,7 @@
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/sql.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gpuplan::db {
@@ -34,7 +34,7 @@ class CachedCatalogDerivedTest : public ::testing::Test {
     ASSERT_TRUE(SeedIfEmpty(**db).ok());
     writer_ = std::move(db).value();
   }
-  std::unique_ptr<SQLite::Database> Connect() {
+  std::unique_ptr<gpuplan::db::Connection> Connect() {
     auto db = OpenDatabase(path_);
     EXPECT_TRUE(db.ok());
     return std::move(db).value();
@@ -42,12 +42,12 @@ class CachedCatalogDerivedTest : public ::testing::Test {
   void WriteCatalog() {
     auto gpu = CatalogStore(*writer_).GetGpu("T4");
     ASSERT_TRUE(gpu.ok());
-    SQLite::Transaction tx(*writer_);
+    gpuplan::db::Transaction tx(*writer_);
     UpsertGpu(*writer_, *gpu);  // bumps the generation
     tx.commit();
   }
   // The value a request gets when its update (if called) answers `fresh`.
-  int Get(SQLite::Database& db, int fresh) {
+  int Get(gpuplan::db::Connection& db, int fresh) {
     CachedCatalog catalog(db);
     auto v = catalog.Derived<Probe>([&](ProbePtr kept) -> Result<ProbePtr> {
       if (kept && kept->value >= fresh) return kept;
@@ -58,7 +58,7 @@ class CachedCatalogDerivedTest : public ::testing::Test {
   }
 
   // Starts a request whose update blocks until `release`; returns once it is updating.
-  std::future<int> BlockedUpdate(SQLite::Database& db, std::shared_future<void> release,
+  std::future<int> BlockedUpdate(gpuplan::db::Connection& db, std::shared_future<void> release,
                                  int fresh) {
     auto updating = std::make_shared<std::promise<void>>();
     auto started = updating->get_future();
@@ -77,7 +77,7 @@ class CachedCatalogDerivedTest : public ::testing::Test {
 
   testing::TempDir dir_;
   std::string path_;
-  std::unique_ptr<SQLite::Database> writer_;
+  std::unique_ptr<gpuplan::db::Connection> writer_;
 };
 
 TEST_F(CachedCatalogDerivedTest, OthersUseTheKeptValueWhileOneUpdates) {

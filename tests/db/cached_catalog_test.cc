@@ -2,7 +2,6 @@
 // write, and never shared between in-memory databases (each is private to its connection).
 #include "db/cached_catalog.h"
 
-#include <SQLiteCpp/Transaction.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,13 +12,14 @@
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/sql.h"
 #include "db/write_transaction.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gpuplan::db {
 namespace {
 
-std::unique_ptr<SQLite::Database> Seeded(const std::string& path) {
+std::unique_ptr<gpuplan::db::Connection> Seeded(const std::string& path) {
   auto db = OpenDatabase(path);
   EXPECT_TRUE(db.ok());
   EXPECT_TRUE(Migrate(**db).ok());
@@ -27,11 +27,11 @@ std::unique_ptr<SQLite::Database> Seeded(const std::string& path) {
   return std::move(db).value();
 }
 
-void SetMemory(SQLite::Database& db, const std::string& id, double gb) {
+void SetMemory(gpuplan::db::Connection& db, const std::string& id, double gb) {
   auto gpu = CatalogStore(db).GetGpu(id);
   ASSERT_TRUE(gpu.ok());
   gpu->memory_gb = gb;
-  SQLite::Transaction tx(db);
+  gpuplan::db::Transaction tx(db);
   UpsertGpu(db, *gpu);
   tx.commit();
 }

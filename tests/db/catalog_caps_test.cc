@@ -1,12 +1,12 @@
 #include "db/catalog_caps.h"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include "db/catalog_writer.h"
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/sql.h"
 #include "tests/db/seeded_db_test.h"
 
 namespace gpuplan::db {
@@ -23,7 +23,7 @@ class CatalogCapsTest : public SeededDbTest {
     return batch;
   }
   void Write(const CatalogBatch& batch) {
-    SQLite::Transaction tx(*db_);
+    gpuplan::db::Transaction tx(*db_);
     WriteCatalogBatch(*db_, batch);
     tx.commit();
   }

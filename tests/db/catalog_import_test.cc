@@ -1,11 +1,11 @@
 #include "db/catalog_import.h"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/sql.h"
 #include "tests/db/seeded_db_test.h"
 
 namespace gpuplan::db {

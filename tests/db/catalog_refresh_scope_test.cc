@@ -13,7 +13,7 @@ namespace {
 class CatalogRefreshScopeTest : public SeededDbTest {
  protected:
   std::string Scope(const std::string& cloud) {
-    SQLite::Statement s(*db_, "SELECT price_scope FROM clouds WHERE id = ?");
+    gpuplan::db::Statement s(*db_, "SELECT price_scope FROM clouds WHERE id = ?");
     s.bind(1, cloud);
     return s.executeStep() ? s.getColumn(0).getString() : "";
   }
@@ -21,7 +21,7 @@ class CatalogRefreshScopeTest : public SeededDbTest {
 
 TEST_F(CatalogRefreshScopeTest, ARefreshMovesTheCloudsPriceScopeAndCountsCorrections) {
   ASSERT_EQ(Scope("lambda"), "cloud");  // the seeded file lists one price everywhere
-  SQLite::Statement any(*db_,
+  gpuplan::db::Statement any(*db_,
                         "SELECT instance_type, region, price_per_hour, currency FROM current_prices "
                         "WHERE cloud = 'lambda' AND kind = 'ondemand' LIMIT 1");
   ASSERT_TRUE(any.executeStep());

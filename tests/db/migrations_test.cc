@@ -1,9 +1,9 @@
 #include "db/migrations.h"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include "db/database.h"
+#include "db/sql.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gpuplan::db {
@@ -17,7 +17,9 @@ TEST(MigrationsTest, CreatesTheSchemaOnAnEmptyDatabase) {
   EXPECT_EQ(SchemaVersion(**db), LatestSchemaVersion());
   for (const char* table : {"gpus", "gpu_synonyms", "clouds", "regions", "instance_types",
                             "prices", "workloads", "api_keys", "imports", "fx_rates"}) {
-    EXPECT_TRUE((*db)->tableExists(table)) << table;
+    gpuplan::db::Statement exists(**db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+    exists.bind(1, table);
+    EXPECT_TRUE(exists.executeStep()) << table;
   }
 }
 
@@ -46,7 +48,7 @@ TEST(MigrationsTest, Version5AddsTheLaunchPriceToAVersion4Database) {
   ASSERT_TRUE(MigrateTo(**db, 4).ok());
   EXPECT_EQ(SchemaVersion(**db), 4);
   auto has_column = [&] {
-    SQLite::Statement s(**db, "SELECT 1 FROM pragma_table_info('gpus') WHERE name = 'launch_price_usd'");
+    gpuplan::db::Statement s(**db, "SELECT 1 FROM pragma_table_info('gpus') WHERE name = 'launch_price_usd'");
     return s.executeStep();
   };
   EXPECT_FALSE(has_column());
@@ -58,7 +60,7 @@ TEST(MigrationsTest, Version5AddsTheLaunchPriceToAVersion4Database) {
   (*db)->exec("UPDATE gpus SET launch_price_usd = 1599 WHERE id = 'OLD'");
   EXPECT_EQ((*db)->execAndGet("SELECT launch_price_usd FROM gpus WHERE id = 'OLD'").getDouble(), 1599);
   EXPECT_THROW((*db)->exec("UPDATE gpus SET launch_price_usd = 0 WHERE id = 'OLD'"),
-               SQLite::Exception);
+               gpuplan::db::SqlError);
 }
 
 TEST(DatabaseTest, OpensFilesInWalModeWithForeignKeys) {
@@ -75,14 +77,14 @@ TEST(DatabaseTest, OpensFilesInWalModeWithForeignKeys) {
 TEST(MigrationsTest, SevenRewritesStampsToCanonicalUtc) {
   auto db = OpenDatabase(":memory:");
   ASSERT_TRUE(db.ok());
-  SQLite::Database& d = **db;
+  gpuplan::db::Connection& d = **db;
   ASSERT_TRUE(MigrateTo(d, 6).ok());
   d.exec("INSERT INTO clouds (id, name, default_currency) VALUES ('x', 'X', 'USD')");
   d.exec("INSERT INTO regions (cloud, id, display_name) VALUES ('x', 'r', 'R')");
   d.exec("INSERT INTO gpus (id, name, vendor, memory_gb) VALUES ('G', 'G', 'V', 80)");
   d.exec("INSERT INTO instance_types (cloud, id, gpu_id, gpu_count) VALUES ('x', 't', 'G', 1)");
   auto price = [&](const char* kind, double p, const char* at) {
-    SQLite::Statement s(d, "INSERT INTO prices (cloud, instance_type, region, kind, "
+    gpuplan::db::Statement s(d, "INSERT INTO prices (cloud, instance_type, region, kind, "
                            "price_per_hour, currency, observed_at) VALUES ('x','t','r',?,?,'USD',?)");
     s.bind(1, kind);
     s.bind(2, p);
@@ -101,7 +103,7 @@ TEST(MigrationsTest, SevenRewritesStampsToCanonicalUtc) {
          "VALUES ('f', 'w', 'G', 1, 1, 1, 'bf16', 'x', 1, 'samples_per_s', 1, '2026-11-01T23:00-02:00', '', '{}')");
   ASSERT_TRUE(Migrate(d).ok());
   auto at = [&](const char* kind) {
-    SQLite::Statement s(d, "SELECT group_concat(observed_at, '|') FROM prices WHERE kind = ?");
+    gpuplan::db::Statement s(d, "SELECT group_concat(observed_at, '|') FROM prices WHERE kind = ?");
     s.bind(1, kind);
     s.executeStep();
     return s.getColumn(0).getString();
@@ -122,7 +124,7 @@ TEST(DatabaseTest, ForeignKeysRejectAnInstanceOfAnUnknownGpu) {
   (*db)->exec("INSERT INTO clouds (id, name, default_currency) VALUES ('x', 'X', 'USD')");
   EXPECT_THROW((*db)->exec("INSERT INTO instance_types (cloud, id, gpu_id, gpu_count) "
                            "VALUES ('x', 'big', 'NO-SUCH-GPU', 8)"),
-               SQLite::Exception);
+               gpuplan::db::SqlError);
 }
 
 TEST(ConnectionPoolTest, HandsOutEachConnectionToOneHolderAtATime) {
@@ -132,7 +134,7 @@ TEST(ConnectionPoolTest, HandsOutEachConnectionToOneHolderAtATime) {
   auto a = (*pool)->Acquire();
   auto b = (*pool)->Acquire();
   EXPECT_NE(&*a, &*b);
-  SQLite::Database* first = &*a;
+  gpuplan::db::Connection* first = &*a;
   { auto moved = std::move(a); }  // released
   auto c = (*pool)->Acquire();
   EXPECT_EQ(&*c, first);

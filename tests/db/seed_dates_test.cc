@@ -1,6 +1,5 @@
 // Every seeded price carries the date of its source snapshot, as db/seed/seed_sources.csv
 // gives it (computed from the embedded files, so it holds when the seed grows).
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include "db/csv.h"
@@ -9,6 +8,7 @@
 #include "db/migrations.h"
 #include "db/seed_files.h"
 #include "db/seeder.h"
+#include "db/sql.h"
 
 namespace gpuplan::db {
 namespace {
@@ -30,7 +30,7 @@ TEST(SeedDatesTest, EverySeededSkypilotPriceHasItsSourcesDate) {
       return std::string(CsvTable::Field(row, sources->Column(name)));
     };
     if (field("format") != "skypilot") continue;
-    SQLite::Statement s(**db, "SELECT COUNT(*), MIN(observed_at), MAX(observed_at) FROM prices "
+    gpuplan::db::Statement s(**db, "SELECT COUNT(*), MIN(observed_at), MAX(observed_at) FROM prices "
                               "WHERE source = ?");
     s.bind(1, field("source"));
     ASSERT_TRUE(s.executeStep());

@@ -2,7 +2,6 @@
 // in-memory database, migrated and seeded, one per test.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -12,6 +11,7 @@
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seeder.h"
+#include "db/sql.h"
 #include "tests/testing/seeded_template.h"
 
 namespace gpuplan::db {
@@ -39,7 +39,7 @@ class SeededDbTest : public ::testing::Test {
     return t;
   }
 
-  std::unique_ptr<SQLite::Database> db_;
+  std::unique_ptr<gpuplan::db::Connection> db_;
 };
 
 }  // namespace gpuplan::db

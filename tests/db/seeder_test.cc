@@ -1,6 +1,5 @@
 #include "db/seeder.h"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -10,6 +9,7 @@
 #include "db/database.h"
 #include "db/migrations.h"
 #include "db/seed_files.h"
+#include "db/sql.h"
 #include "db/text.h"
 
 namespace gpuplan::db {
@@ -42,10 +42,10 @@ class SeederTest : public ::testing::Test {
   }
   static int Count(const std::string& sql) { return db_->execAndGet(sql).getInt(); }
 
-  static SQLite::Database* db_;
+  static gpuplan::db::Connection* db_;
   static SeedReport* report_;
 };
-SQLite::Database* SeederTest::db_ = nullptr;
+gpuplan::db::Connection* SeederTest::db_ = nullptr;
 SeedReport* SeederTest::report_ = nullptr;
 
 TEST_F(SeederTest, LoadsEveryGpuRow) {
@@ -216,7 +216,7 @@ TEST_F(SeederTest, NoPriceIsZeroOrNegative) {
 TEST(SeederUpgradeTest, ACatalogSeededBeforeTheKubernetesLabelsGetsThem) {
   auto opened = OpenDatabase(":memory:");
   ASSERT_TRUE(opened.ok());
-  SQLite::Database& db = **opened;
+  gpuplan::db::Connection& db = **opened;
   ASSERT_TRUE(Migrate(db).ok());
   ASSERT_TRUE(SeedIfEmpty(db).ok());
   auto count = [&](const std::string& sql) { return db.execAndGet(sql).getInt(); };

@@ -111,7 +111,7 @@ TEST_F(SeededGpuProductLabelTest, SeedRowsAreLabelValuesOfKnownGpusWithTheirEvid
   EXPECT_EQ(Count("SELECT COUNT(*) FROM (SELECT gpu_id FROM gpu_synonyms WHERE cloud = 'kubernetes' "
                   "GROUP BY gpu_id HAVING COUNT(*) > 1)"),
             0);
-  SQLite::Statement s(*db_, "SELECT accelerator_name, coalesce(gpu_id, ''), note FROM gpu_synonyms "
+  gpuplan::db::Statement s(*db_, "SELECT accelerator_name, coalesce(gpu_id, ''), note FROM gpu_synonyms "
                             "WHERE cloud = 'kubernetes'");
   while (s.executeStep()) {
     std::string value = s.getColumn(0).getString(), note = s.getColumn(2).getString();

@@ -1,6 +1,5 @@
 // kill -9 in the middle of imports: after every kill the database passes SQLite's
 // integrity check, and each import is wholly present with its audit row or wholly absent.
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 
 #include "db/api_keys.h"
 #include "db/database.h"
+#include "db/sqlite_connection.h"
 #include "server/app.h"
 #include "tests/testing/server_process.h"
 #include "tests/testing/temp_dir.h"
@@ -65,9 +65,9 @@ TEST(CrashTest, KillNineMidImportLeavesEachImportWholeOrAbsent) {
     ASSERT_EQ(res->status, 201) << res->body.substr(0, 300);
   }
   auto remove_cloud = [&](const std::string& cloud) {
-    SQLite::Database db(db_path, SQLite::OPEN_READWRITE);
+    gpuplan::db::SqliteConnection db(db_path, SQLite::OPEN_READWRITE);
     for (const char* table : {"prices", "instance_types"}) {
-      SQLite::Statement s(db, std::string("DELETE FROM ") + table + " WHERE cloud = ?");
+      gpuplan::db::Statement s(db, std::string("DELETE FROM ") + table + " WHERE cloud = ?");
       s.bind(1, cloud);
       s.exec();
     }
@@ -99,7 +99,7 @@ TEST(CrashTest, KillNineMidImportLeavesEachImportWholeOrAbsent) {
       import.join();
     }
 
-    SQLite::Database db(db_path, SQLite::OPEN_READONLY);
+    gpuplan::db::SqliteConnection db(db_path, SQLite::OPEN_READONLY);
     EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok") << "round " << round;
     int audits = db.execAndGet("SELECT count(*) FROM imports WHERE cloud = '" + cloud + "'").getInt();
     int types = db.execAndGet("SELECT count(*) FROM instance_types WHERE cloud = '" + cloud + "'").getInt();

@@ -2,7 +2,6 @@
 // Advisor document like the API, in one transaction, and prints how many bands it wrote.
 #include "server/admin_commands.h"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,14 +9,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "db/sqlite_connection.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gpuplan::server {
 namespace {
 
 std::string BandOf(const std::string& db_path, const std::string& region, const std::string& type) {
-  SQLite::Database db(db_path);
-  SQLite::Statement s(db, "SELECT label FROM spot_interruption_bands WHERE cloud = 'aws' AND "
+  gpuplan::db::SqliteConnection db(db_path, SQLite::OPEN_READONLY);
+  gpuplan::db::Statement s(db, "SELECT label FROM spot_interruption_bands WHERE cloud = 'aws' AND "
                           "region = ? AND instance_type = ?");
   s.bind(1, region);
   s.bind(2, type);

@@ -2,8 +2,6 @@
 // directory or over HTTP, with a report of what changed; a bad file changes nothing.
 #include "server/catalog_refresh_command.h"
 
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -17,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "db/sqlite_connection.h"
 #include "server/admin_commands.h"
 #include "tests/testing/seeded_template.h"
 #include "tests/testing/temp_dir.h"
@@ -103,8 +102,8 @@ class CatalogRefreshTest : public ::testing::Test {
 
   // Everything a refresh could change, in one line.
   std::string Fingerprint() const {
-    SQLite::Database db(db_);
-    SQLite::Statement s(db, R"SQL(SELECT
+    gpuplan::db::SqliteConnection db(db_, SQLite::OPEN_READONLY);
+    gpuplan::db::Statement s(db, R"SQL(SELECT
       (SELECT COUNT(*) FROM prices) || '|' || (SELECT TOTAL(price_per_hour) FROM prices) || '|' ||
       (SELECT MAX(observed_at) FROM prices) || '|' || (SELECT COUNT(*) FROM instance_types) ||
       '|' || (SELECT COUNT(*) FROM imports))SQL");
@@ -114,8 +113,8 @@ class CatalogRefreshTest : public ::testing::Test {
 
   double CurrentPrice(const std::string& cloud, const std::string& type, const std::string& region,
                       const std::string& zone, const std::string& kind) const {
-    SQLite::Database db(db_);
-    SQLite::Statement s(db, "SELECT price_per_hour FROM current_prices WHERE cloud = ? AND "
+    gpuplan::db::SqliteConnection db(db_, SQLite::OPEN_READONLY);
+    gpuplan::db::Statement s(db, "SELECT price_per_hour FROM current_prices WHERE cloud = ? AND "
                             "instance_type = ? AND region = ? AND zone = ? AND kind = ?");
     s.bind(1, cloud);
     s.bind(2, type);
@@ -290,8 +289,8 @@ TEST_F(CatalogRefreshTest, DownloadsFromAUrlLaidOutAsUpstream) {
 
   std::set<std::string> unpublished;  // every catalog cloud but aws answers 404
   {
-    SQLite::Database db(db_);
-    SQLite::Statement s(db, "SELECT id FROM clouds WHERE id <> 'aws'");
+    gpuplan::db::SqliteConnection db(db_, SQLite::OPEN_READONLY);
+    gpuplan::db::Statement s(db, "SELECT id FROM clouds WHERE id <> 'aws'");
     while (s.executeStep()) unpublished.insert(s.getColumn(0).getString());
   }
   ASSERT_TRUE(unpublished.count("gcp"));

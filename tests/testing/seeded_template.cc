@@ -1,11 +1,14 @@
 #include "tests/testing/seeded_template.h"
 
 #include <SQLiteCpp/Backup.h>
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
+
+#include "db/sqlite_connection.h"
 
 namespace gpuplan::testing {
 
@@ -21,12 +24,17 @@ std::string TemplatePath() {
 
 }  // namespace
 
-bool CopySeededTemplate(SQLite::Database& into) {
+bool CopySeededTemplate(db::Connection& connection) {
   const std::string path = TemplatePath();
   if (path.empty()) return false;
+  db::SqliteConnection* into = db::AsSqlite(connection);
+  if (!into) {
+    ADD_FAILURE() << "the seeded template is a SQLite file: it cannot be copied into another backend";
+    return false;
+  }
   try {
     SQLite::Database from(path, SQLite::OPEN_READONLY);
-    SQLite::Backup backup(into, from);
+    SQLite::Backup backup(into->sqlite(), from);
     if (backup.executeStep() != SQLITE_DONE) {
       ADD_FAILURE() << "copying the seeded template " << path << " did not finish";
       return false;
@@ -41,9 +49,9 @@ bool CopySeededTemplate(SQLite::Database& into) {
 bool CopySeededTemplate(const std::string& path) {
   if (TemplatePath().empty()) return false;
   try {
-    SQLite::Database into(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db::SqliteConnection into(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     return CopySeededTemplate(into);
-  } catch (const SQLite::Exception& e) {
+  } catch (const db::SqlError& e) {
     ADD_FAILURE() << "creating " << path << " from the seeded template: " << e.what();
     return false;
   }

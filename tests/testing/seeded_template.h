@@ -11,16 +11,16 @@
 // the caller seeds as before, so a test never depends on the fixture to be correct.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
-
 #include <string>
+
+#include "db/sql.h"
 
 namespace gpuplan::testing {
 
 // Copies the template into `into`, which must be empty (a new file or ":memory:"). Returns
 // false, having written nothing, when there is no template; a template that exists but
 // cannot be copied fails the calling test (gtest ADD_FAILURE) and also returns false.
-bool CopySeededTemplate(SQLite::Database& into);
+bool CopySeededTemplate(db::Connection& into);
 
 // The same for a database file that does not exist yet: creates `path` from the template.
 bool CopySeededTemplate(const std::string& path);
