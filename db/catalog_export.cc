@@ -13,7 +13,7 @@ CatalogSnapshot::CatalogSnapshot(Connection& db) : db_(db) {}
 Result<std::unique_ptr<CatalogSnapshot>> CatalogSnapshot::Open(Connection& db) {
   try {
     std::unique_ptr<CatalogSnapshot> s(new CatalogSnapshot(db));
-    db.exec("BEGIN");
+    db.exec(BeginSql(db.dialect(), TransactionKind::kSnapshot));
     // The snapshot starts at the first read; take it now, before anything is streamed.
     db.execAndGet("SELECT count(*) FROM clouds");
     s->types_ = std::make_unique<Statement>(db, R"SQL(

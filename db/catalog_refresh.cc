@@ -47,11 +47,6 @@ CloudState ReadState(Connection& db, const std::string& cloud) {
   return state;
 }
 
-long long DataVersion(Connection& db) {
-  Statement s(db, "PRAGMA data_version");
-  return s.executeStep() ? s.getColumn(0).getInt64() : 0;
-}
-
 CatalogBatch Merge(const std::vector<CloudCatalog>& catalogs) {
   CatalogBatch all;
   auto append = [](auto& into, const auto& from) { into.insert(into.end(), from.begin(), from.end()); };
@@ -180,7 +175,7 @@ Result<RefreshOutcome> RefreshCatalog(Connection& db, const std::vector<CloudCat
     try {
       Transaction read(db);  // one snapshot of every cloud
       for (const CloudCatalog& c : catalogs) before.push_back(ReadState(db, c.cloud));
-      version = DataVersion(db);
+      version = WriteCommits(db);
       read.commit();
     } catch (const SqlError& e) {
       return StorageFailure(e);
@@ -189,7 +184,7 @@ Result<RefreshOutcome> RefreshCatalog(Connection& db, const std::vector<CloudCat
     out.attempts = attempt;
     try {
       auto imported = ImportCatalog(db, merged, options, [&](const ImportOutcome&) {
-        if (DataVersion(db) != version) throw CatalogMoved{};
+        if (WriteCommits(db) != version) throw CatalogMoved{};
         for (size_t i = 0; i < catalogs.size(); ++i) {
           out.clouds.push_back(Diff(catalogs[i], before[i], ReadState(db, catalogs[i].cloud)));
         }

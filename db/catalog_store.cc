@@ -92,26 +92,50 @@ InstanceType ReadInstance(Statement& s) {
 // that stopped being reported do not keep a stale price current).
 // Every offer, or (`one_type`) the offers of the instance type bound to :cloud and :type,
 // restricted inside the price scans so that one type does not cost a whole-catalog query.
-std::string OfferSql(bool one_type) {
+// SQLite takes the other columns of a MIN() aggregate from the row with the minimum;
+// PostgreSQL says the same with DISTINCT ON and ORDER BY (ties broken by zone and time).
+std::string OfferSql(bool one_type, SqlDialect dialect) {
   const char* only = one_type ? " AND cloud = :cloud AND instance_type = :type" : "";
   const char* only_c = one_type ? " AND c.cloud = :cloud AND c.instance_type = :type" : "";
-  return std::string(R"SQL(
+  const char* times = R"SQL((SELECT COUNT(DISTINCT t.observed_at) FROM prices t
+          WHERE t.cloud = c.cloud AND t.instance_type = c.instance_type AND t.region = c.region
+            AND t.kind = 'spot') AS times)SQL";
+  const char* same_key = R"SQL(
+    WHERE q.cloud = c.cloud AND q.instance_type = c.instance_type AND q.region = c.region
+      AND q.kind = 'spot'))SQL";
+  std::string with;
+  if (dialect == SqlDialect::kPostgres) {
+    with = std::string(R"SQL(
+WITH od AS (
+  SELECT DISTINCT ON (cloud, instance_type, region) cloud, instance_type, region,
+         price_per_hour AS price, currency, observed_at, source
+  FROM current_prices WHERE kind = 'ondemand')SQL") + only + R"SQL(
+  ORDER BY cloud, instance_type, region, price_per_hour, zone, observed_at),
+sp AS (
+  SELECT DISTINCT ON (c.cloud, c.instance_type, c.region) c.cloud, c.instance_type, c.region,
+         c.price_per_hour AS price, c.zone, c.currency, c.observed_at, c.source,
+         )SQL" + times + R"SQL(
+  FROM current_prices c
+  WHERE c.kind = 'spot')SQL" + only_c + R"SQL( AND c.observed_at::timestamptz >= (
+    SELECT MAX(q.observed_at::timestamptz) - interval '7 days' FROM prices q)SQL" + same_key + R"SQL(
+  ORDER BY c.cloud, c.instance_type, c.region, c.price_per_hour, c.zone, c.observed_at),
+)SQL";
+  } else {
+    with = std::string(R"SQL(
 WITH od AS (
   SELECT cloud, instance_type, region, MIN(price_per_hour) AS price, currency, observed_at, source
   FROM current_prices WHERE kind = 'ondemand')SQL") + only + R"SQL( GROUP BY cloud, instance_type, region),
 sp AS (
   SELECT c.cloud, c.instance_type, c.region, MIN(c.price_per_hour) AS price, c.zone, c.currency,
          c.observed_at, c.source,
-         (SELECT COUNT(DISTINCT t.observed_at) FROM prices t
-          WHERE t.cloud = c.cloud AND t.instance_type = c.instance_type AND t.region = c.region
-            AND t.kind = 'spot') AS times
+         )SQL" + times + R"SQL(
   FROM current_prices c
   WHERE c.kind = 'spot')SQL" + only_c + R"SQL( AND julianday(c.observed_at) >= (
-    SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q
-    WHERE q.cloud = c.cloud AND q.instance_type = c.instance_type AND q.region = c.region
-      AND q.kind = 'spot')
+    SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q)SQL" + same_key + R"SQL(
   GROUP BY c.cloud, c.instance_type, c.region),
-k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
+)SQL";
+  }
+  return with + R"SQL(k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
 SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
   sp.price, sp.zone, sp.currency, sp.observed_at, sp.source, cl.price_scope, sp.times
@@ -209,7 +233,7 @@ Result<std::vector<Offer>> CatalogStore::ListOffers(const OfferFilter& filter) {
   return GuardSqlite([&]() -> Result<std::vector<Offer>> {
     // Read from SQLite on every call: the one cache of offers is the per-generation
     // snapshot of db::CachedCatalog, which the request paths read through.
-    Statement s(db_, OfferSql(false));
+    Statement s(db_, OfferSql(false, db_.dialect()));
     std::vector<Offer> offers;
     while (s.executeStep()) {
       Offer o = ReadOffer(s);
@@ -231,7 +255,7 @@ Result<std::pair<InstanceType, std::vector<Offer>>> CatalogStore::GetInstanceTyp
       return Error::NotFound("no instance type '" + id + "' in cloud '" + cloud + "'");
     }
     InstanceType type = ReadInstance(s);
-    Statement q(db_, OfferSql(true));
+    Statement q(db_, OfferSql(true, db_.dialect()));
     q.bind(":cloud", cloud);
     q.bind(":type", id);
     std::vector<Offer> offers;
@@ -262,7 +286,7 @@ FROM prices
 WHERE cloud = :cloud AND instance_type = :type AND kind = 'spot'
   AND (:region = '' OR region = :region) AND (:zone = '' OR zone = :zone)
   AND (:since = '' OR observed_at >= :since) AND (:until = '' OR observed_at <= :until)
-  AND (:after IS NULL OR (observed_at, zone, region) > (:after, :after_zone, :after_region))
+  AND (CAST(:after AS TEXT) IS NULL OR (observed_at, zone, region) > (:after, :after_zone, :after_region))
 ORDER BY observed_at, zone, region
 LIMIT :limit)SQL");
     s.bind(":cloud", q.cloud);

@@ -26,7 +26,7 @@ void BindPositiveOrNull(Statement& stmt, int index, int value) {
 
 void BumpCatalogGeneration(Connection& db) {
   db.exec("INSERT INTO catalog_meta (key, value) VALUES ('generation', '1') "
-          "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
+          "ON CONFLICT (key) DO UPDATE SET value = CAST(catalog_meta.value AS INTEGER) + 1");
 }
 
 long long CatalogGeneration(Connection& db) {
@@ -163,9 +163,11 @@ BatchCounts WriteCatalogBatch(Connection& db, const CatalogBatch& batch) {
   all.fx_rates = static_cast<int>(batch.fx_rates.size());
   WriteCounts& counts = all.instance_types;
   Statement ensure_cloud(
-      db, "INSERT OR IGNORE INTO clouds (id, name, default_currency) VALUES (?1, ?1, ?2)");
+      db, "INSERT INTO clouds (id, name, default_currency) VALUES (?1, ?1, ?2) "
+      "ON CONFLICT DO NOTHING");
   Statement ensure_region(
-      db, "INSERT OR IGNORE INTO regions (cloud, id, display_name) VALUES (?1, ?2, ?2)");
+      db, "INSERT INTO regions (cloud, id, display_name) VALUES (?1, ?2, ?2) "
+      "ON CONFLICT DO NOTHING");
   Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
   Statement upsert_type(db, R"SQL(
 INSERT INTO instance_types (cloud, id, gpu_id, gpu_count, vcpus, memory_gib, interconnect,

@@ -5,6 +5,7 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include "db/pg_connection.h"
 #include "db/sqlite_connection.h"
 #include "db/write_transaction.h"
 
@@ -17,6 +18,13 @@ constexpr int kBusyTimeoutMs = 5000;
 }  // namespace
 
 Result<std::unique_ptr<Connection>> OpenDatabase(const std::string& path) {
+  if (IsPostgresUrl(path)) {
+    try {
+      return std::unique_ptr<Connection>(std::make_unique<PgConnection>(path));
+    } catch (const SqlError& e) {
+      return Error::Unavailable(e.what());  // the URL's password is redacted
+    }
+  }
   try {
     auto db = std::make_unique<SqliteConnection>(
         path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
@@ -58,7 +66,13 @@ ConnectionPool::Lease ConnectionPool::Acquire(std::chrono::milliseconds timeout)
   }
   auto connection = std::move(free_.back());
   free_.pop_back();
-  return Lease(this, std::move(connection));
+  lock.unlock();
+  Lease lease(this, std::move(connection));
+  // A PostgreSQL connection lost since its last lease is re-established here, where no
+  // transaction can be open (throws SqlError kStorage while the server is unreachable; the
+  // lease gives the connection back).
+  if (lease->dialect() == SqlDialect::kPostgres) static_cast<PgConnection&>(*lease).Reconnect();
+  return lease;
 }
 
 ConnectionPool::WaitStats ConnectionPool::wait_stats() const {
@@ -91,6 +105,7 @@ Statement& ConnectionPool::Lease::Prepared(const char* sql) {
 
 Status ConnectionPool::CheckHealth() {
   std::lock_guard health(health_mutex_);
+  if (IsPostgresUrl(path_)) return CheckServer();
   {
     Lease lease = Acquire();
     if (DatabaseFileMoved(*lease)) {
@@ -98,7 +113,6 @@ Status ConnectionPool::CheckHealth() {
                                 "ran; restart it on the right file");
     }
     SqliteConnection* sqlite = AsSqlite(*lease);
-    if (!sqlite) return OkStatus();
     try {
       sqlite->sqlite().setBusyTimeout(0);
       struct RestoreTimeout {
@@ -115,6 +129,17 @@ Status ConnectionPool::CheckHealth() {
     }
   }
   return CheckIntegrity();
+}
+
+Status ConnectionPool::CheckServer() {
+  try {
+    Lease lease = Acquire();  // reconnects a lost connection
+    lease->execAndGet("SELECT 1");
+    return OkStatus();
+  } catch (const SqlError& e) {
+    StorageFailure(e);  // logs the server's text
+    return Error::Unavailable("the database server cannot be reached");
+  }
 }
 
 Status ConnectionPool::CheckIntegrity() {

@@ -17,9 +17,11 @@
 
 namespace gpuplan::db {
 
-// Opens (creating if needed) the SQLite database at `path` with WAL journaling, foreign keys
-// on, a 5 s busy timeout and synchronous=NORMAL. ":memory:" gives a private in-memory
-// database. Fails with kUnavailable when the file cannot be opened.
+// Opens the database `path` names: a PostgreSQL URL (postgresql://..., db/pg_connection.h)
+// connects to that server; anything else is a SQLite file, opened (created if needed) with
+// WAL journaling, foreign keys on, a 5 s busy timeout and synchronous=NORMAL (":memory:"
+// gives a private in-memory database). Fails with kUnavailable when it cannot be opened or
+// reached (the message never shows a URL's password).
 Result<std::unique_ptr<Connection>> OpenDatabase(const std::string& path);
 
 // The file behind `db`'s main database; "" for in-memory and temporary databases (which
@@ -40,9 +42,11 @@ class PoolExhausted : public std::runtime_error {
   PoolExhausted() : std::runtime_error("no database connection came free in time") {}
 };
 
-// A fixed-size pool of connections to one database file. Thread-safe. Acquire() waits
-// up to `timeout` for a free connection (then throws PoolExhausted); the Lease gives it
-// back when destroyed. Its size is independent of the number of HTTP workers.
+// A fixed-size pool of connections to one database (a SQLite file or a PostgreSQL URL).
+// Thread-safe. Acquire() waits up to `timeout` for a free connection (then throws
+// PoolExhausted); the Lease gives it back when destroyed. Its size is independent of the
+// number of HTTP workers. A PostgreSQL connection the server dropped is re-established by
+// the Acquire that hands it out next (SqlError kStorage while the server stays unreachable).
 class ConnectionPool {
  public:
   // One pooled connection and the statements prepared on it (destroyed before it).
@@ -70,14 +74,16 @@ class ConnectionPool {
     std::unique_ptr<Pooled> connection_;
   };
 
-  // Opens `size` (>= 1) connections to `path`.
+  // Opens `size` (>= 1) connections to `path` (a file or a PostgreSQL URL).
   static Result<std::unique_ptr<ConnectionPool>> Open(const std::string& path, int size);
 
   static constexpr std::chrono::milliseconds kAcquireTimeout{5000};
   Lease Acquire(std::chrono::milliseconds timeout = kAcquireTimeout);
   const std::string& path() const { return path_; }
 
-  // Storage health for /readyz. Ok when the file at path() is still the one the pool
+  // Storage health for /readyz. PostgreSQL: ok when the server answers a query on a pooled
+  // connection (reconnected if it was lost), kUnavailable otherwise. SQLite: ok when the
+  // file at path() is still the one the pool
   // opened (not deleted or replaced), a write transaction can start (BEGIN IMMEDIATE then
   // ROLLBACK: nothing is written; a write lock held by another writer counts as
   // writable), and PRAGMA quick_check on a fresh read-only connection passes. The
@@ -101,6 +107,7 @@ class ConnectionPool {
   void Release(std::unique_ptr<Pooled> connection);
 
   Status CheckIntegrity();  // under health_mutex_
+  Status CheckServer();     // under health_mutex_: PostgreSQL answers a query
 
   std::string path_;
   std::mutex health_mutex_;

@@ -137,7 +137,7 @@ Result<std::vector<Measurement>> MeasurementStore::List(const MeasurementQuery& 
     std::string sql = std::string("SELECT ") + kColumns +
                       " FROM measurements m LEFT JOIN api_keys k ON k.id = m.owner_key_id "
                       "WHERE " +
-                      (q.every_owner    ? std::string("1")
+                      (q.every_owner    ? std::string("1 = 1")
                        : q.owner_key_id ? std::string("(m.shared = 1 OR m.owner_key_id = ?)")
                                         : std::string("m.shared = 1")) +
                       " AND m.id > ?";

@@ -205,7 +205,8 @@ bool Marked(Connection& db, const char* key) {
 }
 
 void Mark(Connection& db, const char* key) {
-  Statement mark(db, "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)");
+  Statement mark(db, "INSERT INTO catalog_meta (key, value) VALUES (?, ?) "
+                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
   mark.bind(1, key);
   mark.bind(2, UtcNow());
   mark.exec();

@@ -20,9 +20,17 @@ int Statement::IndexOf(std::string_view name) {
   return index;
 }
 
-Transaction::Transaction(Connection& connection, bool immediate) : connection_(connection) {
-  connection_.exec(immediate && connection_.dialect() == SqlDialect::kSqlite ? "BEGIN IMMEDIATE"
-                                                                             : "BEGIN");
+const char* BeginSql(SqlDialect dialect, TransactionKind kind) {
+  if (dialect == SqlDialect::kSqlite) {
+    return kind == TransactionKind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN";
+  }
+  static const std::string write =
+      "BEGIN; SELECT pg_advisory_xact_lock(" + std::to_string(kWriteLockKey) + ")";
+  return kind == TransactionKind::kWrite ? write.c_str() : "BEGIN ISOLATION LEVEL REPEATABLE READ";
+}
+
+Transaction::Transaction(Connection& connection, TransactionKind kind) : connection_(connection) {
+  connection_.exec(BeginSql(connection_.dialect(), kind));
 }
 
 Transaction::~Transaction() {

@@ -135,12 +135,27 @@ class Statement {
   std::shared_ptr<StatementImpl> impl_;
 };
 
+// What a transaction is for.
+//   kSnapshot: reads that must agree with each other (one snapshot of the database: SQLite's
+//              deferred BEGIN; PostgreSQL's REPEATABLE READ). It may write too.
+//   kWrite:    a catalog write. Writers are serialised across every process on the database
+//              (SQLite: BEGIN IMMEDIATE takes the file's write lock; PostgreSQL: READ
+//              COMMITTED plus a transaction-scoped advisory lock, kWriteLockKey, taken at
+//              the start), so a write sees every write committed before it began. Waiting
+//              for the lock is bounded by the busy/lock timeout (SqlError kBusy after it).
+enum class TransactionKind { kSnapshot, kWrite };
+
+// The advisory lock key that serialises PostgreSQL writers ("gpuplan write").
+inline constexpr long long kWriteLockKey = 0x6770706c616e7731LL;
+
+// The statement(s) that begin a transaction of `kind` on `dialect`.
+const char* BeginSql(SqlDialect dialect, TransactionKind kind);
+
 // A transaction on `connection`: begun by the constructor, rolled back by the destructor
-// unless commit() ran. `immediate` takes the write lock at the start where the backend has
-// such a thing (SQLite's BEGIN IMMEDIATE); PostgreSQL takes row locks as it writes.
+// unless commit() ran. Throws SqlError when it cannot begin or commit.
 class Transaction {
  public:
-  explicit Transaction(Connection& connection, bool immediate = false);
+  explicit Transaction(Connection& connection, TransactionKind kind = TransactionKind::kSnapshot);
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
   ~Transaction();

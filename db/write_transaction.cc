@@ -21,11 +21,23 @@ void LogStorage(const SqlError& e) {
 void SetStorageLog(void (*log)(const std::string& what)) { storage_log = log; }
 
 void WriteTransaction::commit() {
+  if (db_.dialect() == SqlDialect::kPostgres) {
+    db_.exec("INSERT INTO catalog_meta (key, value) VALUES ('commits', '1') ON CONFLICT (key) "
+             "DO UPDATE SET value = CAST(catalog_meta.value AS BIGINT) + 1");
+  }
   tx_.commit();
   local_commits.fetch_add(1, std::memory_order_acq_rel);
 }
 
 unsigned long long LocalCommits() { return local_commits.load(std::memory_order_acquire); }
+
+long long WriteCommits(Connection& db) {
+  if (db.dialect() == SqlDialect::kPostgres) {
+    return db.execAndGet("SELECT coalesce((SELECT CAST(value AS BIGINT) FROM catalog_meta "
+                         "WHERE key = 'commits'), 0)").getInt64();
+  }
+  return db.execAndGet("PRAGMA data_version").getInt64();
+}
 
 Connection& WriteTransaction::StillOpenFile(Connection& db) {
   if (DatabaseFileMoved(db)) {

@@ -1,6 +1,7 @@
-// How every catalog write talks to the database: one transaction (on SQLite BEGIN IMMEDIATE:
-// the write lock is taken at the start, so the connection's busy timeout applies instead of
-// an immediate SQLITE_BUSY_SNAPSHOT when a read turns into a write), and one mapping of
+// How every catalog write talks to the database: one transaction of TransactionKind::kWrite
+// (db/sql.h: writers serialised; on SQLite the write lock is taken at the start, so the
+// connection's busy timeout applies instead of an immediate SQLITE_BUSY_SNAPSHOT when a read
+// turns into a write), and one mapping of
 // SqlError kinds (db/sql.h) to errors that name the item and leak no database text:
 //   kBusy (after the busy timeout)     -> kUnavailable (the api answers 503 + Retry-After)
 //   kUnique                            -> kConflict   ("<item> exists already")
@@ -23,12 +24,15 @@ class WriteTransaction {
  public:
   // Throws SqlError (kStorage) when the SQLite file was deleted or replaced, or when
   // BEGIN fails.
-  explicit WriteTransaction(Connection& db) : tx_(StillOpenFile(db), /*immediate=*/true) {}
-  // Throws SqlError. Once committed, counts in LocalCommits.
+  explicit WriteTransaction(Connection& db)
+      : db_(db), tx_(StillOpenFile(db), TransactionKind::kWrite) {}
+  // Throws SqlError. Once committed, counts in LocalCommits (and, on PostgreSQL, in
+  // WriteCommits: the count is bumped in the transaction, just before COMMIT).
   void commit();
 
  private:
   static Connection& StillOpenFile(Connection& db);
+  Connection& db_;
   Transaction tx_;
 };
 
@@ -36,6 +40,11 @@ class WriteTransaction {
 // that keeps what it read (db/cached_catalog.h) reads this before it reads the database and
 // reads the database again when it has changed. Thread-safe.
 unsigned long long LocalCommits();
+
+// A number that changes when another connection commits a write, and not when this
+// connection's own open transaction writes: SQLite's PRAGMA data_version; on PostgreSQL the
+// count of WriteTransactions committed (catalog_meta 'commits'). Throws SqlError.
+long long WriteCommits(Connection& db);
 
 // Where the database's text of a failure goes (the server installs its logger); by default
 // nowhere. Set once at start, before requests are served.

@@ -7,7 +7,8 @@
 #                            runtimes and llvm-symbolizer (`make test-sanitize`,
 #                            `make fuzz-smoke`; docs/fuzzing.md), Chromium, and the browser
 #                            tests' and contract checks' npm packages (Node.js from the
-#                            machine, else Debian's)
+#                            machine, else Debian's), and the PostgreSQL server that
+#                            `make test-postgres` starts a throwaway cluster of
 #   install-deps.sh build    only what building and running the server needs (the Docker
 #                            build stage: no tests, no benchmarks)
 #   install-deps.sh runtime  only what the built binary needs (the Docker runtime stage)
@@ -15,18 +16,20 @@ set -euo pipefail
 
 mode=${1:-all}
 runtime_packages=(
-  libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 libssl3 libprometheus-cpp-core1.0 libyaml-cpp0.7 curl
+  libcpp-httplib0.11 libsqlite3-0 libspdlog1.10 libfmt9 libcsv3 libssl3 libprometheus-cpp-core1.0 libyaml-cpp0.7 libpq5 curl
 )
 build_packages=(
   build-essential cmake pkg-config curl
   libcpp-httplib-dev nlohmann-json3-dev rapidjson-dev libsqlite3-dev libsqlitecpp-dev sqlite3
   libspdlog-dev libfmt-dev libcli11-dev libcsv-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev
+  libpq-dev
 )
 test_packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev llvm
   python3-yaml
   chromium
+  postgresql
 )
 # Node.js and npm: the machine's where it has them (the browser tests want Node 20+),
 # else Debian's.

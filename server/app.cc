@@ -16,6 +16,7 @@
 #include "db/cached_catalog.h"
 #include "db/database.h"
 #include "db/migrations.h"
+#include "db/pg_connection.h"
 #include "db/seeder.h"
 #include "db/text.h"
 #include "db/write_transaction.h"
@@ -58,12 +59,20 @@ void LogSeedReport(const db::SeedReport& report) {
 }  // namespace
 
 Status PrepareDatabase(const std::string& db_path) {
-  std::filesystem::path parent = std::filesystem::path(db_path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (ec) return Error::Unavailable("cannot create " + parent.string() + ": " + ec.message());
+  if (!db::IsPostgresUrl(db_path)) {
+    std::filesystem::path parent = std::filesystem::path(db_path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) return Error::Unavailable("cannot create " + parent.string() + ": " + ec.message());
+  }
   auto db = db::OpenDatabase(db_path);
   if (!db.ok()) return db.error();
+  std::optional<db::StartupLock> one_at_a_time;
+  try {
+    one_at_a_time.emplace(**db);  // replicas starting at once migrate and seed once
+  } catch (const db::SqlError& e) {
+    return Error::Unavailable(std::string("cannot take the start-up lock: ") + e.what());
+  }
   Status migrated = db::Migrate(**db);
   if (!migrated.ok()) return migrated;
   auto seeded = db::SeedIfEmpty(**db);

@@ -1,0 +1,308 @@
+#include "db/pg_connection.h"
+
+#include <libpq-fe.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+namespace gpuplan::db {
+
+namespace {
+
+constexpr Oid kInt8Oid = 20;
+constexpr Oid kFloat8Oid = 701;
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+SqlError::Kind KindOfState(std::string_view state) {
+  if (state == "23505") return SqlError::Kind::kUnique;
+  if (state == "23503") return SqlError::Kind::kForeignKey;
+  if (StartsWith(state, "23")) return SqlError::Kind::kConstraint;
+  if (state == "40001" || state == "40P01" || state == "55P03" || state == "57014") {
+    return SqlError::Kind::kBusy;
+  }
+  if (StartsWith(state, "08") || StartsWith(state, "53") || StartsWith(state, "57P") ||
+      StartsWith(state, "58")) {
+    return SqlError::Kind::kStorage;
+  }
+  return SqlError::Kind::kOther;
+}
+
+// One statement: its translated text, the values bound, and the result of its last run.
+class PgStatement final : public StatementImpl {
+ public:
+  PgStatement(PgConnection& connection, std::string_view sql) : connection_(connection) {
+    sql_ = PostgresPlaceholders(sql, &names_, &count_);
+    values_.resize(count_);
+    types_.assign(count_, 0);
+  }
+  ~PgStatement() override { Clear(); }
+
+  int ParameterIndex(std::string_view name) override {
+    for (size_t i = 0; i < names_.size(); ++i) {
+      if (names_[i] == name) return static_cast<int>(i) + 1;
+    }
+    return 0;
+  }
+  int ParameterCount() override { return count_; }
+  void BindNull(int index) override { Set(index, std::nullopt, 0); }
+  void BindInt64(int index, long long value) override {
+    Set(index, std::to_string(value), kInt8Oid);
+  }
+  void BindDouble(int index, double value) override {
+    if (std::isnan(value)) return Set(index, "NaN", kFloat8Oid);
+    if (std::isinf(value)) return Set(index, value > 0 ? "Infinity" : "-Infinity", kFloat8Oid);
+    char text[32];
+    auto [end, ec] = std::to_chars(text, text + sizeof(text), value);  // shortest round trip
+    Set(index, std::string(text, end), kFloat8Oid);
+  }
+  void BindText(int index, std::string_view value) override { Set(index, std::string(value), 0); }
+
+  bool Step() override {
+    if (!result_) Run();
+    return ++row_ < PQntuples(result_);
+  }
+  void Reset() override {
+    Clear();
+    row_ = -1;
+  }
+  void ClearBindings() override {
+    for (auto& v : values_) v.reset();
+    types_.assign(count_, 0);
+  }
+  int Changes() override {
+    if (!result_) return 0;
+    const char* n = PQcmdTuples(result_);
+    return n && *n ? std::atoi(n) : 0;
+  }
+  bool IsNull(int column) override { return PQgetisnull(Row(column), row_, column) != 0; }
+  long long Int64(int column) override {
+    const char* text = Value(column);
+    if (!text) return 0;
+    if (text[0] == 't' && text[1] == '\0') return 1;
+    if (text[0] == 'f' && text[1] == '\0') return 0;
+    long long out = 0;
+    const char* end = text + std::strlen(text);
+    auto [ptr, ec] = std::from_chars(text, end, out);
+    if (ec == std::errc() && ptr == end) return out;
+    return static_cast<long long>(std::strtod(text, nullptr));  // a numeric such as "12.0"
+  }
+  double Double(int column) override {
+    const char* text = Value(column);
+    if (!text) return 0;
+    if (text[0] == 't' && text[1] == '\0') return 1;
+    if (text[0] == 'f' && text[1] == '\0') return 0;
+    return std::strtod(text, nullptr);  // also reads NaN and Infinity
+  }
+  std::string Text(int column) override {
+    const char* text = Value(column);
+    return text ? std::string(text, PQgetlength(result_, row_, column)) : std::string();
+  }
+
+ private:
+  void Set(int index, std::optional<std::string> value, Oid type) {
+    if (index < 1 || index > count_) {
+      throw SqlError(SqlError::Kind::kOther, "parameter index " + std::to_string(index) +
+                                                  " out of range in: " + sql_);
+    }
+    values_[index - 1] = std::move(value);
+    types_[index - 1] = type;
+  }
+  void Run() {
+    std::vector<const char*> values(count_);
+    for (int i = 0; i < count_; ++i) values[i] = values_[i] ? values_[i]->c_str() : nullptr;
+    result_ = PQexecParams(connection_.handle(), sql_.c_str(), count_, types_.data(), values.data(),
+                           nullptr, nullptr, 0);
+    ExecStatusType status = result_ ? PQresultStatus(result_) : PGRES_FATAL_ERROR;
+    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+      SqlError error = connection_.ErrorOf(result_, sql_);
+      Clear();
+      throw error;
+    }
+    row_ = -1;
+  }
+  PGresult* Row(int column) {
+    if (!result_ || row_ < 0 || row_ >= PQntuples(result_) || column < 0 ||
+        column >= PQnfields(result_)) {
+      throw SqlError(SqlError::Kind::kOther, "no column " + std::to_string(column) + " in: " + sql_);
+    }
+    return result_;
+  }
+  const char* Value(int column) {
+    PGresult* r = Row(column);
+    return PQgetisnull(r, row_, column) ? nullptr : PQgetvalue(r, row_, column);
+  }
+  void Clear() {
+    if (result_) PQclear(result_);
+    result_ = nullptr;
+  }
+
+  PgConnection& connection_;
+  std::string sql_;
+  std::vector<std::string> names_;
+  int count_ = 0;
+  std::vector<std::optional<std::string>> values_;
+  std::vector<Oid> types_;
+  PGresult* result_ = nullptr;
+  int row_ = -1;
+};
+
+}  // namespace
+
+bool IsPostgresUrl(std::string_view url) {
+  return StartsWith(url, "postgresql://") || StartsWith(url, "postgres://");
+}
+
+std::string RedactedUrl(std::string_view url) {
+  size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return std::string(url);
+  size_t at = url.find('@', scheme + 3);
+  size_t slash = url.find('/', scheme + 3);
+  if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) {
+    return std::string(url);
+  }
+  size_t colon = url.find(':', scheme + 3);
+  if (colon == std::string_view::npos || colon > at) return std::string(url);
+  return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
+}
+
+std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>* names, int* count) {
+  std::string out;
+  out.reserve(sql.size() + 16);
+  names->clear();
+  int largest = 0;
+  auto slot = [&](int n) {
+    if (n > largest) largest = n;
+    if (static_cast<int>(names->size()) < n) names->resize(n);
+  };
+  auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < sql.size();) {
+    char c = sql[i];
+    if (c == '\'' || c == '"') {  // a quoted literal or identifier, '' or "" inside
+      size_t j = i + 1;
+      while (j < sql.size()) {
+        if (sql[j] == c) {
+          if (j + 1 < sql.size() && sql[j + 1] == c) {
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        ++j;
+      }
+      size_t end = std::min(j + 1, sql.size());
+      out.append(sql.substr(i, end - i));
+      i = end;
+    } else if (c == '-' && i + 1 < sql.size() && sql[i + 1] == '-') {
+      size_t end = sql.find('\n', i);
+      if (end == std::string_view::npos) end = sql.size();
+      out.append(sql.substr(i, end - i));
+      i = end;
+    } else if (c == '?') {
+      size_t j = i + 1;
+      while (j < sql.size() && std::isdigit(static_cast<unsigned char>(sql[j]))) ++j;
+      int n = j > i + 1 ? std::atoi(std::string(sql.substr(i + 1, j - i - 1)).c_str()) : largest + 1;
+      slot(n);
+      out += '$' + std::to_string(n);
+      i = j;
+    } else if (c == ':' && i + 1 < sql.size() && sql[i + 1] == ':') {  // a cast
+      out.append("::");
+      i += 2;
+    } else if (c == ':' && i + 1 < sql.size() &&
+               (std::isalpha(static_cast<unsigned char>(sql[i + 1])) || sql[i + 1] == '_') &&
+               (i == 0 || !is_name_char(sql[i - 1]))) {
+      size_t j = i + 1;
+      while (j < sql.size() && is_name_char(sql[j])) ++j;
+      std::string name(sql.substr(i, j - i));
+      int n = 0;
+      for (size_t k = 0; k < names->size(); ++k) {
+        if ((*names)[k] == name) n = static_cast<int>(k) + 1;
+      }
+      if (n == 0) {
+        n = largest + 1;
+        slot(n);
+        (*names)[n - 1] = name;
+      }
+      out += '$' + std::to_string(n);
+      i = j;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  *count = largest;
+  return out;
+}
+
+PgConnection::PgConnection(const std::string& url) : url_(url) {
+  // connect_timeout unless the URL sets one: an unreachable server must not hang a start.
+  const char* keywords[] = {"dbname", "connect_timeout", nullptr};
+  const char* values[] = {url.c_str(), "5", nullptr};
+  conn_ = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
+    std::string why = conn_ ? PQerrorMessage(conn_) : "out of memory";
+    if (conn_) PQfinish(conn_);
+    conn_ = nullptr;
+    throw SqlError(SqlError::Kind::kStorage,
+                   "cannot connect to " + RedactedUrl(url) + ": " + why);
+  }
+  ApplySessionSettings();
+}
+
+PgConnection::~PgConnection() {
+  if (conn_) PQfinish(conn_);
+}
+
+void PgConnection::ApplySessionSettings() {
+  exec(std::string("SET lock_timeout = '") + kPostgresLockTimeout +
+       "'; SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+}
+
+bool PgConnection::Connected() const { return conn_ && PQstatus(conn_) == CONNECTION_OK; }
+
+void PgConnection::Reconnect() {
+  if (Connected()) return;
+  PQreset(conn_);
+  if (!Connected()) {
+    throw SqlError(SqlError::Kind::kStorage, "cannot reconnect to " + RedactedUrl(url_) + ": " +
+                                                 PQerrorMessage(conn_));
+  }
+  ApplySessionSettings();
+}
+
+SqlError PgConnection::ErrorOf(const PGresult* result, std::string_view sql) const {
+  const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+  SqlError::Kind kind = state ? KindOfState(state) : SqlError::Kind::kStorage;
+  if (!Connected()) kind = SqlError::Kind::kStorage;
+  std::string shown(sql.substr(0, 200));
+  return SqlError(kind, message + " (in: " + shown + ")");
+}
+
+void PgConnection::exec(const std::string& sql) {
+  PGresult* result = PQexec(conn_, sql.c_str());
+  ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    SqlError error = ErrorOf(result, sql);
+    if (result) PQclear(result);
+    throw error;
+  }
+  PQclear(result);
+}
+
+bool PgConnection::InTransaction() {
+  PGTransactionStatusType status = PQtransactionStatus(conn_);
+  return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE;
+}
+
+std::unique_ptr<StatementImpl> PgConnection::Prepare(std::string_view sql) {
+  return std::make_unique<PgStatement>(*this, sql);
+}
+
+}  // namespace gpuplan::db

@@ -1,0 +1,78 @@
+// The PostgreSQL backend of db/sql.h (for several replicas on one shared catalog): a
+// Connection over one libpq connection. Statements run with PQexecParams in text format, so
+// nothing is kept on the server between calls and a statement survives a reconnect.
+//
+// Parameters: the SQLite forms the project writes (`?`, `?NNN`, `:name`) become `$N` when a
+// statement is prepared; integers are sent as int8, reals as float8, text and NULL untyped
+// (the server infers their type from where they are used). Results: booleans read as 1/0,
+// numeric aggregates as numbers, so the SQLite-era readers work unchanged.
+//
+// Errors: SQLSTATE classes map to SqlError kinds (db/sql.h): 23505 kUnique, 23503
+// kForeignKey, other class 23 kConstraint; 40001, 40P01, 55P03 and 57014 (serialization
+// failure, deadlock, lock timeout, statement timeout) kBusy; a lost connection, class 08,
+// 53, 57P0x and 58 kStorage. A lost connection is not re-established in the middle of a
+// lease (a transaction may have been open): Reconnect() does it when the pool hands the
+// connection out again.
+//
+// Session settings: lock_timeout 5 s (as SQLite's busy timeout), connect_timeout 5 s unless
+// the URL names one. Thread safety: one thread at a time, as db/sql.h says.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db/sql.h"
+
+struct pg_conn;
+struct pg_result;
+
+namespace gpuplan::db {
+
+// How long a statement waits for a lock (a row, or the writers' advisory lock) before it
+// fails with kBusy: the same bound as SQLite's busy timeout.
+inline constexpr const char* kPostgresLockTimeout = "5s";
+
+// True when `url` names a PostgreSQL database (postgresql:// or postgres://); anything else
+// is a SQLite file path.
+bool IsPostgresUrl(std::string_view url);
+
+// `url` with its password, if any, replaced by "***" (for logs and errors).
+std::string RedactedUrl(std::string_view url);
+
+// `sql` with SQLite parameters turned into PostgreSQL's `$N`: `?NNN` keeps its number, `?`
+// takes the next one, and each distinct `:name` takes the next one (its name is pushed onto
+// `names` at index N-1; unnamed slots get ""). Text in quotes, comments and `::` casts is
+// left alone. `count` receives the largest N.
+std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>* names, int* count);
+
+class PgConnection final : public Connection {
+ public:
+  // Connects to `url`; throws SqlError (kStorage) when it cannot.
+  explicit PgConnection(const std::string& url);
+  ~PgConnection() override;
+  PgConnection(const PgConnection&) = delete;
+  PgConnection& operator=(const PgConnection&) = delete;
+
+  SqlDialect dialect() const noexcept override { return SqlDialect::kPostgres; }
+  void exec(const std::string& sql) override;
+  bool InTransaction() override;
+  std::unique_ptr<StatementImpl> Prepare(std::string_view sql) override;
+
+  // True when the connection to the server is up (as far as libpq knows).
+  bool Connected() const;
+  // Re-establishes a lost connection (no-op when it is up); throws SqlError (kStorage).
+  void Reconnect();
+
+  // The SqlError for a failed call whose result is `result` (may be null). For statements.
+  SqlError ErrorOf(const pg_result* result, std::string_view sql) const;
+  pg_conn* handle() { return conn_; }
+
+ private:
+  void ApplySessionSettings();
+  pg_conn* conn_ = nullptr;
+  std::string url_;
+};
+
+}  // namespace gpuplan::db
