@@ -7,7 +7,7 @@ DEPS_MODE ?= all
 # Extra CMake options for `make build`, e.g. -DBUILD_TESTING=OFF -DGPUPLAN_BUILD_BENCH=OFF.
 CMAKE_ARGS ?=
 
-.PHONY: deps build run test clean test-sanitize fuzz-build fuzz fuzz-smoke bench-check
+.PHONY: deps build run test test-postgres clean test-sanitize fuzz-build fuzz fuzz-smoke bench-check
 
 deps:
 	./scripts/install-deps.sh $(DEPS_MODE)
@@ -22,6 +22,11 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# The same suite on the PostgreSQL backend: a throwaway cluster on a loopback port, a fresh
+# database per server-backed test (scripts/test-postgres.sh; docs/operations.md).
+test-postgres: build
+	./scripts/test-postgres.sh $(BUILD_DIR) -j$(JOBS)
 
 clean:
 	rm -rf $(BUILD_DIR)

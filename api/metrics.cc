@@ -6,6 +6,7 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
+#include <array>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -14,6 +15,8 @@
 
 #include "db/catalog_store.h"
 #include "db/database.h"
+#include "db/pg_connection.h"
+#include "db/write_transaction.h"
 #include "model/evaluations.h"
 
 namespace gpuplan::api {
@@ -31,6 +34,7 @@ struct ServiceMetrics::Seen {
   std::mutex mutex;
   model::EvaluationCounts evaluations;
   db::ConnectionPool::WaitStats pool;
+  std::array<unsigned long long, db::kSqlErrorKinds> db_errors{};
 };
 
 // The series a request adds to, found once: a family's Add builds and hashes its label map
@@ -77,6 +81,8 @@ ServiceMetrics::ServiceMetrics()
                             .Help("Time spent waiting for a free database connection").Register(r).Add({});
   pool_exhausted_ = &prometheus::BuildCounter().Name("gpuplan_db_pool_exhausted_total")
                          .Help("Requests that found no database connection in time (answered 503)").Register(r).Add({});
+  db_errors_ = &prometheus::BuildCounter().Name("gpuplan_db_errors_total")
+                    .Help("Database failures that reached an answer, by backend and kind").Register(r);
 }
 
 ServiceMetrics::~ServiceMetrics() = default;
@@ -126,6 +132,13 @@ std::string ServiceMetrics::Scrape(db::ConnectionPool& pool) {
     pool_exhausted_->Increment(static_cast<double>(waits.exhausted - seen_->pool.exhausted));
     pool_wait_seconds_->Increment(waits.wait_seconds - seen_->pool.wait_seconds);
     seen_->pool = waits;
+    const char* backend = db::IsPostgresUrl(pool.path()) ? "postgresql" : "sqlite";
+    auto errors = db::SqlErrorCounts();
+    for (int kind = 0; kind < db::kSqlErrorKinds; ++kind) {
+      db_errors_->Add({{"backend", backend}, {"kind", db::SqlErrorKindName(kind)}})
+          .Increment(static_cast<double>(errors[kind] - seen_->db_errors[kind]));
+    }
+    seen_->db_errors = errors;
   }
   // The catalog gauges need a connection; a busy pool (or database) must not take the
   // rest of the answer with it: the gauges then keep their last values.

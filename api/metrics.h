@@ -8,6 +8,9 @@
 //   gpuplan_model_evaluations_total{kind}                  counter (training|serving)
 //   gpuplan_db_pool_waits_total, gpuplan_db_pool_wait_seconds_total,
 //   gpuplan_db_pool_exhausted_total                        counters
+//   gpuplan_db_errors_total{backend,kind}                  counter: database failures that
+//                                                          reached an answer (db::SqlErrorCounts;
+//                                                          backend sqlite|postgresql)
 // `route` is the route template ("/api/v1/gpus/{id}"); requests no route took are
 // "static" (dashboard files) or "unmatched". Thread-safe.
 #pragma once
@@ -62,6 +65,7 @@ class ServiceMetrics {
   prometheus::Counter* pool_waits_;
   prometheus::Counter* pool_wait_seconds_;
   prometheus::Counter* pool_exhausted_;
+  prometheus::Family<prometheus::Counter>* db_errors_;
   struct Seen;  // last values of the process counters mirrored at scrape
   std::unique_ptr<Seen> seen_;
   struct PerRoute;  // each (route, method, status)'s counter and each route's histogram

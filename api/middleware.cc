@@ -74,6 +74,7 @@ void AnswerException(const MiddlewareOptions& o, const httplib::Request& req,
                "clouds, GPUs, nodes or scenarios) or retry";
     } catch (const db::SqlError& e) {
       what = e.what();
+      db::CountSqlError(e);
       if (db::IsBusy(e)) {
         status = 503;
         detail = "the catalog is busy with another write; retry shortly";

@@ -3,6 +3,8 @@
 # estimate of the same gpuplan server, and nginx serving a small static file (the ceiling
 # of this machine). Bounded: each run lasts DURATION seconds. Needs wrk and nginx
 # (apt-get install -y wrk nginx-light). Usage: bench/http_load.sh [build/gpuplan]
+# The server's database is a new SQLite file, or BENCH_DB (e.g. a seeded PostgreSQL
+# database's URL, to measure that backend: docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/start_server.sh
@@ -12,7 +14,7 @@ conns=${CONNECTIONS:-16}
 work=$(mktemp -d)
 trap 'kill "${GPUPLAN_PID:-}" 2>/dev/null || true; [ -n "${nginx_pid:-}" ] && kill $nginx_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
-start_gpuplan "$bin" "$work/log" --db "$work/g.db" --log-format text  # the access log is read below
+start_gpuplan "$bin" "$work/log" --db "${BENCH_DB:-$work/g.db}" --log-format text  # the access log is read below
 port=$GPUPLAN_PORT
 
 cat >"$work/post.lua" <<'LUA'

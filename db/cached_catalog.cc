@@ -200,7 +200,7 @@ void SetCatalogStateMaxAge(std::chrono::microseconds max_age) {
 }
 
 CatalogState ReadRequestCatalogState(ConnectionPool::Lease& lease) {
-  std::string file = DatabaseFile(*lease);
+  std::string file = DatabaseKey(*lease);
   CatalogState state = KeptStates::Instance().Current(
       file, *lease, [&] { return ReadState(lease.Prepared(kSnapshotStateSql)); });
   request_state.emplace(std::move(file), state);
@@ -213,7 +213,7 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
   if (checked_) return snapshot_;
   return GuardSqlite([&]() -> Result<std::shared_ptr<CachedSnapshot>> {
     checked_ = true;
-    std::string file = DatabaseFile(db_);
+    std::string file = DatabaseKey(db_);
     if (file.empty()) return snapshot_;  // in memory: private to this connection
     auto state = [&] {
       if (lease_) return ReadState(lease_->Prepared(kSnapshotStateSql));

@@ -71,7 +71,7 @@ Status CountAndCheck(Connection& db, const CatalogBatch& batch, long long& gener
   }
   if (!batch.prices.empty()) {
     size_t current = Count(db, "SELECT COUNT(*) FROM (SELECT DISTINCT cloud, instance_type, "
-                               "region, zone, kind FROM prices)") +
+                               "region, zone, kind FROM prices) AS price_keys") +
                      NewPriceKeys(db, batch);
     if (current > kMaxCurrentPrices) {
       return OverCap("prices", current, kMaxCurrentPrices,

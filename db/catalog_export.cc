@@ -19,10 +19,11 @@ Result<std::unique_ptr<CatalogSnapshot>> CatalogSnapshot::Open(Connection& db) {
     s->types_ = std::make_unique<Statement>(db, R"SQL(
 SELECT cloud, id, gpu_id, gpu_count, vcpus, memory_gib, interconnect, interconnect_bw_gbps,
   network_gbps, arch, host_instance_type, accelerator_name, source
-FROM instance_types ORDER BY cloud, id)SQL");
+FROM instance_types ORDER BY cloud, id)SQL", RowFetch::kBatched);
     s->prices_ = std::make_unique<Statement>(
         db, std::string("SELECT ") + kPriceColumns +
-                " FROM prices ORDER BY cloud, instance_type, region, zone, kind, observed_at");
+                " FROM prices ORDER BY cloud, instance_type, region, zone, kind, observed_at",
+        RowFetch::kBatched);
     return s;
   } catch (const SqlError& e) {
     try {

@@ -93,6 +93,7 @@ Result<ImportOutcome> ImportCatalog(Connection& db, const CatalogBatch& batch,
     out.written = true;
     if (before_commit) before_commit(out);
     tx->commit();
+    RefreshPlannerStatistics(db);
     return out;
   } catch (const SqlError& e) {
     Error err = StorageError(e, "the import");

@@ -92,50 +92,27 @@ InstanceType ReadInstance(Statement& s) {
 // that stopped being reported do not keep a stale price current).
 // Every offer, or (`one_type`) the offers of the instance type bound to :cloud and :type,
 // restricted inside the price scans so that one type does not cost a whole-catalog query.
-// SQLite takes the other columns of a MIN() aggregate from the row with the minimum;
-// PostgreSQL says the same with DISTINCT ON and ORDER BY (ties broken by zone and time).
-std::string OfferSql(bool one_type, SqlDialect dialect) {
+// SQLite takes the other columns of a MIN() aggregate from the row with the minimum.
+std::string SqliteOfferSql(bool one_type) {
   const char* only = one_type ? " AND cloud = :cloud AND instance_type = :type" : "";
   const char* only_c = one_type ? " AND c.cloud = :cloud AND c.instance_type = :type" : "";
-  const char* times = R"SQL((SELECT COUNT(DISTINCT t.observed_at) FROM prices t
-          WHERE t.cloud = c.cloud AND t.instance_type = c.instance_type AND t.region = c.region
-            AND t.kind = 'spot') AS times)SQL";
-  const char* same_key = R"SQL(
-    WHERE q.cloud = c.cloud AND q.instance_type = c.instance_type AND q.region = c.region
-      AND q.kind = 'spot'))SQL";
-  std::string with;
-  if (dialect == SqlDialect::kPostgres) {
-    with = std::string(R"SQL(
-WITH od AS (
-  SELECT DISTINCT ON (cloud, instance_type, region) cloud, instance_type, region,
-         price_per_hour AS price, currency, observed_at, source
-  FROM current_prices WHERE kind = 'ondemand')SQL") + only + R"SQL(
-  ORDER BY cloud, instance_type, region, price_per_hour, zone, observed_at),
-sp AS (
-  SELECT DISTINCT ON (c.cloud, c.instance_type, c.region) c.cloud, c.instance_type, c.region,
-         c.price_per_hour AS price, c.zone, c.currency, c.observed_at, c.source,
-         )SQL" + times + R"SQL(
-  FROM current_prices c
-  WHERE c.kind = 'spot')SQL" + only_c + R"SQL( AND c.observed_at::timestamptz >= (
-    SELECT MAX(q.observed_at::timestamptz) - interval '7 days' FROM prices q)SQL" + same_key + R"SQL(
-  ORDER BY c.cloud, c.instance_type, c.region, c.price_per_hour, c.zone, c.observed_at),
-)SQL";
-  } else {
-    with = std::string(R"SQL(
+  return std::string(R"SQL(
 WITH od AS (
   SELECT cloud, instance_type, region, MIN(price_per_hour) AS price, currency, observed_at, source
   FROM current_prices WHERE kind = 'ondemand')SQL") + only + R"SQL( GROUP BY cloud, instance_type, region),
 sp AS (
   SELECT c.cloud, c.instance_type, c.region, MIN(c.price_per_hour) AS price, c.zone, c.currency,
          c.observed_at, c.source,
-         )SQL" + times + R"SQL(
+         (SELECT COUNT(DISTINCT t.observed_at) FROM prices t
+          WHERE t.cloud = c.cloud AND t.instance_type = c.instance_type AND t.region = c.region
+            AND t.kind = 'spot') AS times
   FROM current_prices c
   WHERE c.kind = 'spot')SQL" + only_c + R"SQL( AND julianday(c.observed_at) >= (
-    SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q)SQL" + same_key + R"SQL(
+    SELECT MAX(julianday(q.observed_at)) - 7 FROM prices q
+    WHERE q.cloud = c.cloud AND q.instance_type = c.instance_type AND q.region = c.region
+      AND q.kind = 'spot')
   GROUP BY c.cloud, c.instance_type, c.region),
-)SQL";
-  }
-  return with + R"SQL(k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
+k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_type, region FROM sp)
 SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
   sp.price, sp.zone, sp.currency, sp.observed_at, sp.source, cl.price_scope, sp.times
@@ -147,6 +124,55 @@ LEFT JOIN od ON od.cloud = k.cloud AND od.instance_type = k.instance_type AND od
 LEFT JOIN sp ON sp.cloud = k.cloud AND sp.instance_type = k.instance_type AND sp.region = k.region
 ORDER BY it.cloud, k.region, it.id
 )SQL";
+}
+
+// The same offers on PostgreSQL, which has no such rule for MIN(): each key's cheapest current
+// row is the first by (price, zone, time).
+std::string PostgresOfferSql(bool one_type) {
+  const char* only = one_type ? " AND cloud = :cloud AND instance_type = :type" : "";
+  // One pass over the prices (windows, then one GROUP BY) and no join between derived
+  // tables: PostgreSQL cannot estimate the current_prices view's rows (its correlated
+  // MAX), and joins of such estimates became nested loops of thousands by thousands.
+  const char* first = "ORDER BY price_per_hour, zone, observed_at) FILTER (WHERE ";
+  auto pick = [&](const char* column, const char* which, const char* as) {
+    return std::string("    (array_agg(") + column + " " + first + which + "))[1] AS " + as + ",\n";
+  };
+  return std::string(R"SQL(
+WITH p AS (
+  SELECT cloud, instance_type, region, zone, kind, price_per_hour, currency, observed_at, source,
+       observed_at = max(observed_at) OVER (PARTITION BY cloud, instance_type, region, zone, kind)
+         AS is_current,
+       max(observed_at::timestamptz) FILTER (WHERE kind = 'spot')
+         OVER (PARTITION BY cloud, instance_type, region) - interval '7 days' AS spot_since
+  FROM prices WHERE kind IN ('ondemand', 'spot'))SQL") + only + R"SQL(),
+q AS (
+  SELECT *, is_current AND kind = 'ondemand' AS is_od,
+       is_current AND kind = 'spot' AND observed_at::timestamptz >= spot_since AS is_sp
+  FROM p),
+k AS (
+  SELECT cloud, instance_type, region,
+)SQL" + pick("price_per_hour", "is_od", "od_price") + pick("currency", "is_od", "od_currency") +
+         pick("observed_at", "is_od", "od_observed_at") + pick("source", "is_od", "od_source") +
+         pick("price_per_hour", "is_sp", "sp_price") + pick("zone", "is_sp", "sp_zone") +
+         pick("currency", "is_sp", "sp_currency") + pick("observed_at", "is_sp", "sp_observed_at") +
+         pick("source", "is_sp", "sp_source") + R"SQL(
+  CASE WHEN bool_or(is_sp) THEN COUNT(DISTINCT observed_at) FILTER (WHERE kind = 'spot') END
+    AS times
+  FROM q GROUP BY cloud, instance_type, region
+  HAVING bool_or(is_od OR is_sp))
+SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
+  k.od_price, k.od_currency, k.od_observed_at, k.od_source,
+  k.sp_price, k.sp_zone, k.sp_currency, k.sp_observed_at, k.sp_source, cl.price_scope, k.times
+FROM k
+JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
+JOIN gpus g ON g.id = it.gpu_id
+JOIN clouds cl ON cl.id = it.cloud
+ORDER BY it.cloud, k.region, it.id
+)SQL";
+}
+
+std::string OfferSql(bool one_type, SqlDialect dialect) {
+  return dialect == SqlDialect::kPostgres ? PostgresOfferSql(one_type) : SqliteOfferSql(one_type);
 }
 
 Offer ReadOffer(Statement& s) {

@@ -179,9 +179,9 @@ bool DatabaseFileMoved(Connection& db) {
   return rc == SQLITE_OK && moved != 0;
 }
 
-std::string DatabaseFile(Connection& db) {
+std::string DatabaseKey(Connection& db) {
   SqliteConnection* sqlite = AsSqlite(db);
-  if (!sqlite) return {};
+  if (!sqlite) return static_cast<PgConnection&>(db).url();
   const char* file = sqlite3_db_filename(sqlite->sqlite().getHandle(), "main");
   return file ? std::string(file) : std::string();
 }

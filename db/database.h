@@ -24,10 +24,11 @@ namespace gpuplan::db {
 // reached (the message never shows a URL's password).
 Result<std::unique_ptr<Connection>> OpenDatabase(const std::string& path);
 
-// The file behind `db`'s main database; "" for in-memory and temporary databases (which
-// are private to their connection, so nothing about them may be shared in a process) and
-// for backends without a file.
-std::string DatabaseFile(Connection& db);
+// The name under which what was read from `db` may be shared in this process (the kept
+// catalog state and snapshots of db/cached_catalog.h): the file behind a SQLite database,
+// the URL of a PostgreSQL one; "" for in-memory and temporary SQLite databases (private to
+// their connection, so nothing about them may be shared).
+std::string DatabaseKey(Connection& db);
 
 // True when the SQLite file `db` opened has been deleted, renamed or replaced since (its
 // path no longer leads to the open file: SQLITE_FCNTL_HAS_MOVED). Writes there would be lost

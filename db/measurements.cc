@@ -50,7 +50,7 @@ Measurement Read(Statement& s) {
 std::optional<Error> OverOwnerCap(Connection& db, const std::vector<Measurement>& runs) {
   std::map<std::optional<long long>, long long> adding;
   for (const Measurement& m : runs) ++adding[m.owner_key_id];
-  Statement count(db, "SELECT count(*) FROM measurements WHERE owner_key_id IS ?");
+  Statement count(db, "SELECT count(*) FROM measurements WHERE owner_key_id IS NOT DISTINCT FROM ?");
   for (const auto& [owner, added] : adding) {
     if (owner) {
       count.bind(1, static_cast<int64_t>(*owner));

@@ -2,6 +2,7 @@
 
 #include <libpq-fe.h>
 
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -37,12 +38,20 @@ SqlError::Kind KindOfState(std::string_view state) {
 // One statement: its translated text, the values bound, and the result of its last run.
 class PgStatement final : public StatementImpl {
  public:
-  PgStatement(PgConnection& connection, std::string_view sql) : connection_(connection) {
+  PgStatement(PgConnection& connection, std::string_view sql, RowFetch fetch)
+      : connection_(connection) {
     sql_ = PostgresPlaceholders(sql, &names_, &count_);
+    if (fetch == RowFetch::kBatched) {
+      static std::atomic<unsigned long long> cursors{0};
+      cursor_ = "gpuplan_rows_" + std::to_string(++cursors);
+    }
     values_.resize(count_);
     types_.assign(count_, 0);
   }
-  ~PgStatement() override { Clear(); }
+  ~PgStatement() override {
+    CloseCursor();
+    Clear();
+  }
 
   int ParameterIndex(std::string_view name) override {
     for (size_t i = 0; i < names_.size(); ++i) {
@@ -65,10 +74,24 @@ class PgStatement final : public StatementImpl {
   void BindText(int index, std::string_view value) override { Set(index, std::string(value), 0); }
 
   bool Step() override {
-    if (!result_) Run();
-    return ++row_ < PQntuples(result_);
+    if (!result_) {
+      if (cursor_.empty()) {
+        Run(sql_);
+      } else {
+        Run("DECLARE " + cursor_ + " NO SCROLL CURSOR FOR " + sql_);
+        cursor_open_ = true;
+        Fetch();
+      }
+    }
+    if (++row_ < PQntuples(result_)) return true;
+    if (cursor_open_ && PQntuples(result_) == kBatchRows) {
+      Fetch();
+      return ++row_ < PQntuples(result_);
+    }
+    return false;
   }
   void Reset() override {
+    CloseCursor();
     Clear();
     row_ = -1;
   }
@@ -114,10 +137,14 @@ class PgStatement final : public StatementImpl {
     values_[index - 1] = std::move(value);
     types_[index - 1] = type;
   }
-  void Run() {
+  static constexpr int kBatchRows = 1000;
+
+  // Runs `sql` with the bound values; result_ holds its rows.
+  void Run(const std::string& sql) {
+    Clear();
     std::vector<const char*> values(count_);
     for (int i = 0; i < count_; ++i) values[i] = values_[i] ? values_[i]->c_str() : nullptr;
-    result_ = PQexecParams(connection_.handle(), sql_.c_str(), count_, types_.data(), values.data(),
+    result_ = PQexecParams(connection_.handle(), sql.c_str(), count_, types_.data(), values.data(),
                            nullptr, nullptr, 0);
     ExecStatusType status = result_ ? PQresultStatus(result_) : PGRES_FATAL_ERROR;
     if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
@@ -127,6 +154,25 @@ class PgStatement final : public StatementImpl {
     }
     row_ = -1;
   }
+  // The cursor's next batch into result_ (no parameters: they were the DECLARE's).
+  void Fetch() {
+    Clear();
+    result_ = PQexec(connection_.handle(),
+                     ("FETCH " + std::to_string(kBatchRows) + " FROM " + cursor_).c_str());
+    if (!result_ || PQresultStatus(result_) != PGRES_TUPLES_OK) {
+      SqlError error = connection_.ErrorOf(result_, "FETCH FROM " + cursor_);
+      Clear();
+      throw error;
+    }
+    row_ = -1;
+  }
+  // Never throws: a cursor is gone anyway once its transaction has ended.
+  void CloseCursor() noexcept {
+    if (!cursor_open_) return;
+    cursor_open_ = false;
+    if (PGresult* r = PQexec(connection_.handle(), ("CLOSE " + cursor_).c_str())) PQclear(r);
+  }
+
   PGresult* Row(int column) {
     if (!result_ || row_ < 0 || row_ >= PQntuples(result_) || column < 0 ||
         column >= PQnfields(result_)) {
@@ -151,6 +197,8 @@ class PgStatement final : public StatementImpl {
   std::vector<Oid> types_;
   PGresult* result_ = nullptr;
   int row_ = -1;
+  std::string cursor_;  // "" unless RowFetch::kBatched
+  bool cursor_open_ = false;
 };
 
 }  // namespace
@@ -301,8 +349,8 @@ bool PgConnection::InTransaction() {
   return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE;
 }
 
-std::unique_ptr<StatementImpl> PgConnection::Prepare(std::string_view sql) {
-  return std::make_unique<PgStatement>(*this, sql);
+std::unique_ptr<StatementImpl> PgConnection::Prepare(std::string_view sql, RowFetch fetch) {
+  return std::make_unique<PgStatement>(*this, sql, fetch);
 }
 
 }  // namespace gpuplan::db

@@ -1,6 +1,7 @@
 // The PostgreSQL backend of db/sql.h (for several replicas on one shared catalog): a
 // Connection over one libpq connection. Statements run with PQexecParams in text format, so
-// nothing is kept on the server between calls and a statement survives a reconnect.
+// nothing is kept on the server between calls and a statement survives a reconnect; one
+// prepared with RowFetch::kBatched reads its rows through a cursor, a thousand at a time.
 //
 // Parameters: the SQLite forms the project writes (`?`, `?NNN`, `:name`) become `$N` when a
 // statement is prepared; integers are sent as int8, reals as float8, text and NULL untyped
@@ -58,7 +59,7 @@ class PgConnection final : public Connection {
   SqlDialect dialect() const noexcept override { return SqlDialect::kPostgres; }
   void exec(const std::string& sql) override;
   bool InTransaction() override;
-  std::unique_ptr<StatementImpl> Prepare(std::string_view sql) override;
+  std::unique_ptr<StatementImpl> Prepare(std::string_view sql, RowFetch fetch) override;
 
   // True when the connection to the server is up (as far as libpq knows).
   bool Connected() const;
@@ -68,6 +69,7 @@ class PgConnection final : public Connection {
   // The SqlError for a failed call whose result is `result` (may be null). For statements.
   SqlError ErrorOf(const pg_result* result, std::string_view sql) const;
   pg_conn* handle() { return conn_; }
+  const std::string& url() const { return url_; }
 
  private:
   void ApplySessionSettings();

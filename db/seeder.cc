@@ -296,7 +296,10 @@ Result<SeedReport> SeedIfEmpty(Connection& db) {
         Mark(db, kSpotBandsSeededKey);
         changed = true;
       }
-      if (changed) tx.commit();
+      if (changed) {
+        tx.commit();
+        RefreshPlannerStatistics(db);
+      }
       return report;
     }
     SeedReport report;
@@ -316,6 +319,7 @@ Result<SeedReport> SeedIfEmpty(Connection& db) {
     Mark(db, kLabelsSeededKey);
     Mark(db, kSpotBandsSeededKey);
     tx.commit();
+    RefreshPlannerStatistics(db);
     return report;
   } catch (const SqlError& e) {
     return Error::Unavailable(std::string("seeding failed: ") + e.what());

@@ -25,6 +25,12 @@ namespace gpuplan::db {
 
 enum class SqlDialect { kSqlite, kPostgres };
 
+// How a statement's rows come from the database. kAll: as the backend does by default
+// (SQLite steps row by row; PostgreSQL receives the whole result at the first step).
+// kBatched: in bounded memory however many rows there are (PostgreSQL: a cursor fetched a
+// thousand rows at a time, so only inside a transaction); the same as kAll on SQLite.
+enum class RowFetch { kAll, kBatched };
+
 // A failed SQL call. kind() classifies it the same way on every backend.
 class SqlError : public std::runtime_error {
  public:
@@ -74,7 +80,8 @@ class Connection {
   // True inside a transaction this connection began and has not ended.
   virtual bool InTransaction() = 0;
   // Prepares `sql` (throws SqlError when it does not compile).
-  virtual std::unique_ptr<StatementImpl> Prepare(std::string_view sql) = 0;
+  virtual std::unique_ptr<StatementImpl> Prepare(std::string_view sql,
+                                                 RowFetch fetch = RowFetch::kAll) = 0;
 
   class Column execAndGet(const std::string& sql);
 };
@@ -99,8 +106,8 @@ class Column {
 // A prepared statement on `connection`, which must outlive it.
 class Statement {
  public:
-  Statement(Connection& connection, std::string_view sql)
-      : impl_(connection.Prepare(sql)) {}
+  Statement(Connection& connection, std::string_view sql, RowFetch fetch = RowFetch::kAll)
+      : impl_(connection.Prepare(sql, fetch)) {}
 
   template <typename T>
     requires std::integral<T>

@@ -95,7 +95,7 @@ void SqliteConnection::exec(const std::string& sql) {
 
 bool SqliteConnection::InTransaction() { return sqlite3_get_autocommit(db_->getHandle()) == 0; }
 
-std::unique_ptr<StatementImpl> SqliteConnection::Prepare(std::string_view sql) {
+std::unique_ptr<StatementImpl> SqliteConnection::Prepare(std::string_view sql, RowFetch) {
   return std::make_unique<SqliteStatement>(*db_, sql);
 }
 

@@ -22,7 +22,7 @@ class SqliteConnection final : public Connection {
   SqlDialect dialect() const noexcept override { return SqlDialect::kSqlite; }
   void exec(const std::string& sql) override;
   bool InTransaction() override;
-  std::unique_ptr<StatementImpl> Prepare(std::string_view sql) override;
+  std::unique_ptr<StatementImpl> Prepare(std::string_view sql, RowFetch fetch) override;
 
   SQLite::Database& sqlite() { return *db_; }
 

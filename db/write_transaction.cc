@@ -12,6 +12,8 @@ void (*storage_log)(const std::string&) = nullptr;
 
 std::atomic<unsigned long long> local_commits{0};
 
+std::array<std::atomic<unsigned long long>, kSqlErrorKinds> sql_errors{};
+
 void LogStorage(const SqlError& e) {
   if (storage_log) storage_log(e.what());
 }
@@ -31,6 +33,15 @@ void WriteTransaction::commit() {
 
 unsigned long long LocalCommits() { return local_commits.load(std::memory_order_acquire); }
 
+void RefreshPlannerStatistics(Connection& db) {
+  if (db.dialect() != SqlDialect::kPostgres) return;
+  try {
+    db.exec("ANALYZE");
+  } catch (const SqlError& e) {
+    LogStorage(e);
+  }
+}
+
 long long WriteCommits(Connection& db) {
   if (db.dialect() == SqlDialect::kPostgres) {
     return db.execAndGet("SELECT coalesce((SELECT CAST(value AS BIGINT) FROM catalog_meta "
@@ -46,7 +57,25 @@ Connection& WriteTransaction::StillOpenFile(Connection& db) {
   return db;
 }
 
+void CountSqlError(const SqlError& e) {
+  static_assert(static_cast<int>(SqlError::Kind::kOther) == kSqlErrorKinds - 1);
+  sql_errors[static_cast<int>(e.kind())].fetch_add(1, std::memory_order_relaxed);
+}
+
+std::array<unsigned long long, kSqlErrorKinds> SqlErrorCounts() {
+  std::array<unsigned long long, kSqlErrorKinds> out{};
+  for (int i = 0; i < kSqlErrorKinds; ++i) out[i] = sql_errors[i].load(std::memory_order_relaxed);
+  return out;
+}
+
+const char* SqlErrorKindName(int kind) {
+  static constexpr const char* kNames[kSqlErrorKinds] = {"busy", "unique", "foreign_key",
+                                                         "constraint", "storage", "other"};
+  return kind >= 0 && kind < kSqlErrorKinds ? kNames[kind] : "other";
+}
+
 Error StorageFailure(const SqlError& e) {
+  CountSqlError(e);
   if (IsBusy(e)) return Error::Unavailable("the catalog is busy with another write; retry shortly");
   LogStorage(e);  // a fault or a bug: either way the caller cannot fix it
   return Error::Unavailable("the database cannot answer now; retry shortly");
@@ -58,6 +87,7 @@ bool IsBusy(const SqlError& e) { return e.kind() == SqlError::Kind::kBusy; }
 
 Error StorageError(const SqlError& e, const std::string& item, const std::string& field) {
   if (IsBusy(e)) return StorageFailure(e);
+  CountSqlError(e);
   const SqlError::Kind kind = e.kind();
   if (kind == SqlError::Kind::kUnique || kind == SqlError::Kind::kForeignKey ||
       kind == SqlError::Kind::kConstraint) {

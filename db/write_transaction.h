@@ -13,6 +13,7 @@
 // while open (DatabaseFileMoved): the write would vanish at the next start.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "db/sql.h"
@@ -40,6 +41,13 @@ class WriteTransaction {
 // that keeps what it read (db/cached_catalog.h) reads this before it reads the database and
 // reads the database again when it has changed. Thread-safe.
 unsigned long long LocalCommits();
+
+// After a bulk write (a seed, an import) has committed: PostgreSQL's ANALYZE, so that the
+// planner's row counts follow the catalog (without them a freshly seeded catalog is planned
+// as if its tables held a few rows: nested loops over thousands of offers, seconds per
+// query) rather than waiting for autovacuum. Nothing on SQLite. Never throws: a failure
+// goes to the storage log and only costs speed.
+void RefreshPlannerStatistics(Connection& db);
 
 // A number that changes when another connection commits a write, and not when this
 // connection's own open transaction writes: SQLite's PRAGMA data_version; on PostgreSQL the
@@ -70,6 +78,15 @@ auto GuardSqlite(Work&& work) -> decltype(work()) {
 // or "/prices/3"; `field` (optional) is the field the error is attached to.
 Error StorageError(const SqlError& e, const std::string& item,
                    const std::string& field = "");
+
+// Database failures that reached an answer (StorageFailure, StorageError, or a caller that
+// handles SqlError itself and calls CountSqlError), by SqlError::Kind, since the process
+// started; for /metrics. Thread-safe.
+inline constexpr int kSqlErrorKinds = 6;
+void CountSqlError(const SqlError& e);
+std::array<unsigned long long, kSqlErrorKinds> SqlErrorCounts();
+// The metric label of a kind: busy, unique, foreign_key, constraint, storage, other.
+const char* SqlErrorKindName(int kind);
 
 // True for kBusy: locked or busy past the wait; a retry may succeed.
 bool IsBusy(const SqlError& e);

@@ -203,7 +203,7 @@ Result<int> App::Bind() {
   }
   server_->RaiseBacklog();
   spdlog::info("gpuplan {} listening on http://{}:{} (database {}, {} connections, {} database "
-               "connections)", kVersion, config_.host, port, config_.db_path,
+               "connections)", kVersion, config_.host, port, db::RedactedUrl(config_.db_path),
                config_.limits.max_connections, config_.db_connections);
   return port;
 }

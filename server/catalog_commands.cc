@@ -27,7 +27,7 @@ std::string Price(const std::optional<double>& v) {
 }  // namespace
 
 void AddCatalogListOptions(CLI::App& app, CatalogListOptions& o, bool instances) {
-  app.add_option("--db", o.db, "SQLite catalog file (default: the embedded seed, in memory)")
+  app.add_option("--db", o.db, "catalog: a SQLite file or a postgresql:// URL (default: the embedded seed, in memory)")
       ->envname("GPUPLAN_DB");
   app.add_flag("--json", o.json, "one JSON object per line, as the API lists them");
   if (!instances) return;

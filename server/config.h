@@ -30,7 +30,7 @@ struct ServeConfig {
   int port = 8080;                       // --port, GPUPLAN_PORT; 0 = pick a free port
   std::string db_path = "./var/gpuplan.db";  // --db, GPUPLAN_DB
   std::string static_dir = "./static";   // --static-dir, GPUPLAN_STATIC_DIR
-  int db_connections = 16;               // --db-connections, GPUPLAN_DB_CONNECTIONS: SQLite
+  int db_connections = 16;               // --db-connections, GPUPLAN_DB_CONNECTIONS: the pool
                                          // pool size (requests wait up to 5 s for one)
   ConnectionLimits limits;               // one worker thread per open connection
   bool require_auth_for_reads = false;   // --require-auth-for-reads,

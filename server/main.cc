@@ -68,11 +68,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   serve->add_option("--port", config.port, "port to listen on (0 = any free port)")
       ->envname("GPUPLAN_PORT")->check(CLI::Range(0, 65535))->capture_default_str();
-  serve->add_option("--db", config.db_path, "SQLite database file (created and seeded if new)")
+  serve->add_option("--db", config.db_path, "database: a SQLite file or a postgresql:// URL (created or migrated, and seeded if new)")
       ->envname("GPUPLAN_DB")->capture_default_str();
   serve->add_option("--static-dir", config.static_dir, "dashboard files")
       ->envname("GPUPLAN_STATIC_DIR")->capture_default_str();
-  serve->add_option("--db-connections", config.db_connections, "SQLite connection pool size")
+  serve->add_option("--db-connections", config.db_connections, "database connection pool size (per process)")
       ->envname("GPUPLAN_DB_CONNECTIONS")->check(CLI::Range(1, 256))->capture_default_str();
   serve->add_option("--max-connections", config.limits.max_connections,
                     "open HTTP connections served at once (one worker thread each)")
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
 
   std::string migrate_db = config.db_path;
   CLI::App* migrate = cli.add_subcommand("migrate", "create or upgrade the database and seed it");
-  migrate->add_option("--db", migrate_db, "SQLite database file")->envname("GPUPLAN_DB")
+  migrate->add_option("--db", migrate_db, "database: a SQLite file or a postgresql:// URL")->envname("GPUPLAN_DB")
       ->capture_default_str();
 
   gpuplan::server::CalibrateOptions calibrate_options;
@@ -153,20 +153,20 @@ int main(int argc, char** argv) {
   CLI::App* keys = cli.add_subcommand("keys", "manage API keys");
   keys->require_subcommand(1);
   CLI::App* keys_create = keys->add_subcommand("create", "create a key and print it once");
-  keys_create->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  keys_create->add_option("--db", admin_db, "database: a SQLite file or a postgresql:// URL")->envname("GPUPLAN_DB");
   keys_create->add_option("--name", key_name, "who or what uses the key")->required();
   keys_create->add_option("--scope", key_scope, "write | admin")->check(CLI::IsMember({"write", "admin"}))
       ->capture_default_str();
   CLI::App* keys_list = keys->add_subcommand("list", "list keys (never the keys themselves)");
-  keys_list->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  keys_list->add_option("--db", admin_db, "database: a SQLite file or a postgresql:// URL")->envname("GPUPLAN_DB");
   CLI::App* keys_revoke = keys->add_subcommand("revoke", "revoke a key by id or name");
-  keys_revoke->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  keys_revoke->add_option("--db", admin_db, "database: a SQLite file or a postgresql:// URL")->envname("GPUPLAN_DB");
   keys_revoke->add_option("key", revoke_target, "id or name")->required();
 
   gpuplan::server::ImportCommand import_command;
   import_command.db = config.db_path;
   CLI::App* import = cli.add_subcommand("import", "import a catalog file (one transaction)");
-  import->add_option("--db", import_command.db, "SQLite database file")->envname("GPUPLAN_DB");
+  import->add_option("--db", import_command.db, "database: a SQLite file or a postgresql:// URL")->envname("GPUPLAN_DB");
   import->add_option("--format", import_command.format,
                      "skypilot | aws-spot-history | aws-spot-advisor | gpuplan")
       ->required()
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
   measurements->require_subcommand(1);
   CLI::App* measurements_import_cmd = measurements->add_subcommand(
       "import", "import a CSV of measured runs (one transaction)");
-  measurements_import_cmd->add_option("--db", measurements_import.db, "SQLite database file")
+  measurements_import_cmd->add_option("--db", measurements_import.db, "database: a SQLite file or a postgresql:// URL")
       ->envname("GPUPLAN_DB");
   measurements_import_cmd->add_option("--owner", measurements_import.owner,
                                       "name of the API key whose runs they are");
@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
 
   std::string export_format = "json";
   CLI::App* export_cmd = cli.add_subcommand("export", "print the catalog (gpuplan JSON or CSV)");
-  export_cmd->add_option("--db", admin_db, "SQLite database file")->envname("GPUPLAN_DB");
+  export_cmd->add_option("--db", admin_db, "database: a SQLite file or a postgresql:// URL")->envname("GPUPLAN_DB");
   export_cmd->add_option("--format", export_format, "json | csv")
       ->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
 
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
   CLI::App* refresh = catalog_cmd->add_subcommand(
       "refresh", "import SkyPilot catalog CSVs of several clouds in one transaction; "
                  "print what changed");
-  refresh->add_option("--db", refresh_command.db, "SQLite database file")->envname("GPUPLAN_DB");
+  refresh->add_option("--db", refresh_command.db, "database: a SQLite file or a postgresql:// URL")->envname("GPUPLAN_DB");
   refresh->add_option("--cloud", refresh_command.clouds,
                       "a cloud to refresh (repeat, or comma-separated; default: every cloud of "
                       "the catalog that the source has)")->delimiter(',');

@@ -338,7 +338,7 @@ void AddExportOption(CLI::App& app, CommonPlanOptions& o) {
 }
 
 void AddCommonPlanOptions(CLI::App& app, CommonPlanOptions& o) {
-  app.add_option("--db", o.db, "SQLite catalog file (default: the embedded seed, in memory)")
+  app.add_option("--db", o.db, "catalog: a SQLite file or a postgresql:// URL (default: the embedded seed, in memory)")
       ->envname("GPUPLAN_DB");
   app.add_option("--request", o.request_file,
                  "the request as the API takes it (JSON file, - = stdin); other flags ignored");

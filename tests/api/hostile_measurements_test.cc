@@ -48,7 +48,7 @@ json Estimate(const std::string& gpu) {
 // code, its error text in `err`.
 int ImportRuns(const TestServer& server, const std::string& gpu, int rows, double samples_per_s,
                const std::string& owner, bool shared, std::string* err = nullptr) {
-  const std::string path = server.db_path() + ".hostile-runs.csv";
+  const std::string path = server.ScratchFile("hostile-runs.csv");
   {
     std::ofstream f(path);
     f << "workload,gpu,global_batch_size,precision,samples_per_s,measured_on\n";

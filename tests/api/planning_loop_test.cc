@@ -214,7 +214,7 @@ TEST_F(PlanningLoopTest, BadRunsAreRefusedNamingTheField) {
 }
 
 TEST_F(PlanningLoopTest, TheCliImportsACsvOfRuns) {
-  const std::string path = server_->db_path() + ".runs.csv";
+  const std::string path = server_->ScratchFile("runs.csv");
   {
     std::ofstream f(path);
     f << "workload,gpu,gpus_per_node,global_batch_size,precision,samples_per_s,step_time_s,"

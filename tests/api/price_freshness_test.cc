@@ -7,7 +7,7 @@
 #include <ctime>
 
 #include "db/catalog_admin.h"
-#include "db/sqlite_connection.h"
+#include "db/database.h"
 #include "db/text.h"
 #include "plan/price_quality.h"
 #include "tests/testing/test_server.h"
@@ -24,8 +24,9 @@ std::string DaysAgo(int days) { return db::FormatUtc(std::time(nullptr) - days *
 // Two A10G instance types in AWS us-east-1, priced on `old_date` and `fresh_date`.
 void AddOldAndFreshOffers(const std::string& db_path, const std::string& old_date,
                           const std::string& fresh_date) {
-  gpuplan::db::SqliteConnection db(db_path, SQLite::OPEN_READWRITE);
-  db::CatalogAdmin admin(db);
+  auto db = db::OpenDatabase(db_path);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  db::CatalogAdmin admin(**db);
   for (const char* id : {"old.test", "fresh.test"}) {
     db::InstanceType t;
     t.cloud = "aws";
@@ -127,8 +128,9 @@ TEST(PriceFreshnessTest, EachOptionIsJudgedByThePriceItIsCostedOn) {
   const std::string old_date = DaysAgo(40), fresh_date = DaysAgo(1);
   AddOldAndFreshOffers(server.db_path(), old_date, fresh_date);
   {
-    gpuplan::db::SqliteConnection db(server.db_path(), SQLite::OPEN_READWRITE);
-    db::CatalogAdmin admin(db);
+    auto db = db::OpenDatabase(server.db_path());
+    ASSERT_TRUE(db.ok()) << db.error().message;
+    db::CatalogAdmin admin(**db);
     auto added = admin.AddPrices(
         {{"aws", "old.test", kRegion, "", "spot", 0.5, "USD", fresh_date, "test"}});
     ASSERT_TRUE(added.ok()) << added.error().message;

@@ -39,7 +39,7 @@ void SetMemory(gpuplan::db::Connection& db, const std::string& id, double gb) {
 TEST(CachedCatalogTest, InMemoryCatalogsAreNeverShared) {
   auto a = Seeded(":memory:");
   auto b = Seeded(":memory:");
-  EXPECT_EQ(DatabaseFile(*a), "");
+  EXPECT_EQ(DatabaseKey(*a), "");
   SetMemory(*a, "T4", 17);  // both now at the same generation number...
   SetMemory(*b, "T4", 33);
   ASSERT_EQ(CatalogGeneration(*a), CatalogGeneration(*b));

@@ -17,6 +17,7 @@
 #include "server/app.h"
 #include "tests/testing/server_process.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/test_database.h"
 #include "tests/testing/test_server.h"
 
 namespace gpuplan {
@@ -90,7 +91,8 @@ TEST(MemoryTest, HostileBodiesAndParallelExportsStayUnderTheBound) {
   // ASan's shadow memory and quarantine make RSS meaningless; the Release suite checks it.
   if (kSanitized) GTEST_SKIP() << "memory bounds are measured in the Release build";
   TempDir dir;
-  std::string db_path = dir.File("gpuplan.db");
+  testing::TestDatabase database(dir);  // the backend the run tests
+  const std::string db_path = database.url();
   ASSERT_TRUE(server::PrepareDatabase(db_path).ok());
   std::string key;
   {

@@ -14,6 +14,7 @@
 #include "server/app.h"
 #include "tests/testing/server_process.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/test_database.h"
 
 namespace gpuplan {
 namespace {
@@ -23,7 +24,8 @@ using testing::TempDir;
 
 TEST(ProcessTest, RequestPathsCannotForgeLogLines) {
   TempDir dir;
-  std::string db_path = dir.File("gpuplan.db");
+  testing::TestDatabase database(dir);  // the backend the run tests
+  const std::string db_path = database.url();
   ASSERT_TRUE(server::PrepareDatabase(db_path).ok());
   ServerProcess server(db_path, dir.File("log"));
   httplib::Client client("127.0.0.1", server.port());
@@ -61,7 +63,8 @@ TEST(ProcessTest, RequestPathsCannotForgeLogLines) {
 
 TEST(ProcessTest, TheDashboardNeverFollowsSymbolicLinks) {
   TempDir dir;
-  std::string db_path = dir.File("gpuplan.db");
+  testing::TestDatabase database(dir);  // the backend the run tests
+  const std::string db_path = database.url();
   ASSERT_TRUE(server::PrepareDatabase(db_path).ok());
   std::filesystem::path web = dir.path() / "static";
   std::filesystem::create_directories(web / "sub");

@@ -1,5 +1,8 @@
 // Starts the real gpuplan binary for the Node test suites (tests/browser, tests/contract):
-// `serve --port 0` on a fresh database in a temporary directory, serving `static/`.
+// `serve --port 0` on a fresh database, serving `static/`. The database is a SQLite file in
+// a temporary directory, or, when GPUPLAN_TEST_POSTGRES names a PostgreSQL server (`make
+// test-postgres`), a new database there made from GPUPLAN_TEST_POSTGRES_TEMPLATE with psql
+// and dropped when the server stops (tests/testing/test_database.h does the same in C++).
 // Node built-ins only, so each suite imports it by path without a package.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +16,14 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // logged its port; on failure the server is stopped and its files removed.
 export function startServer(binary = process.env.GPUPLAN_BINARY || join(root, 'build/gpuplan')) {
   const work = mkdtempSync(join(tmpdir(), 'gpuplan-node-'));
-  const db = join(work, 'g.db');
+  const pg = (process.env.GPUPLAN_TEST_POSTGRES || '').replace(/\/+$/, '');
+  const pgName = `node${process.pid}_${Date.now()}`;
+  const psql = (sql) => execFileSync('psql', [`${pg}/postgres`, '-qtAc', sql], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (pg) {
+    const from = process.env.GPUPLAN_TEST_POSTGRES_TEMPLATE;
+    psql(`CREATE DATABASE ${pgName}${from ? ` TEMPLATE ${from}` : ''}`);
+  }
+  const db = pg ? `${pg}/${pgName}` : join(work, 'g.db');
   const child = spawn(binary, ['serve', '--port', '0', '--db', db, '--static-dir', join(root, 'static')],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -23,6 +33,7 @@ export function startServer(binary = process.env.GPUPLAN_BINARY || join(root, 'b
     child.kill('SIGTERM');
     await exited;
     rmSync(work, { recursive: true, force: true });
+    if (pg) psql(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
   };
   const createKey = (name, scope) =>
     execFileSync(binary, ['keys', 'create', '--db', db, '--name', name, '--scope', scope],

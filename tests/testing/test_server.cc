@@ -15,7 +15,6 @@
 
 #include "db/api_keys.h"
 #include "db/database.h"
-#include "tests/testing/seeded_template.h"
 
 namespace gpuplan::testing {
 
@@ -68,15 +67,14 @@ TestServer::TestServer(const server::ConnectionLimits& limits, bool require_auth
       }) {}
 
 TestServer::TestServer(const std::function<void(server::ServeConfig&)>& configure)
-    : db_path_(dir_.File("gpuplan.db")) {
+    : db_(dir_) {
   spdlog::set_level(spdlog::level::warn);
   server::ServeConfig config;
   config.db_connections = 4;
   configure(config);
   config.port = 0;
-  config.db_path = db_path_;
+  config.db_path = db_.url();
   config.static_dir = STATIC_DIR;
-  CopySeededTemplate(db_path_);  // else App::Create seeds it, as on a first start
   auto app = server::App::Create(config);
   if (!app.ok()) throw std::runtime_error("App::Create: " + app.error().message);
   app_ = std::move(app).value();

@@ -1,5 +1,6 @@
-// Starts the real gpuplan App on 127.0.0.1 with an ephemeral port and a fresh SQLite
-// file in a temporary directory, serving from a background thread; stops it on
+// Starts the real gpuplan App on 127.0.0.1 with an ephemeral port and a fresh database (a
+// SQLite file in a temporary directory, or a PostgreSQL database when the run tests that
+// backend: tests/testing/test_database.h), serving from a background thread; stops it on
 // destruction. Tests talk to it over real HTTP with Client().
 #pragma once
 
@@ -14,6 +15,7 @@
 
 #include "server/app.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/test_database.h"
 
 namespace gpuplan::testing {
 
@@ -29,7 +31,10 @@ class TestServer {
   ~TestServer();
 
   int port() const { return port_; }
-  const std::string& db_path() const { return db_path_; }
+  // What the server's --db is: a SQLite file's path or a PostgreSQL URL.
+  const std::string& db_path() const { return db_.url(); }
+  // A path for a file of the test's own (a CSV to import...), in the server's directory.
+  std::string ScratchFile(const std::string& name) const { return dir_.File(name); }
   httplib::Client Client() const;
 
   // GET `target` and parse the JSON body; fails the test (gtest ASSERT) on a non-JSON body.
@@ -58,7 +63,7 @@ class TestServer {
 
  private:
   TempDir dir_;
-  std::string db_path_;
+  TestDatabase db_;
   std::unique_ptr<server::App> app_;
   std::thread thread_;
   int port_ = 0;
