@@ -86,6 +86,12 @@ InstanceType ReadInstance(Statement& s) {
   return t;
 }
 
+// An offer's instance type, GPU and cloud, joined to the offers' keys `k` (both backends).
+constexpr const char* kOfferTypeJoins = R"SQL(
+JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
+JOIN gpus g ON g.id = it.gpu_id
+JOIN clouds cl ON cl.id = it.cloud)SQL";
+
 // Offers: one row per (cloud, instance type, region) having a current on-demand or spot
 // price. On-demand = cheapest current observation of the region; spot = the cheapest zone
 // among zones observed within 7 days of the region's newest spot observation (so zones
@@ -116,10 +122,7 @@ k AS (SELECT cloud, instance_type, region FROM od UNION SELECT cloud, instance_t
 SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   od.price, od.currency, od.observed_at, od.source,
   sp.price, sp.zone, sp.currency, sp.observed_at, sp.source, cl.price_scope, sp.times
-FROM k
-JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
-JOIN gpus g ON g.id = it.gpu_id
-JOIN clouds cl ON cl.id = it.cloud
+FROM k)SQL" + kOfferTypeJoins + R"SQL(
 LEFT JOIN od ON od.cloud = k.cloud AND od.instance_type = k.instance_type AND od.region = k.region
 LEFT JOIN sp ON sp.cloud = k.cloud AND sp.instance_type = k.instance_type AND sp.region = k.region
 ORDER BY it.cloud, k.region, it.id
@@ -163,10 +166,7 @@ k AS (
 SELECT )SQL" + kInstanceColumns + R"SQL(, k.region, g.memory_gb,
   k.od_price, k.od_currency, k.od_observed_at, k.od_source,
   k.sp_price, k.sp_zone, k.sp_currency, k.sp_observed_at, k.sp_source, cl.price_scope, k.times
-FROM k
-JOIN instance_types it ON it.cloud = k.cloud AND it.id = k.instance_type
-JOIN gpus g ON g.id = it.gpu_id
-JOIN clouds cl ON cl.id = it.cloud
+FROM k)SQL" + kOfferTypeJoins + R"SQL(
 ORDER BY it.cloud, k.region, it.id
 )SQL";
 }

@@ -16,6 +16,7 @@
 
 #include "db/api_keys.h"
 #include "db/database.h"
+#include "tests/testing/env.h"
 #include "tests/testing/test_server.h"
 
 namespace gpuplan {
@@ -29,11 +30,6 @@ std::string Key(const TestServer& server) {
   auto db = db::OpenDatabase(server.db_path());
   EXPECT_TRUE(db.ok());
   return db::ApiKeyStore(**db).Create("load", "admin")->key;
-}
-
-int Seconds(const char* env, int fallback) {
-  const char* v = std::getenv(env);
-  return v && std::atoi(v) > 0 ? std::atoi(v) : fallback;
 }
 
 std::string SmallCatalog(int round) {
@@ -51,7 +47,7 @@ TEST(LoadTest, ReadersAndWritersTogetherNeverSeeAServerError) {
   TestServer server;
   std::string key = Key(server);
   httplib::Headers auth = {{"Authorization", "Bearer " + key}};
-  const auto until = Clock::now() + std::chrono::seconds(Seconds("GPUPLAN_LOAD_SECONDS", 30));
+  const auto until = Clock::now() + std::chrono::seconds(testing::EnvSeconds("GPUPLAN_LOAD_SECONDS", 30));
   std::mutex mutex;
   std::map<std::string, std::map<int, int>> statuses;  // kind -> status -> count
   auto record = [&](const std::string& kind, int status) {

@@ -24,6 +24,7 @@
 #include "db/api_keys.h"
 #include "db/database.h"
 #include "server/app.h"
+#include "tests/testing/env.h"
 #include "tests/testing/server_process.h"
 #include "tests/testing/temp_dir.h"
 #include "tests/testing/test_database.h"
@@ -34,11 +35,6 @@ namespace {
 using nlohmann::json;
 using testing::ServerProcess;
 using Clock = std::chrono::steady_clock;
-
-int Seconds(const char* env, int fallback) {
-  const char* v = std::getenv(env);
-  return v && std::atoi(v) > 0 ? std::atoi(v) : fallback;
-}
 
 // A SkyPilot catalog of cloud "repl" holding instance types repl.0 .. repl.(n-1).
 std::string ReplicaCatalog(int n) {
@@ -88,7 +84,7 @@ TEST(ReplicasTest, ThreeReplicasOnOnePostgresAgreeUnderReadsAndWrites) {
     return c;
   };
 
-  const auto until = Clock::now() + std::chrono::seconds(Seconds("GPUPLAN_REPLICAS_SECONDS", 30));
+  const auto until = Clock::now() + std::chrono::seconds(testing::EnvSeconds("GPUPLAN_REPLICAS_SECONDS", 30));
   std::atomic<int> committed{0};  // instance types repl.0 .. committed-1 are in the catalog
   std::atomic<bool> writing{true};
   std::mutex mutex;
