@@ -1,11 +1,13 @@
 // kill -9 in the middle of imports: each import is wholly present with its audit row or
 // wholly absent after every kill, and the database serves again (on SQLite it also passes
-// the file's integrity check). On the backend the run tests (tests/testing/test_database.h).
+// the file's integrity check). On the backend the run tests (tests/testing/test_database.h);
+// on PostgreSQL another replica serves throughout.
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <signal.h>
 
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -84,6 +86,11 @@ TEST(CrashTest, KillNineMidImportLeavesEachImportWholeOrAbsent) {
   for (double f : fractions) delays_ms.push_back(static_cast<int>(f * full_ms));
   const int after_answer = static_cast<int>(delays_ms.size()) - 1;
   int present = 0, absent = 0;
+  // On a shared database (PostgreSQL), another replica serves beside the one killed.
+  std::unique_ptr<ServerProcess> bystander;
+  if (testing::OnPostgres()) {
+    bystander = std::make_unique<ServerProcess>(db_path, dir.File("log-bystander"));
+  }
   for (int round = 0; round < static_cast<int>(delays_ms.size()); ++round) {
     std::string cloud = "crash" + std::to_string(round);
     ServerProcess server(db_path, dir.File("log" + std::to_string(round)));
@@ -126,6 +133,13 @@ TEST(CrashTest, KillNineMidImportLeavesEachImportWholeOrAbsent) {
       EXPECT_EQ(prices, 0) << "round " << round;
     }
     remove_cloud(cloud);
+    if (bystander) {
+      httplib::Client other("127.0.0.1", bystander->port());
+      other.set_read_timeout(30, 0);
+      auto served = other.Get("/api/v1/instances?limit=1");
+      ASSERT_TRUE(served) << "round " << round << ": the other replica did not answer";
+      EXPECT_EQ(served->status, 200) << "round " << round << ": the other replica";
+    }
   }
   // The rounds must have covered both outcomes, or the test proved nothing.
   EXPECT_GT(absent, 0);
