@@ -5,7 +5,8 @@
 // small query per request checks the generation (ReadRequestCatalogState when the request
 // read it already, else one per CachedCatalog); everything else the snapshot already holds
 // is answered without SQL.
-// In-memory databases (private to their connection) are never shared: reads go to SQLite.
+// In-memory SQLite databases (private to their connection) are never shared: reads go to
+// the database every time.
 // The same query reads the newest measured run's id, and the snapshot keeps values that upper
 // layers derive from the catalog and the runs (Derived: the runs' predictions), so planning
 // requests neither list nor decode runs.

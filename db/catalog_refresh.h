@@ -1,11 +1,11 @@
 // A catalog refresh: the parsed SkyPilot catalogs of several clouds written as ONE import
-// (db/catalog_import.h: one BEGIN IMMEDIATE transaction, all clouds or nothing, one audit
+// (db/catalog_import.h: one write transaction, all clouds or nothing, one audit
 // row), and what it changed in each cloud's current prices (the latest observation per
 // instance type, region, zone and kind; db/migrations.cc `current_prices`).
 //
 // What changed is exact: the current prices are read before the write, and read again
 // inside the write transaction just before its commit; if another connection committed in
-// between (PRAGMA data_version moved), the write is rolled back and the refresh starts
+// between (db::WriteCommits moved), the write is rolled back and the refresh starts
 // again, at most kRefreshAttempts times. Prices the refresh does not list are kept, not
 // deleted: they are reported as `not_seen` and age into `stale` (plan/price_quality.h).
 // Not thread-safe on one connection (as every write); the caller owns `db`.

@@ -72,6 +72,8 @@ ConnectionPool::Lease ConnectionPool::Acquire(std::chrono::milliseconds timeout)
   // transaction can be open (throws SqlError kStorage while the server is unreachable; the
   // lease gives the connection back).
   if (lease->dialect() == SqlDialect::kPostgres) static_cast<PgConnection&>(*lease).Reconnect();
+  // No lease starts inside a transaction an earlier one left open or failed.
+  if (lease->InTransaction()) lease->exec("ROLLBACK");
   return lease;
 }
 

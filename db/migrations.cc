@@ -288,6 +288,8 @@ std::string PostgresMigration(int n) {
 }
 
 Status MigratePostgres(Connection& db, int target) {
+  // Up to date (every start but the first of a new build): no writers' lock to wait for.
+  if (SchemaVersion(db) == std::min(target, LatestSchemaVersion())) return OkStatus();
   Transaction tx(db, TransactionKind::kWrite);
   db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
   int version = SchemaVersion(db);

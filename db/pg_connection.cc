@@ -28,8 +28,9 @@ SqlError::Kind KindOfState(std::string_view state) {
   if (state == "40001" || state == "40P01" || state == "55P03" || state == "57014") {
     return SqlError::Kind::kBusy;
   }
+  // Also class 25 (a failed or read-only transaction: a standby after a failover).
   if (StartsWith(state, "08") || StartsWith(state, "53") || StartsWith(state, "57P") ||
-      StartsWith(state, "58")) {
+      StartsWith(state, "58") || StartsWith(state, "25")) {
     return SqlError::Kind::kStorage;
   }
   return SqlError::Kind::kOther;
@@ -207,7 +208,10 @@ bool IsPostgresUrl(std::string_view url) {
   return StartsWith(url, "postgresql://") || StartsWith(url, "postgres://");
 }
 
-std::string RedactedUrl(std::string_view url) {
+namespace {
+
+// `url` with the password of its user:password@ part replaced by "***".
+std::string RedactedUserInfo(std::string_view url) {
   size_t scheme = url.find("://");
   if (scheme == std::string_view::npos) return std::string(url);
   size_t at = url.find('@', scheme + 3);
@@ -218,6 +222,21 @@ std::string RedactedUrl(std::string_view url) {
   size_t colon = url.find(':', scheme + 3);
   if (colon == std::string_view::npos || colon > at) return std::string(url);
   return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
+}
+
+}  // namespace
+
+std::string RedactedUrl(std::string_view url) {
+  std::string out = RedactedUserInfo(url);
+  // A password may also come as a parameter: ...?password=secret&...
+  for (size_t at = out.find("password="); at != std::string::npos; at = out.find("password=", at)) {
+    bool starts = at > 0 && (out[at - 1] == '?' || out[at - 1] == '&');
+    at += 9;
+    if (!starts) continue;
+    size_t end = out.find('&', at);
+    out.replace(at, (end == std::string::npos ? out.size() : end) - at, "***");
+  }
+  return out;
 }
 
 std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>* names, int* count) {
@@ -289,9 +308,13 @@ std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>*
 }
 
 PgConnection::PgConnection(const std::string& url) : url_(url) {
-  // connect_timeout unless the URL sets one: an unreachable server must not hang a start.
-  const char* keywords[] = {"dbname", "connect_timeout", nullptr};
-  const char* values[] = {url.c_str(), "5", nullptr};
+  // Bounds unless the URL sets its own (libpq keeps the last value of a keyword, and the URL
+  // is expanded last): a start must not hang on an unreachable server, nor a request on a
+  // silent network (keepalives and tcp_user_timeout notice a dead peer within ~30 s).
+  const char* keywords[] = {"connect_timeout", "keepalives", "keepalives_idle",
+                            "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+                            "dbname", nullptr};
+  const char* values[] = {"5", "1", "10", "5", "3", "30000", url.c_str(), nullptr};
   conn_ = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
     std::string why = conn_ ? PQerrorMessage(conn_) : "out of memory";
@@ -300,7 +323,13 @@ PgConnection::PgConnection(const std::string& url) : url_(url) {
     throw SqlError(SqlError::Kind::kStorage,
                    "cannot connect to " + RedactedUrl(url) + ": " + why);
   }
-  ApplySessionSettings();
+  try {
+    ApplySessionSettings();
+  } catch (...) {
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw;
+  }
 }
 
 PgConnection::~PgConnection() {
@@ -308,8 +337,9 @@ PgConnection::~PgConnection() {
 }
 
 void PgConnection::ApplySessionSettings() {
-  exec(std::string("SET lock_timeout = '") + kPostgresLockTimeout +
-       "'; SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+  exec(std::string("SET lock_timeout = '") + kPostgresLockTimeout + "'; SET statement_timeout = '" +
+       kPostgresStatementTimeout +
+       "'; SET client_min_messages = warning; SET TIME ZONE 'UTC'; SET extra_float_digits = 1");
 }
 
 bool PgConnection::Connected() const { return conn_ && PQstatus(conn_) == CONNECTION_OK; }
@@ -341,7 +371,12 @@ void PgConnection::exec(const std::string& sql) {
     if (result) PQclear(result);
     throw error;
   }
+  // COMMIT of a transaction that had failed "succeeds" as a ROLLBACK: nothing was written.
+  bool rolled_back = sql == "COMMIT" && std::strcmp(PQcmdStatus(result), "ROLLBACK") == 0;
   PQclear(result);
+  if (rolled_back) {
+    throw SqlError(SqlError::Kind::kStorage, "COMMIT of a failed transaction rolled it back");
+  }
 }
 
 bool PgConnection::InTransaction() {

@@ -15,8 +15,10 @@
 // lease (a transaction may have been open): Reconnect() does it when the pool hands the
 // connection out again.
 //
-// Session settings: lock_timeout 5 s (as SQLite's busy timeout), connect_timeout 5 s unless
-// the URL names one. Thread safety: one thread at a time, as db/sql.h says.
+// Session settings: lock_timeout 5 s (as SQLite's busy timeout), statement_timeout 60 s,
+// UTC, shortest exact float output; unless the URL names its own: connect_timeout 5 s, TCP
+// keepalives and tcp_user_timeout 30 s (a dead peer is noticed, not waited on for the
+// kernel's 15 minutes). Thread safety: one thread at a time, as db/sql.h says.
 #pragma once
 
 #include <memory>
@@ -34,12 +36,16 @@ namespace gpuplan::db {
 // How long a statement waits for a lock (a row, or the writers' advisory lock) before it
 // fails with kBusy: the same bound as SQLite's busy timeout.
 inline constexpr const char* kPostgresLockTimeout = "5s";
+// How long one statement may run before it fails with kBusy (a bound on a request's wait,
+// far above any statement the service runs: the whole-catalog offer query takes ~0.1 s).
+inline constexpr const char* kPostgresStatementTimeout = "60s";
 
 // True when `url` names a PostgreSQL database (postgresql:// or postgres://); anything else
 // is a SQLite file path.
 bool IsPostgresUrl(std::string_view url);
 
-// `url` with its password, if any, replaced by "***" (for logs and errors).
+// `url` with its password, if any (user:password@ or a password= parameter), replaced by
+// "***" (for logs and errors).
 std::string RedactedUrl(std::string_view url);
 
 // `sql` with SQLite parameters turned into PostgreSQL's `$N`: `?NNN` keeps its number, `?`

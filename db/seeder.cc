@@ -274,6 +274,11 @@ Result<int> SeedSourcesOfFormat(Connection& db, const std::string& format,
 
 Result<SeedReport> SeedIfEmpty(Connection& db) {
   try {
+    // Seeded, and by this build's scopes too (every start but a catalog's first): nothing to
+    // write, so no writers' lock to wait for behind a long import.
+    if (Marked(db, "seeded_at") && Marked(db, kLabelsSeededKey) && Marked(db, kSpotBandsSeededKey)) {
+      return SeedReport{};
+    }
     WriteTransaction tx(db);
     Statement seeded(db, "SELECT value FROM catalog_meta WHERE key = 'seeded_at'");
     if (seeded.executeStep()) {

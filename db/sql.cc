@@ -30,7 +30,19 @@ const char* BeginSql(SqlDialect dialect, TransactionKind kind) {
 }
 
 Transaction::Transaction(Connection& connection, TransactionKind kind) : connection_(connection) {
-  connection_.exec(BeginSql(connection_.dialect(), kind));
+  try {
+    connection_.exec(BeginSql(connection_.dialect(), kind));
+  } catch (...) {
+    // BEGIN may have taken effect before what followed it failed (PostgreSQL: the writers'
+    // lock timed out): end it, or the connection would stay in a failed transaction.
+    if (connection_.InTransaction()) {
+      try {
+        connection_.exec("ROLLBACK");
+      } catch (...) {
+      }
+    }
+    throw;
+  }
 }
 
 Transaction::~Transaction() {

@@ -159,7 +159,8 @@ inline constexpr long long kWriteLockKey = 0x6770706c616e7731LL;
 const char* BeginSql(SqlDialect dialect, TransactionKind kind);
 
 // A transaction on `connection`: begun by the constructor, rolled back by the destructor
-// unless commit() ran. Throws SqlError when it cannot begin or commit.
+// unless commit() ran. Throws SqlError when it cannot begin (nothing is left open then) or
+// commit (including a COMMIT that the database turned into a rollback).
 class Transaction {
  public:
   explicit Transaction(Connection& connection, TransactionKind kind = TransactionKind::kSnapshot);

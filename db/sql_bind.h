@@ -1,4 +1,4 @@
-// Binding values that may be absent to SQLite statements: NULL for nullopt. Header-only;
+// Binding values that may be absent to statements (db/sql.h): NULL for nullopt. Header-only;
 // as thread-safe as the statement (one thread at a time).
 #pragma once
 

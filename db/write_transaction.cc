@@ -36,7 +36,8 @@ unsigned long long LocalCommits() { return local_commits.load(std::memory_order_
 void RefreshPlannerStatistics(Connection& db) {
   if (db.dialect() != SqlDialect::kPostgres) return;
   try {
-    db.exec("ANALYZE");
+    db.exec("ANALYZE gpus, gpu_synonyms, clouds, regions, instance_types, prices, fx_rates, "
+            "spot_interruption_bands, measurements, catalog_meta");
   } catch (const SqlError& e) {
     LogStorage(e);
   }
