@@ -3,8 +3,10 @@
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "api/cors.h"
@@ -208,10 +210,21 @@ Result<int> App::Bind() {
   return port;
 }
 
-void App::Run() { server_->listen_after_bind(); }
+void App::Run() {
+  run_started_ = true;
+  if (!stop_requested_) server_->listen_after_bind();
+  run_finished_ = true;
+}
 
 void App::Stop() {
-  if (server_) server_->stop();
+  stop_requested_ = true;
+  if (!server_ || !run_started_) return;  // Run() will see stop_requested_
+  // listen_after_bind() marks the server running just before its accept loop; until then
+  // httplib's stop() would do nothing and the loop would never end.
+  while (!server_->is_running() && !run_finished_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  server_->stop();
 }
 
 }  // namespace gpuplan::server

@@ -3,6 +3,7 @@
 // Tests start the same App on an ephemeral port with a temporary database file.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -34,9 +35,12 @@ class App {
 
   // Binds the listening socket; returns the port (useful with port 0).
   Result<int> Bind();
-  // Serves until Stop() is called from another thread. Requires Bind().
+  // Serves until Stop() is called from another thread. Requires Bind(). Returns at once
+  // when Stop() came first.
   void Run();
-  // Stops accepting, lets in-flight requests finish, makes Run() return. Thread-safe.
+  // Stops accepting, lets in-flight requests finish, makes Run() return. Thread-safe, and
+  // never lost: a Stop() that races a starting Run() waits until the listener is up (or
+  // Run() has returned) before shutting it, since httplib's stop() is a no-op before then.
   void Stop();
 
  private:
@@ -50,6 +54,9 @@ class App {
   std::unique_ptr<api::RouteTable> routes_;
   std::unique_ptr<api::ServiceMetrics> metrics_;
   std::unique_ptr<api::CorsPolicy> cors_;
+  std::atomic<bool> stop_requested_{false};
+  std::atomic<bool> run_started_{false};
+  std::atomic<bool> run_finished_{false};
 };
 
 // Opens `db_path`, applies migrations and seeds the catalog if it is new. Logs the

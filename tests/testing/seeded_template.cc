@@ -5,14 +5,18 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "db/sqlite_connection.h"
 
 namespace gpuplan::testing {
 
 namespace {
+
+constexpr int kBusyWaitMs = 30000;
 
 // The template's path, or "" when this run has none.
 std::string TemplatePath() {
@@ -33,10 +37,20 @@ bool CopySeededTemplate(db::Connection& connection) {
     return false;
   }
   try {
-    SQLite::Database from(path, SQLite::OPEN_READONLY);
+    // Dozens of test processes open the template at once; the first reader of a WAL file
+    // rebuilds its index, and the others see SQLITE_BUSY meanwhile. Wait it out.
+    SQLite::Database from(path, SQLite::OPEN_READONLY, kBusyWaitMs);
+    into->sqlite().setBusyTimeout(kBusyWaitMs);
     SQLite::Backup backup(into->sqlite(), from);
-    if (backup.executeStep() != SQLITE_DONE) {
-      ADD_FAILURE() << "copying the seeded template " << path << " did not finish";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyWaitMs);
+    int step = backup.executeStep();
+    while ((step == SQLITE_BUSY || step == SQLITE_LOCKED) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      step = backup.executeStep();
+    }
+    if (step != SQLITE_DONE) {
+      ADD_FAILURE() << "copying the seeded template " << path << " did not finish: "
+                    << sqlite3_errstr(step);
       return false;
     }
     return true;
