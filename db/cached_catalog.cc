@@ -18,6 +18,8 @@ namespace gpuplan::db {
 class CachedSnapshot {
  public:
   long long generation = 0;
+  // When the transaction it was read in began (steady clock).
+  std::chrono::steady_clock::time_point built_at{};
   std::vector<model::GpuSpec> gpus;
   std::map<std::string, size_t> gpu_index;
   std::map<std::string, FxRate> rates;
@@ -66,7 +68,7 @@ constexpr size_t kMaxCachedSpotRows = 2000;
 
 // The catalog generation and the newest measured run's id, in one query per request.
 constexpr const char* kSnapshotStateSql =
-    "SELECT (SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'), "
+    "SELECT (SELECT CAST(value AS BIGINT) FROM catalog_meta WHERE key = 'generation'), "
     "(SELECT coalesce(max(id), 0) FROM measurements)";
 
 using SnapshotState = CatalogState;
@@ -80,8 +82,9 @@ SnapshotState ReadState(Statement& s) {
     Statement& s;
     ~Reset() { s.tryReset(); }
   } reset{s};
-  if (!s.executeStep()) return {};
-  return {s.getColumn(0).getInt64(), s.getColumn(1).getInt64()};
+  const auto read_at = std::chrono::steady_clock::now();
+  if (!s.executeStep()) return {0, 0, read_at};
+  return {s.getColumn(0).getInt64(), s.getColumn(1).getInt64(), read_at};
 }
 
 // The last state read of each database file, reused until it is older than the max age or
@@ -140,10 +143,6 @@ class SnapshotCache {
   static SnapshotCache& Instance() {
     static SnapshotCache cache;
     return cache;
-  }
-  std::shared_ptr<CachedSnapshot> Get(const std::string& file, long long generation) {
-    auto latest = Latest(file);
-    return latest && latest->generation == generation ? latest : nullptr;
   }
   // The snapshot kept for `file`, whatever its generation (nullptr: none).
   std::shared_ptr<CachedSnapshot> Latest(const std::string& file) {
@@ -226,21 +225,41 @@ Result<std::shared_ptr<CachedSnapshot>> CachedCatalog::Snapshot() {
                             : KeptStates::Instance().Current(file, db_, state);
     newest_measurement_id_ = now.newest_measurement_id;
     long long before = now.generation;
-    snapshot_ = SnapshotCache::Instance().Get(file, before);
-    if (!snapshot_) {
+    const bool in_transaction = db_.InTransaction();
+    // The kept snapshot serves this request when it is of the generation the request read,
+    // or was read from the database after the request's state was (so it holds every write
+    // that state does: after a burst of writes one build serves every request that read an
+    // older generation meanwhile, instead of each rebuilding). Not inside a transaction,
+    // whose own uncommitted writes no shared snapshot holds.
+    auto usable = [&](const std::shared_ptr<CachedSnapshot>& kept) {
+      return kept && (kept->generation == before ||
+                      (!in_transaction && kept->built_at >= now.read_at));
+    };
+    snapshot_ = SnapshotCache::Instance().Latest(file);
+    if (!usable(snapshot_)) {
       std::lock_guard building(SnapshotCache::Instance().BuildMutex(file));
-      snapshot_ = SnapshotCache::Instance().Get(file, before);  // built while we waited?
-      if (snapshot_) return snapshot_;
-      auto built = Build(store_, before);
+      snapshot_ = SnapshotCache::Instance().Latest(file);  // built while we waited?
+      if (usable(snapshot_)) return snapshot_;
+      // Inside a transaction (a write's own, uncommitted view) the build is this request's
+      // only. Otherwise it reads one snapshot of the database, its generation included, and
+      // is shared under that generation: the one this request read or, when a write
+      // committed since, a newer one (this request then answers from the newer catalog, as
+      // it would without the cache; the next requests that read that generation share it).
+      const bool shared = !in_transaction;
+      const auto started = std::chrono::steady_clock::now();
+      std::optional<Transaction> reading;
+      if (shared) reading.emplace(db_, TransactionKind::kSnapshot);
+      const long long built_generation = shared ? generation() : before;
+      auto built = Build(store_, built_generation);
       if (!built.ok()) return built.error();
+      if (reading) reading->commit();
       snapshot_ = *built;
+      snapshot_->built_at = started;
       // Served while this generation's own values are derived (CachedCatalog::Derived).
       if (auto earlier = SnapshotCache::Instance().Latest(file)) {
         snapshot_->previous = earlier->Latest();
       }
-      // A write committed while it was built: this request uses what it read (as it would
-      // without the cache), but the snapshot is not shared under a generation it may not be.
-      if (generation() == before) SnapshotCache::Instance().Put(file, snapshot_);
+      if (shared) SnapshotCache::Instance().Put(file, snapshot_);
     }
     return snapshot_;
   });

@@ -1,6 +1,8 @@
 // A CatalogReader that serves the planner's hot reads from a snapshot of the catalog built
 // once per catalog generation (every write bumps catalog_meta.generation) and shared by
-// every connection of the process: GPUs, exchange rates, instance types and their offers
+// every connection of the process. A snapshot is read in one read transaction, its
+// generation included, and serves a request that read the same generation or read its
+// state before the snapshot's transaction began (it holds every write that state does): GPUs, exchange rates, instance types and their offers
 // (the process's one cache of offers), and the spot series the planner summarizes. One
 // small query per request checks the generation (ReadRequestCatalogState when the request
 // read it already, else one per CachedCatalog); everything else the snapshot already holds
@@ -33,6 +35,8 @@ class CachedSnapshot;  // db/cached_catalog.cc
 struct CatalogState {
   long long generation = 0;
   long long newest_measurement_id = 0;
+  // When the read began: a snapshot built from a read that began later is at least as new.
+  std::chrono::steady_clock::time_point read_at{};
 };
 // How long a state read from a database file (its generation and newest measured run) may
 // be reused by later requests of this process (0, the default: every request reads it). A write committed through this process

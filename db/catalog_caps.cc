@@ -2,8 +2,9 @@
 
 #include <set>
 #include <string>
-#include <tuple>
+#include <vector>
 
+#include "db/bulk_rows.h"
 #include "db/catalog_writer.h"
 #include "db/sql.h"
 
@@ -24,38 +25,23 @@ size_t Count(Connection& db, const char* sql) {
 
 // Instance types of `batch` the catalog does not hold, each counted once.
 size_t NewInstanceTypes(Connection& db, const CatalogBatch& batch) {
-  Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
-  std::set<std::pair<std::string, std::string>> seen;
-  size_t added = 0;
-  for (const InstanceType& t : batch.instance_types) {
-    if (!seen.insert({t.cloud, t.id}).second) continue;
-    exists.bind(1, t.cloud);
-    exists.bind(2, t.id);
-    if (!exists.executeStep()) ++added;
-    exists.reset();
-  }
-  return added;
+  std::set<std::vector<std::string>> keys;
+  for (const InstanceType& t : batch.instance_types) keys.insert({t.cloud, t.id});
+  const std::vector<std::vector<std::string>> distinct(keys.begin(), keys.end());
+  return keys.size() - ExistingKeys(db, "instance_types", {"cloud", "id"}, distinct).size();
 }
 
 // Current-price keys of `batch` the catalog does not hold, each counted once; looked up
 // by a prefix of the prices' UNIQUE (cloud, instance_type, region, zone, kind, observed_at).
 size_t NewPriceKeys(Connection& db, const CatalogBatch& batch) {
-  Statement exists(db,
-                           "SELECT 1 FROM prices WHERE cloud = ? AND instance_type = ? AND "
-                           "region = ? AND zone = ? AND kind = ? LIMIT 1");
-  std::set<std::tuple<std::string, std::string, std::string, std::string, std::string>> seen;
-  size_t added = 0;
+  std::set<std::vector<std::string>> keys;
   for (const PriceObservation& p : batch.prices) {
-    if (!seen.insert({p.cloud, p.instance_type, p.region, p.zone, p.kind}).second) continue;
-    exists.bind(1, p.cloud);
-    exists.bind(2, p.instance_type);
-    exists.bind(3, p.region);
-    exists.bind(4, p.zone);
-    exists.bind(5, p.kind);
-    if (!exists.executeStep()) ++added;
-    exists.reset();
+    keys.insert({p.cloud, p.instance_type, p.region, p.zone, p.kind});
   }
-  return added;
+  const std::vector<std::vector<std::string>> distinct(keys.begin(), keys.end());
+  return keys.size() -
+         ExistingKeys(db, "prices", {"cloud", "instance_type", "region", "zone", "kind"}, distinct)
+             .size();
 }
 
 // The catalog's keys plus the new keys of `batch`, against the caps; `generation` is read

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <set>
 
+#include "db/bulk_rows.h"
 #include "db/field_rules.h"
 #include "db/spot_bands.h"
 #include "db/sql.h"
@@ -26,11 +27,11 @@ void BindPositiveOrNull(Statement& stmt, int index, int value) {
 
 void BumpCatalogGeneration(Connection& db) {
   db.exec("INSERT INTO catalog_meta (key, value) VALUES ('generation', '1') "
-          "ON CONFLICT (key) DO UPDATE SET value = CAST(catalog_meta.value AS INTEGER) + 1");
+          "ON CONFLICT (key) DO UPDATE SET value = CAST(catalog_meta.value AS BIGINT) + 1");
 }
 
 long long CatalogGeneration(Connection& db) {
-  Statement s(db, "SELECT CAST(value AS INTEGER) FROM catalog_meta WHERE key = 'generation'");
+  Statement s(db, "SELECT CAST(value AS BIGINT) FROM catalog_meta WHERE key = 'generation'");
   return s.executeStep() ? s.getColumn(0).getInt64() : 0;
 }
 
@@ -168,24 +169,20 @@ BatchCounts WriteCatalogBatch(Connection& db, const CatalogBatch& batch) {
   Statement ensure_region(
       db, "INSERT INTO regions (cloud, id, display_name) VALUES (?1, ?2, ?2) "
       "ON CONFLICT DO NOTHING");
-  Statement exists(db, "SELECT 1 FROM instance_types WHERE cloud = ? AND id = ?");
-  Statement upsert_type(db, R"SQL(
+  BulkInsert upsert_type(db, R"SQL(
 INSERT INTO instance_types (cloud, id, gpu_id, gpu_count, vcpus, memory_gib, interconnect,
-  interconnect_bw_gbps, network_gbps, arch, host_instance_type, accelerator_name, source)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+  interconnect_bw_gbps, network_gbps, arch, host_instance_type, accelerator_name, source))SQL",
+                         13, R"SQL(
 ON CONFLICT (cloud, id) DO UPDATE SET gpu_id = excluded.gpu_id, gpu_count = excluded.gpu_count,
   vcpus = excluded.vcpus, memory_gib = excluded.memory_gib, interconnect = excluded.interconnect,
   interconnect_bw_gbps = excluded.interconnect_bw_gbps, network_gbps = excluded.network_gbps,
   arch = excluded.arch, host_instance_type = excluded.host_instance_type,
   accelerator_name = excluded.accelerator_name, source = excluded.source
 )SQL");
-  Statement price_exists(db, R"SQL(
-SELECT 1 FROM prices WHERE cloud = ? AND instance_type = ? AND region = ? AND zone = ? AND kind = ?
-  AND observed_at = ?)SQL");
-  Statement upsert_price(db, R"SQL(
+  BulkInsert upsert_price(db, R"SQL(
 INSERT INTO prices (cloud, instance_type, region, zone, kind, price_per_hour, currency,
-  observed_at, source)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+  observed_at, source))SQL",
+                          9, R"SQL(
 ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SET
   price_per_hour = excluded.price_per_hour, currency = excluded.currency,
   source = excluded.source
@@ -214,58 +211,52 @@ ON CONFLICT (cloud, instance_type, region, zone, kind, observed_at) DO UPDATE SE
       scope.reset();
     }
   }
-  for (const InstanceType& t : batch.instance_types) {
+  // A row counts as updated when the catalog held its key before the write or an earlier
+  // row of the batch wrote it (as if each row were looked up just before it is written).
+  std::vector<std::vector<std::string>> type_keys;
+  type_keys.reserve(batch.instance_types.size());
+  for (const InstanceType& t : batch.instance_types) type_keys.push_back({t.cloud, t.id});
+  std::set<std::vector<std::string>> held_types =
+      ExistingKeys(db, "instance_types", {"cloud", "id"}, type_keys);
+  for (size_t i = 0; i < batch.instance_types.size(); ++i) {
+    const InstanceType& t = batch.instance_types[i];
     ensure_cloud_once(t.cloud, "");
-    exists.bind(1, t.cloud);
-    exists.bind(2, t.id);
-    bool existed = exists.executeStep();
-    exists.reset();
-    upsert_type.bind(1, t.cloud);
-    upsert_type.bind(2, t.id);
-    upsert_type.bind(3, t.gpu_id);
-    upsert_type.bind(4, t.gpu_count);
-    BindOptional(upsert_type, 5, t.vcpus);
-    BindOptional(upsert_type, 6, t.memory_gib);
-    upsert_type.bind(7, t.interconnect);
-    upsert_type.bind(8, t.interconnect_bw_gbps);
-    BindOptional(upsert_type, 9, t.network_gbps);
-    upsert_type.bind(10, t.arch);
-    upsert_type.bind(11, t.host_instance_type);
-    upsert_type.bind(12, t.accelerator_name);
-    upsert_type.bind(13, t.source);
-    upsert_type.exec();
-    upsert_type.reset();
+    const bool existed = !held_types.insert(type_keys[i]).second;
+    upsert_type.Add(t.cloud + '\x1f' + t.id,
+                    {t.cloud, t.id, t.gpu_id, static_cast<long long>(t.gpu_count),
+                     OptionalValue(t.vcpus), OptionalValue(t.memory_gib), t.interconnect,
+                     t.interconnect_bw_gbps, OptionalValue(t.network_gbps), t.arch,
+                     t.host_instance_type, t.accelerator_name, t.source});
     ++(existed ? counts.updated : counts.inserted);
   }
-  std::set<std::pair<std::string, std::string>> regions;
+  upsert_type.Flush();  // before the prices that refer to them
+  std::vector<std::vector<std::string>> price_keys;
+  price_keys.reserve(batch.prices.size());
   for (const PriceObservation& p : batch.prices) {
+    price_keys.push_back({p.cloud, p.instance_type, p.region, p.zone, p.kind,
+                          rules::CanonicalOrSame(p.observed_at)});
+  }
+  std::set<std::vector<std::string>> held_prices = ExistingKeys(
+      db, "prices", {"cloud", "instance_type", "region", "zone", "kind", "observed_at"},
+      price_keys);
+  std::set<std::pair<std::string, std::string>> regions;
+  for (size_t i = 0; i < batch.prices.size(); ++i) {
+    const PriceObservation& p = batch.prices[i];
     if (regions.insert({p.cloud, p.region}).second) {
       ensure_region.bind(1, p.cloud);
       ensure_region.bind(2, p.region);
       all.regions += ensure_region.exec();  // regions a price creates count too
       ensure_region.reset();
     }
-    price_exists.bind(1, p.cloud);
-    price_exists.bind(2, p.instance_type);
-    price_exists.bind(3, p.region);
-    price_exists.bind(4, p.zone);
-    price_exists.bind(5, p.kind);
-    const std::string observed_at = rules::CanonicalOrSame(p.observed_at);
-    price_exists.bind(6, observed_at);
-    ++(price_exists.executeStep() ? all.prices.updated : all.prices.inserted);
-    price_exists.reset();
-    upsert_price.bind(1, p.cloud);
-    upsert_price.bind(2, p.instance_type);
-    upsert_price.bind(3, p.region);
-    upsert_price.bind(4, p.zone);
-    upsert_price.bind(5, p.kind);
-    upsert_price.bind(6, p.price_per_hour);
-    upsert_price.bind(7, p.currency);
-    upsert_price.bind(8, observed_at);
-    upsert_price.bind(9, p.source);
-    upsert_price.exec();
-    upsert_price.reset();
+    const std::vector<std::string>& key = price_keys[i];
+    ++(held_prices.insert(key).second ? all.prices.inserted : all.prices.updated);
+    std::string queued_key;
+    for (const std::string& part : key) queued_key += part + '\x1f';
+    upsert_price.Add(std::move(queued_key),
+                     {p.cloud, p.instance_type, p.region, p.zone, p.kind, p.price_per_hour,
+                      p.currency, key[5], p.source});
   }
+  upsert_price.Flush();
   all.spot_bands = WriteSpotBands(db, batch.spot_bands);
   return all;
 }

@@ -10,6 +10,10 @@
 #include <cstring>
 #include <optional>
 
+#include <poll.h>
+
+#include "db/write_transaction.h"
+
 namespace gpuplan::db {
 
 namespace {
@@ -145,8 +149,16 @@ class PgStatement final : public StatementImpl {
     Clear();
     std::vector<const char*> values(count_);
     for (int i = 0; i < count_; ++i) values[i] = values_[i] ? values_[i]->c_str() : nullptr;
-    result_ = PQexecParams(connection_.handle(), sql.c_str(), count_, types_.data(), values.data(),
-                           nullptr, nullptr, 0);
+    // A statement run again (an import's per-row upsert) is parsed and planned once.
+    const std::string prepared =
+        &sql == &sql_ && ++runs_ >= 2 ? connection_.PreparedName(sql_, types_) : std::string();
+    if (prepared.empty()) {
+      result_ = PQexecParams(connection_.handle(), sql.c_str(), count_, types_.data(),
+                             values.data(), nullptr, nullptr, 0);
+    } else {
+      result_ = PQexecPrepared(connection_.handle(), prepared.c_str(), count_, values.data(),
+                               nullptr, nullptr, 0);
+    }
     ExecStatusType status = result_ ? PQresultStatus(result_) : PGRES_FATAL_ERROR;
     if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
       SqlError error = connection_.ErrorOf(result_, sql_);
@@ -198,6 +210,7 @@ class PgStatement final : public StatementImpl {
   std::vector<Oid> types_;
   PGresult* result_ = nullptr;
   int row_ = -1;
+  int runs_ = 0;
   std::string cursor_;  // "" unless RowFetch::kBatched
   bool cursor_open_ = false;
 };
@@ -266,6 +279,37 @@ std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>*
       size_t end = std::min(j + 1, sql.size());
       out.append(sql.substr(i, end - i));
       i = end;
+    } else if (c == '/' && i + 1 < sql.size() && sql[i + 1] == '*') {  // comments nest
+      size_t j = i + 2;
+      for (int depth = 1; j < sql.size() && depth > 0;) {
+        if (sql.compare(j, 2, "/*") == 0) {
+          ++depth;
+          j += 2;
+        } else if (sql.compare(j, 2, "*/") == 0) {
+          --depth;
+          j += 2;
+        } else {
+          ++j;
+        }
+      }
+      out.append(sql.substr(i, j - i));
+      i = j;
+    } else if (c == '$' && (i == 0 || !is_name_char(sql[i - 1]))) {  // $tag$ ... $tag$
+      size_t j = i + 1;
+      while (j < sql.size() && is_name_char(sql[j]) &&
+             !(j == i + 1 && std::isdigit(static_cast<unsigned char>(sql[j])))) {
+        ++j;
+      }
+      if (j < sql.size() && sql[j] == '$') {
+        std::string_view tag = sql.substr(i, j + 1 - i);
+        size_t close = sql.find(tag, j + 1);
+        size_t end = close == std::string_view::npos ? sql.size() : close + tag.size();
+        out.append(sql.substr(i, end - i));
+        i = end;
+      } else {
+        out += c;
+        ++i;
+      }
     } else if (c == '-' && i + 1 < sql.size() && sql[i + 1] == '-') {
       size_t end = sql.find('\n', i);
       if (end == std::string_view::npos) end = sql.size();
@@ -307,6 +351,16 @@ std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>*
   return out;
 }
 
+namespace {
+// libpq's notices (warnings, and a FATAL the server sent an idle connection) go to the
+// storage log, one line each, rather than to stderr.
+void LogNotice(void*, const char* message) {
+  std::string line(message ? message : "");
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  LogStorageMessage("PostgreSQL: " + line);
+}
+}  // namespace
+
 PgConnection::PgConnection(const std::string& url) : url_(url) {
   // Bounds unless the URL sets its own (libpq keeps the last value of a keyword, and the URL
   // is expanded last): a start must not hang on an unreachable server, nor a request on a
@@ -323,6 +377,7 @@ PgConnection::PgConnection(const std::string& url) : url_(url) {
     throw SqlError(SqlError::Kind::kStorage,
                    "cannot connect to " + RedactedUrl(url) + ": " + why);
   }
+  PQsetNoticeProcessor(conn_, &LogNotice, nullptr);  // kept across PQreset
   try {
     ApplySessionSettings();
   } catch (...) {
@@ -344,14 +399,48 @@ void PgConnection::ApplySessionSettings() {
 
 bool PgConnection::Connected() const { return conn_ && PQstatus(conn_) == CONNECTION_OK; }
 
+bool PgConnection::ClosedByServer() {
+  if (!Connected()) return true;
+  // An idle connection has nothing to read unless the server sent something (a FATAL
+  // "terminating connection" on a shutdown) or closed its end (a restart, a crash, an
+  // idle-session timeout): then reading tells libpq, whose status turns bad on the EOF.
+  // The FATAL message and the EOF may arrive as two reads: read while there is something.
+  for (int reads = 0; reads < 8; ++reads) {
+    pollfd fd{PQsocket(conn_), POLLIN, 0};
+    if (fd.fd < 0) return true;
+    if (poll(&fd, 1, 0) <= 0) break;
+    if (!PQconsumeInput(conn_)) return true;
+  }
+  return !Connected();
+}
+
 void PgConnection::Reconnect() {
-  if (Connected()) return;
+  if (!ClosedByServer()) return;
   PQreset(conn_);
+  prepared_.clear();  // a new session has none
   if (!Connected()) {
     throw SqlError(SqlError::Kind::kStorage, "cannot reconnect to " + RedactedUrl(url_) + ": " +
                                                  PQerrorMessage(conn_));
   }
   ApplySessionSettings();
+}
+
+std::string PgConnection::PreparedName(const std::string& sql, const std::vector<unsigned>& types) {
+  std::string key = sql;
+  for (unsigned type : types) key += '\0' + std::to_string(type);
+  if (auto found = prepared_.find(key); found != prepared_.end()) return found->second;
+  if (prepared_.size() >= kMaxPreparedStatements) return "";
+  std::string name = "gpuplan_p" + std::to_string(prepared_.size() + 1);
+  PGresult* result = PQprepare(conn_, name.c_str(), sql.c_str(), static_cast<int>(types.size()),
+                               types.data());
+  if (!result || PQresultStatus(result) != PGRES_COMMAND_OK) {
+    SqlError error = ErrorOf(result, sql);
+    if (result) PQclear(result);
+    throw error;
+  }
+  PQclear(result);
+  prepared_.emplace(std::move(key), name);
+  return name;
 }
 
 SqlError PgConnection::ErrorOf(const PGresult* result, std::string_view sql) const {

@@ -1,7 +1,12 @@
 // The PostgreSQL backend of db/sql.h (for several replicas on one shared catalog): a
-// Connection over one libpq connection. Statements run with PQexecParams in text format, so
-// nothing is kept on the server between calls and a statement survives a reconnect; one
-// prepared with RowFetch::kBatched reads its rows through a cursor, a thousand at a time.
+// Connection over one libpq connection. Statements run with PQexecParams in text format; a
+// Statement run a second time (a loop: an import's per-row upserts) is prepared on the
+// server then (PQprepare) and runs prepared from there on, so the loop is parsed and planned
+// once. The session keeps up to kMaxPreparedStatements of them, keyed by text and parameter
+// types, for later Statements with the same text; a reconnect starts a session without
+// them. A statement run once, as every read is, keeps nothing on the server (so a read is
+// planned for its own parameters). One prepared with RowFetch::kBatched reads its rows
+// through a cursor, a thousand at a time.
 //
 // Parameters: the SQLite forms the project writes (`?`, `?NNN`, `:name`) become `$N` when a
 // statement is prepared; integers are sent as int8, reals as float8, text and NULL untyped
@@ -24,6 +29,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "db/sql.h"
@@ -40,6 +46,10 @@ inline constexpr const char* kPostgresLockTimeout = "5s";
 // far above any statement the service runs: the whole-catalog offer query takes ~0.1 s).
 inline constexpr const char* kPostgresStatementTimeout = "60s";
 
+// How many prepared statements one session keeps (each holds a plan on the server); past
+// that, statements run unprepared.
+inline constexpr size_t kMaxPreparedStatements = 256;
+
 // True when `url` names a PostgreSQL database (postgresql:// or postgres://); anything else
 // is a SQLite file path.
 bool IsPostgresUrl(std::string_view url);
@@ -50,8 +60,8 @@ std::string RedactedUrl(std::string_view url);
 
 // `sql` with SQLite parameters turned into PostgreSQL's `$N`: `?NNN` keeps its number, `?`
 // takes the next one, and each distinct `:name` takes the next one (its name is pushed onto
-// `names` at index N-1; unnamed slots get ""). Text in quotes, comments and `::` casts is
-// left alone. `count` receives the largest N.
+// `names` at index N-1; unnamed slots get ""). Text in quotes, `$tag$` dollar quotes, `--`
+// and (nested) `/* */` comments, and `::` casts is left alone. `count` receives the largest N.
 std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>* names, int* count);
 
 class PgConnection final : public Connection {
@@ -69,8 +79,15 @@ class PgConnection final : public Connection {
 
   // True when the connection to the server is up (as far as libpq knows).
   bool Connected() const;
-  // Re-establishes a lost connection (no-op when it is up); throws SqlError (kStorage).
+  // Re-establishes a lost connection (no-op when it is up); throws SqlError (kStorage). Lost
+  // includes a connection the server closed while it sat idle (a PostgreSQL restart): a
+  // non-blocking read of its socket tells, so the pool's next lease does not fail on it.
   void Reconnect();
+
+  // The name of this session's prepared statement for `sql` (already in `$N` form) with
+  // parameter types `types` (OIDs, 0 for "inferred"), preparing it first when the session
+  // has not; "" when the session already holds kMaxPreparedStatements. Throws SqlError.
+  std::string PreparedName(const std::string& sql, const std::vector<unsigned>& types);
 
   // The SqlError for a failed call whose result is `result` (may be null). For statements.
   SqlError ErrorOf(const pg_result* result, std::string_view sql) const;
@@ -79,8 +96,11 @@ class PgConnection final : public Connection {
 
  private:
   void ApplySessionSettings();
+  // True when the server has closed (or is closing) this idle connection. Never blocks.
+  bool ClosedByServer();
   pg_conn* conn_ = nullptr;
   std::string url_;
+  std::unordered_map<std::string, std::string> prepared_;  // text + types -> name
 };
 
 }  // namespace gpuplan::db

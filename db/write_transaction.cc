@@ -22,6 +22,10 @@ void LogStorage(const SqlError& e) {
 
 void SetStorageLog(void (*log)(const std::string& what)) { storage_log = log; }
 
+void LogStorageMessage(const std::string& what) {
+  if (storage_log) storage_log(what);
+}
+
 void WriteTransaction::commit() {
   if (db_.dialect() == SqlDialect::kPostgres) {
     db_.exec("INSERT INTO catalog_meta (key, value) VALUES ('commits', '1') ON CONFLICT (key) "

@@ -57,6 +57,9 @@ long long WriteCommits(Connection& db);
 // Where the database's text of a failure goes (the server installs its logger); by default
 // nowhere. Set once at start, before requests are served.
 void SetStorageLog(void (*log)(const std::string& what));
+// Sends a database's own message to the storage log: PostgreSQL's warnings and notices
+// (db/pg_connection.h), which libpq would otherwise print on stderr. Thread-safe.
+void LogStorageMessage(const std::string& what);
 
 // The error of a failed read or probe: kUnavailable "the catalog is busy ..." for
 // busy/locked, else a fixed "the database cannot answer now" (the text goes to the log).

@@ -40,6 +40,11 @@ TEST(PostgresPlaceholdersTest, LeavesQuotesCommentsAndCastsAlone) {
   EXPECT_EQ(Translate("SELECT x::timestamptz, :a::text"), "SELECT x::timestamptz, $1::text");
   EXPECT_EQ(Translate("strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"),
             "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')");
+  // Block comments (which nest) and dollar quotes hold no parameters either.
+  EXPECT_EQ(Translate("SELECT /* ? /* :x */ ? */ ?"), "SELECT /* ? /* :x */ ? */ $1");
+  EXPECT_EQ(Translate("SELECT $$ ? :x $$, $f$ it's ? $f$, ?"),
+            "SELECT $$ ? :x $$, $f$ it's ? $f$, $1");
+  EXPECT_EQ(Translate("SELECT $1 + ?2"), "SELECT $1 + $2");  // $1 is no dollar quote
 }
 
 TEST(RedactedUrlTest, HidesEitherFormOfPassword) {
