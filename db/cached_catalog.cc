@@ -82,9 +82,13 @@ SnapshotState ReadState(Statement& s) {
     Statement& s;
     ~Reset() { s.tryReset(); }
   } reset{s};
-  const auto read_at = std::chrono::steady_clock::now();
-  if (!s.executeStep()) return {0, 0, read_at};
-  return {s.getColumn(0).getInt64(), s.getColumn(1).getInt64(), read_at};
+  // Taken once the row is read: the database's view of this read (SQLite's read transaction,
+  // PostgreSQL's statement snapshot) began before it, so a snapshot whose transaction
+  // began at or after read_at holds everything this state does.
+  if (!s.executeStep()) return {0, 0, std::chrono::steady_clock::now()};
+  CatalogState state{s.getColumn(0).getInt64(), s.getColumn(1).getInt64(), {}};
+  state.read_at = std::chrono::steady_clock::now();
+  return state;
 }
 
 // The last state read of each database file, reused until it is older than the max age or

@@ -35,7 +35,8 @@ class CachedSnapshot;  // db/cached_catalog.cc
 struct CatalogState {
   long long generation = 0;
   long long newest_measurement_id = 0;
-  // When the read began: a snapshot built from a read that began later is at least as new.
+  // When the read had its row (steady clock): a snapshot whose read transaction began
+  // later holds at least this state's catalog.
   std::chrono::steady_clock::time_point read_at{};
 };
 // How long a state read from a database file (its generation and newest measured run) may

@@ -65,7 +65,11 @@ class PgStatement final : public StatementImpl {
     return 0;
   }
   int ParameterCount() override { return count_; }
-  void BindNull(int index) override { Set(index, std::nullopt, 0); }
+  // A NULL keeps the type its slot last had (a typed NULL is still NULL): the parameter
+  // types, and so the prepared form, do not change with every absent value.
+  void BindNull(int index) override {
+    Set(index, std::nullopt, index >= 1 && index <= count_ ? types_[index - 1] : 0);
+  }
   void BindInt64(int index, long long value) override {
     Set(index, std::to_string(value), kInt8Oid);
   }
@@ -149,9 +153,11 @@ class PgStatement final : public StatementImpl {
     Clear();
     std::vector<const char*> values(count_);
     for (int i = 0; i < count_; ++i) values[i] = values_[i] ? values_[i]->c_str() : nullptr;
-    // A statement run again (an import's per-row upsert) is parsed and planned once.
-    const std::string prepared =
-        &sql == &sql_ && ++runs_ >= 2 ? connection_.PreparedName(sql_, types_) : std::string();
+    // A statement run again with the same parameter types (a loop: an import's chunks) is
+    // parsed and planned once; one run once, or with new types each time, is not prepared.
+    const bool again = &sql == &sql_ && runs_++ > 0 && types_ == last_run_types_;
+    if (&sql == &sql_) last_run_types_ = types_;
+    const std::string prepared = again ? connection_.PreparedName(sql_, types_) : std::string();
     if (prepared.empty()) {
       result_ = PQexecParams(connection_.handle(), sql.c_str(), count_, types_.data(),
                              values.data(), nullptr, nullptr, 0);
@@ -211,6 +217,7 @@ class PgStatement final : public StatementImpl {
   PGresult* result_ = nullptr;
   int row_ = -1;
   int runs_ = 0;
+  std::vector<Oid> last_run_types_;
   std::string cursor_;  // "" unless RowFetch::kBatched
   bool cursor_open_ = false;
 };
@@ -354,12 +361,22 @@ std::string PostgresPlaceholders(std::string_view sql, std::vector<std::string>*
 namespace {
 // libpq's notices (warnings, and a FATAL the server sent an idle connection) go to the
 // storage log, one line each, rather than to stderr.
-void LogNotice(void*, const char* message) {
+void LogNotice(const char* message) {
   std::string line(message ? message : "");
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
   LogStorageMessage("PostgreSQL: " + line);
 }
 }  // namespace
+
+void PgConnection::ReceiveNotice(void* self, const PGresult* notice) {
+  LogNotice(PQresultErrorMessage(notice));
+  // The server ends a session with a FATAL message, then closes the socket: an idle
+  // connection that has read the one is as good as closed before the other arrives.
+  const char* severity = PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED);
+  if (severity && (std::strcmp(severity, "FATAL") == 0 || std::strcmp(severity, "PANIC") == 0)) {
+    static_cast<PgConnection*>(self)->ended_by_server_ = true;
+  }
+}
 
 PgConnection::PgConnection(const std::string& url) : url_(url) {
   // Bounds unless the URL sets its own (libpq keeps the last value of a keyword, and the URL
@@ -377,7 +394,7 @@ PgConnection::PgConnection(const std::string& url) : url_(url) {
     throw SqlError(SqlError::Kind::kStorage,
                    "cannot connect to " + RedactedUrl(url) + ": " + why);
   }
-  PQsetNoticeProcessor(conn_, &LogNotice, nullptr);  // kept across PQreset
+  PQsetNoticeReceiver(conn_, &PgConnection::ReceiveNotice, this);  // kept across PQreset
   try {
     ApplySessionSettings();
   } catch (...) {
@@ -411,13 +428,14 @@ bool PgConnection::ClosedByServer() {
     if (poll(&fd, 1, 0) <= 0) break;
     if (!PQconsumeInput(conn_)) return true;
   }
-  return !Connected();
+  return ended_by_server_ || !Connected();
 }
 
 void PgConnection::Reconnect() {
   if (!ClosedByServer()) return;
   PQreset(conn_);
   prepared_.clear();  // a new session has none
+  ended_by_server_ = false;
   if (!Connected()) {
     throw SqlError(SqlError::Kind::kStorage, "cannot reconnect to " + RedactedUrl(url_) + ": " +
                                                  PQerrorMessage(conn_));

@@ -96,8 +96,12 @@ class PgConnection final : public Connection {
 
  private:
   void ApplySessionSettings();
-  // True when the server has closed (or is closing) this idle connection. Never blocks.
+  // True when the server has closed (or is closing: it sent FATAL) this idle connection.
+  // Never blocks.
   bool ClosedByServer();
+  // libpq's notice receiver: logs the notice; a FATAL one marks the session ended.
+  static void ReceiveNotice(void* self, const pg_result* notice);
+  bool ended_by_server_ = false;
   pg_conn* conn_ = nullptr;
   std::string url_;
   std::unordered_map<std::string, std::string> prepared_;  // text + types -> name

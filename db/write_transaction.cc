@@ -1,6 +1,7 @@
 #include "db/write_transaction.h"
 
 #include <atomic>
+#include <cstdio>
 
 #include "db/database.h"
 
@@ -23,7 +24,11 @@ void LogStorage(const SqlError& e) {
 void SetStorageLog(void (*log)(const std::string& what)) { storage_log = log; }
 
 void LogStorageMessage(const std::string& what) {
-  if (storage_log) storage_log(what);
+  if (storage_log) {
+    storage_log(what);
+  } else {
+    std::fprintf(stderr, "%s\n", what.c_str());  // a CLI command, or before the server's log
+  }
 }
 
 void WriteTransaction::commit() {

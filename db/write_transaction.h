@@ -58,7 +58,8 @@ long long WriteCommits(Connection& db);
 // nowhere. Set once at start, before requests are served.
 void SetStorageLog(void (*log)(const std::string& what));
 // Sends a database's own message to the storage log: PostgreSQL's warnings and notices
-// (db/pg_connection.h), which libpq would otherwise print on stderr. Thread-safe.
+// (db/pg_connection.h); to stderr while none is set (CLI commands, a server's start before
+// it installs its log). Thread-safe.
 void LogStorageMessage(const std::string& what);
 
 // The error of a failed read or probe: kUnavailable "the catalog is busy ..." for

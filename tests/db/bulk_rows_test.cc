@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "db/catalog_batch.h"
+#include "db/catalog_writer.h"
 #include "db/database.h"
 #include "tests/testing/temp_dir.h"
 #include "tests/testing/test_database.h"
@@ -101,6 +103,75 @@ TEST_F(BulkRowsTest, ExistingKeysFindsExactlyTheHeldKeysAcrossChunks) {
   }
   EXPECT_TRUE(ExistingKeys(*db_, "bulk_t", {"a", "b"}, {}).empty());
   EXPECT_THROW(ExistingKeys(*db_, "bulk_t", {"a", "b"}, {{"x"}}), SqlError);
+}
+
+// WriteCatalogBatch counts a row as updated when the catalog held its key before the write
+// or an earlier row of the same batch wrote it, across chunk edges, and the later of two
+// rows with one key is what the catalog keeps.
+TEST(CatalogWriterBulkTest, CountsAndLaterRowsHoldAcrossChunksAndRepeatedKeys) {
+  TempDir dir;
+  TestDatabase database(dir, TestDatabase::Start::kSeeded);
+  auto opened = OpenDatabase(database.url());
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  Connection& db = **opened;
+  const std::string gpu = db.execAndGet("SELECT id FROM gpus ORDER BY id LIMIT 1").getString();
+  ASSERT_FALSE(gpu.empty());
+  db.exec("INSERT INTO clouds (id, name, default_currency) VALUES ('bulk', 'bulk', 'USD')");
+  db.exec("INSERT INTO instance_types (cloud, id, gpu_id, gpu_count, interconnect) "
+          "VALUES ('bulk', 'b.0', '" + gpu + "', 1, 'none')");  // held before the write
+
+  CatalogBatch batch;
+  const int types = 2 * kBulkRows + 50;
+  for (int i = 0; i < types; ++i) {
+    InstanceType t;
+    t.cloud = "bulk";
+    t.id = "b." + std::to_string(i);
+    t.gpu_id = gpu;
+    t.gpu_count = 1 + i % 4;
+    if (i % 3) t.vcpus = 8.0 * t.gpu_count;  // NULL for every third
+    batch.instance_types.push_back(t);
+    PriceObservation p;
+    p.cloud = "bulk";
+    p.instance_type = t.id;
+    p.region = "r1";
+    p.kind = "ondemand";
+    p.price_per_hour = 1.0 + i;
+    p.currency = "USD";
+    p.observed_at = "2026-11-01T00:00:00Z";
+    batch.prices.push_back(p);
+  }
+  // Repeats, one of them in the next chunk: the later row wins and counts as updated.
+  InstanceType again = batch.instance_types[7];
+  again.gpu_count = 8;
+  batch.instance_types.push_back(again);
+  PriceObservation repriced = batch.prices[kBulkRows + 3];
+  repriced.price_per_hour = 99.5;
+  batch.prices.push_back(repriced);
+
+  Transaction tx(db, TransactionKind::kWrite);
+  BatchCounts counts = WriteCatalogBatch(db, batch);
+  tx.commit();
+  EXPECT_EQ(counts.instance_types.inserted, types - 1);
+  EXPECT_EQ(counts.instance_types.updated, 2);  // b.0 held before; b.7 written twice
+  EXPECT_EQ(counts.prices.inserted, types);
+  EXPECT_EQ(counts.prices.updated, 1);
+  EXPECT_EQ(db.execAndGet("SELECT COUNT(*) FROM instance_types WHERE cloud = 'bulk'").getInt64(),
+            types);
+  EXPECT_EQ(db.execAndGet("SELECT gpu_count FROM instance_types WHERE id = 'b.7'").getInt64(), 8);
+  EXPECT_EQ(db.execAndGet("SELECT COUNT(*) FROM instance_types WHERE cloud = 'bulk' AND "
+                          "vcpus IS NULL").getInt64(),
+            (types + 2) / 3);
+  EXPECT_EQ(db.execAndGet("SELECT price_per_hour FROM prices WHERE instance_type = 'b." +
+                          std::to_string(kBulkRows + 3) + "'").getDouble(),
+            99.5);
+
+  Transaction again_tx(db, TransactionKind::kWrite);
+  BatchCounts second = WriteCatalogBatch(db, batch);  // the same batch: every row is held
+  again_tx.commit();
+  EXPECT_EQ(second.instance_types.inserted, 0);
+  EXPECT_EQ(second.instance_types.updated, types + 1);
+  EXPECT_EQ(second.prices.inserted, 0);
+  EXPECT_EQ(second.prices.updated, types + 1);
 }
 
 }  // namespace
