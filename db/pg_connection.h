@@ -1,8 +1,9 @@
 // The PostgreSQL backend of db/sql.h (for several replicas on one shared catalog): a
 // Connection over one libpq connection. Statements run with PQexecParams in text format; a
-// Statement run a second time (a loop: an import's per-row upserts) is prepared on the
-// server then (PQprepare) and runs prepared from there on, so the loop is parsed and planned
-// once. The session keeps up to kMaxPreparedStatements of them, keyed by text and parameter
+// Statement run again with the parameter types of its previous run (a loop: an import's
+// chunks) is prepared on the server then (PQprepare) and runs prepared from there on, so the
+// loop is parsed and planned once (a NULL keeps its slot's last type, so absent values do
+// not change the types). The session keeps up to kMaxPreparedStatements of them, keyed by text and parameter
 // types, for later Statements with the same text; a reconnect starts a session without
 // them. A statement run once, as every read is, keeps nothing on the server (so a read is
 // planned for its own parameters). One prepared with RowFetch::kBatched reads its rows
