@@ -427,6 +427,7 @@ bool PgConnection::ClosedByServer() {
     if (fd.fd < 0) return true;
     if (poll(&fd, 1, 0) <= 0) break;
     if (!PQconsumeInput(conn_)) return true;
+    PQisBusy(conn_);  // parses what was read: a FATAL reaches ReceiveNotice
   }
   return ended_by_server_ || !Connected();
 }

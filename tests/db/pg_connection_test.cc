@@ -4,6 +4,8 @@
 #include "db/pg_connection.h"
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
+#include <poll.h>
 
 #include <chrono>
 #include <string>
@@ -66,6 +68,10 @@ TEST(PgConnectionTest, AStatementRunAgainIsPreparedOnceAndSurvivesAReconnect) {
   for (int i = 0; i < 500 && admin.execAndGet(gone).getInt64() > 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  // And until its FATAL has reached this connection's socket (on a loaded machine loopback
+  // delivery may lag the other connection's answer): the probe sees what has arrived.
+  pollfd fd{PQsocket(db.handle()), POLLIN, 0};
+  ASSERT_EQ(poll(&fd, 1, 5000), 1) << "the server's FATAL never arrived";
   db.Reconnect();  // sees the closed socket without a failing statement
   EXPECT_TRUE(db.Connected());
   EXPECT_NE(db.execAndGet("SELECT pg_backend_pid()").getInt64(), pid);
