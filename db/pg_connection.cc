@@ -155,7 +155,7 @@ class PgStatement final : public StatementImpl {
     for (int i = 0; i < count_; ++i) values[i] = values_[i] ? values_[i]->c_str() : nullptr;
     // A statement run again with the same parameter types (a loop: an import's chunks) is
     // parsed and planned once; one run once, or with new types each time, is not prepared.
-    const bool again = &sql == &sql_ && runs_++ > 0 && types_ == last_run_types_;
+    const bool again = &sql == &sql_ && last_run_types_ == types_;
     if (&sql == &sql_) last_run_types_ = types_;
     const std::string prepared = again ? connection_.PreparedName(sql_, types_) : std::string();
     if (prepared.empty()) {
@@ -216,8 +216,7 @@ class PgStatement final : public StatementImpl {
   std::vector<Oid> types_;
   PGresult* result_ = nullptr;
   int row_ = -1;
-  int runs_ = 0;
-  std::vector<Oid> last_run_types_;
+  std::optional<std::vector<Oid>> last_run_types_;  // none before the first run
   std::string cursor_;  // "" unless RowFetch::kBatched
   bool cursor_open_ = false;
 };
