@@ -23,13 +23,27 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"workload":"bert-large","dataset":{"samples":10000000,"epochs":3},"global_batch_size":256,"precision":"bf16","hardware":{"cloud":"aws","region":"us-east-1","instance_type":"p4d.24xlarge"},"pricing":{"kind":"both"}}'
 LUA
 
-# Prints wrk's figures and leaves the requests/s in $rate.
+# CPU time (user + system, clock ticks) the gpuplan server has used so far.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$GPUPLAN_PID/stat"; }
+# Prints wrk's figures and leaves the requests/s in $rate. With measure_server=1 also the
+# server's own CPU time per request (from /proc): unlike requests/s it does not count wrk's
+# share of the two cores, so it is the steadier figure to compare builds by.
+measure_server=1
 run() {
   echo "== $1"
   shift
+  local before=0 after=0
+  [ "$measure_server" = 1 ] && before=$(server_ticks)
   wrk -t2 -c"$conns" -d"${duration}s" --latency "$@" >"$work/wrk.txt"
+  [ "$measure_server" = 1 ] && after=$(server_ticks)
   grep -E "Requests/sec|Latency  |50%|99%" "$work/wrk.txt"
   rate=$(sed -n 's/^Requests\/sec: *//p' "$work/wrk.txt")
+  if [ "$measure_server" = 1 ]; then
+    local requests
+    requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$work/wrk.txt")
+    awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="${requests:-0}" \
+      'BEGIN { if (n > 0) printf "server CPU per request: %.1f us\n", t / hz * 1e6 / n }'
+  fi
 }
 run "GET /healthz (trivial)" "http://127.0.0.1:$port/healthz"
 healthz=$rate
@@ -91,5 +105,6 @@ CONF
   nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' &
   nginx_pid=$!
   sleep 0.5
+  measure_server=0  # nginx's workers are other processes
   run "nginx static file (ceiling)" "http://127.0.0.1:18089/healthz"
 fi

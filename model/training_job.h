@@ -73,7 +73,9 @@ struct TrainingJob {
   int tensor_parallel = 0;    // 0 = choose
   int pipeline_parallel = 0;  // 0 = choose
   int context_parallel = 0;   // 0 = choose (searched for sequences of kLongSequence tokens+)
-  int virtual_pipeline_stages = 0;  // 0 = choose (interleaving, optimized stacks only)
+  // Interleaved 1F1B chunks per GPU; 0 = none (plain 1F1B, Megatron's default: interleaving
+  // needs a virtual pipeline size in the launch config, so it is never assumed).
+  int virtual_pipeline_stages = 0;
   // nullopt = the stack's practice: on with tensor parallelism in optimized stacks.
   std::optional<bool> sequence_parallel;
   // Async tensor-parallel overlap (Megatron's tp_comm_overlap, PyTorch's async TP): the
