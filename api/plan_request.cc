@@ -256,7 +256,7 @@ std::optional<TrainingRequest> ReadTrainingRequest(JsonReader& r, bool read_hard
   }
   if (auto v = r.Bool("sequence_parallel")) t.job.sequence_parallel = *v;
   if (auto v = r.Bool("tensor_parallel_overlap")) t.job.tensor_parallel_overlap = *v;
-  if (auto v = r.Choice("fp8_scaling", {"delayed", "current"})) {
+  if (auto v = r.Choice("fp8_scaling", {"delayed", "current", "mxfp8"})) {
     t.job.fp8_scaling = *model::ParseFp8Scaling(*v);
   }
   if (read_hardware) ReadHardware(r, t.hardware);

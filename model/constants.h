@@ -65,6 +65,10 @@ struct ModelConstants {
   // (per-tensor dynamic) scaling reads the tensor once more for its amax first.
   double fp8_cast_bytes_delayed = 4.0;
   double fp8_cast_bytes_current = 6.0;
+  // MXFP8 (block scaling): one fused pass reads the 16-bit tensor and writes a row-wise and
+  // a column-wise FP8 copy (blocks run along the reduction dimension of each GEMM of the
+  // pair), each with one 8-bit scale per 32 elements: 2 + 2 x (1 + 1/32). Derived, not fitted.
+  double fp8_cast_bytes_mxfp8 = 2.0 + 2.0 * (1.0 + 1.0 / 32.0);
   double optimized_dispatch_factor = 0.3;  // host work left with CUDA graphs/fused kernels
   double smooth_k = 3.0;  // micro-step = (gpu^k + host^k)^(1/k): issue overlaps GPU work
   // Achieved all-reduce bus bandwidth (nccl-tests busbw, large messages) as a share of

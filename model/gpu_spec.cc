@@ -37,6 +37,13 @@ double PeakTflops(const GpuSpec& gpu, Precision precision) {
   return 0;
 }
 
+bool SupportsMicroscaling(const GpuSpec& gpu) {
+  // By architecture name alone (a spec given in a request may leave the vendor empty).
+  const std::string_view arch = gpu.architecture;
+  return arch.rfind("Blackwell", 0) == 0 ||  // and Blackwell Ultra
+         arch.rfind("CDNA4", 0) == 0 || arch.rfind("CDNA 4", 0) == 0;
+}
+
 std::optional<double> TensorFlopsPerSmPerClock(const GpuSpec& gpu, double tflops) {
   if (!(tflops > 0) || !(gpu.sm_count > 0) || !(gpu.boost_clock_mhz > 0)) return std::nullopt;
   return std::round(tflops * 1e12 / (gpu.sm_count * gpu.boost_clock_mhz * 1e6));

@@ -109,8 +109,12 @@ double SmCount(const GpuSpec& gpu) {
 }
 
 double Fp8CastBytes(const TrainingJob& job, const ModelConstants& c) {
-  return job.fp8_scaling == Fp8Scaling::kCurrent ? c.fp8_cast_bytes_current
-                                                 : c.fp8_cast_bytes_delayed;
+  switch (job.fp8_scaling) {
+    case Fp8Scaling::kDelayed: return c.fp8_cast_bytes_delayed;
+    case Fp8Scaling::kCurrent: return c.fp8_cast_bytes_current;
+    case Fp8Scaling::kMxfp8: return c.fp8_cast_bytes_mxfp8;
+  }
+  return c.fp8_cast_bytes_current;
 }
 
 double PortableAttentionPeak(const GpuSpec& gpu, const ModelConstants& c) {
@@ -975,9 +979,12 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
         " % of the BF16 GEMMs' share of the FP8 peak (fitted on published Transformer Engine "
         "runs); attention, output head, norms and optimizer in BF16/FP32; casts with " +
         std::string(Fp8ScalingName(job.fp8_scaling)) + " scaling, " +
-        Fmt(job.fp8_scaling == Fp8Scaling::kCurrent ? c.fp8_cast_bytes_current
-                                                    : c.fp8_cast_bytes_delayed) +
-        " bytes moved per cast element");
+        Fmt(Fp8CastBytes(job, c)) + " bytes moved per cast element" +
+        (job.fp8_scaling == Fp8Scaling::kMxfp8
+             ? "; MXFP8 GEMMs at the FP8 peak with the same efficiency (block scales are "
+               "applied inside the tensor cores; not calibrated: no published MXFP8 run in "
+               "the fit)"
+             : ""));
   }
   if (c.sigma_by_family.count(w.family) == 0) {
     best.warnings.push_back(std::string("no calibration data for family ") +

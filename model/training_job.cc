@@ -23,8 +23,9 @@ constexpr EnumNames<Framework, 3> kFrameworks = {{{"eager", Framework::kEager},
                                                    {"optimized", Framework::kOptimized},
                                                    {"auto", Framework::kAuto}}};
 
-constexpr EnumNames<Fp8Scaling, 2> kFp8Scalings = {{{"delayed", Fp8Scaling::kDelayed},
-                                                     {"current", Fp8Scaling::kCurrent}}};
+constexpr EnumNames<Fp8Scaling, 3> kFp8Scalings = {{{"delayed", Fp8Scaling::kDelayed},
+                                                     {"current", Fp8Scaling::kCurrent},
+                                                     {"mxfp8", Fp8Scaling::kMxfp8}}};
 
 }  // namespace
 
@@ -237,6 +238,13 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
   if (PeakTflops(gpu, job.precision) <= 0) {
     return Error::Invalid({Part::kJob, "precision"}, std::string(PrecisionName(job.precision)) +
                                                          " is not supported by " + gpu.id)
+        .Because(Refusal::kPrecisionUnsupported);
+  }
+  if (job.precision == Precision::kFp8 && job.fp8_scaling == Fp8Scaling::kMxfp8 &&
+      !SupportsMicroscaling(gpu)) {
+    return Error::Invalid({Part::kJob, "fp8_scaling"},
+                          "mxfp8 block scaling needs tensor cores that read MX block scales "
+                          "(Blackwell); " + gpu.id + " scales FP8 per tensor: use delayed or current")
         .Because(Refusal::kPrecisionUnsupported);
   }
   return OkStatus();

@@ -22,8 +22,10 @@ enum class Checkpointing { kNone, kSelective, kFull };
 enum class Framework { kEager, kOptimized, kAuto };
 // How an FP8 recipe scales tensors before casting: kDelayed from an amax history (Transformer
 // Engine's default recipe), kCurrent from the tensor's own amax, one more read of it
-// (torchao float8's tensorwise default, TE's Float8CurrentScaling).
-enum class Fp8Scaling { kDelayed, kCurrent };
+// (torchao float8's tensorwise default, TE's Float8CurrentScaling), kMxfp8 per block of 32
+// elements with an 8-bit power-of-two scale (OCP MX; TE's MXFP8BlockScaling), which only
+// GPUs with block-scaled tensor cores run (SupportsMicroscaling: Blackwell).
+enum class Fp8Scaling { kDelayed, kCurrent, kMxfp8 };
 
 std::optional<Optimizer> ParseOptimizer(std::string_view text);  // adamw|adam|lamb|sgd
 std::optional<Checkpointing> ParseCheckpointing(std::string_view text);  // none|selective|full
@@ -31,7 +33,7 @@ std::optional<Framework> ParseFramework(std::string_view text);  // eager|optimi
 std::string_view OptimizerName(Optimizer o);
 std::string_view CheckpointingName(Checkpointing c);
 std::string_view FrameworkName(Framework f);
-std::optional<Fp8Scaling> ParseFp8Scaling(std::string_view text);  // delayed|current
+std::optional<Fp8Scaling> ParseFp8Scaling(std::string_view text);  // delayed|current|mxfp8
 std::string_view Fp8ScalingName(Fp8Scaling s);
 
 // The split of the GPUs: tensor x pipeline x context x data = total GPUs.

@@ -396,7 +396,7 @@ void AddEstimateOptions(CLI::App& app, EstimateOptions& o) {
                  "GPUs each sequence is split over (default: searched for 16K+ tokens)");
   app.add_option("--virtual-pipeline-stages", o.virtual_pipeline_stages,
                  "interleaved 1F1B chunks per GPU (default 1)");
-  app.add_option("--fp8-scaling", o.fp8_scaling, "delayed|current (precision fp8)");
+  app.add_option("--fp8-scaling", o.fp8_scaling, "delayed|current|mxfp8 (precision fp8; mxfp8 on Blackwell)");
   app.add_option("--sequence-parallel", o.sequence_parallel,
                  "on|off (default: on with tensor parallelism in optimized stacks)")
       ->check(CLI::IsMember({"on", "off"}));

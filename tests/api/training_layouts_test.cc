@@ -132,6 +132,46 @@ TEST_F(TrainingLayoutsTest, Fp8ScalingAndPrecisionAuto) {
   EXPECT_TRUE(Mentions(eager, "assumptions", "FP8 recipes need the optimized framework"));
 }
 
+// MXFP8 block scaling: on Blackwell, its casts cost between delayed and current scaling (one
+// fused pass with small scales, no amax pass); on Hopper a 422 naming fp8_scaling, and a
+// recommendation counts Hopper offers as refused for it instead of pricing them.
+TEST_F(TrainingLayoutsTest, Mxfp8BlockScalingOnBlackwellOnly) {
+  json body = Llama({{"precision", "fp8"},
+                     {"hardware", {{"gpu", "B200-180GB-SXM"}, {"gpus_per_node", 8}}},
+                     {"tensor_parallel", 1}, {"pipeline_parallel", 1}, {"zero_stage", 1},
+                     {"micro_batch_size", 2}});
+  json steps[3];
+  const char* recipes[3] = {"delayed", "mxfp8", "current"};
+  for (int i = 0; i < 3; ++i) {
+    body["fp8_scaling"] = recipes[i];
+    steps[i] = Estimate(body);
+    EXPECT_EQ(steps[i]["precision"], "fp8");
+    EXPECT_TRUE(Mentions(steps[i], "assumptions", std::string(recipes[i]) + " scaling"))
+        << steps[i]["assumptions"].dump();
+  }
+  EXPECT_GT(steps[1]["step_time_s"].get<double>(), steps[0]["step_time_s"].get<double>());
+  EXPECT_LT(steps[1]["step_time_s"].get<double>(), steps[2]["step_time_s"].get<double>());
+  EXPECT_TRUE(Mentions(steps[1], "assumptions", "MXFP8 GEMMs at the FP8 peak"));
+
+  json hopper = Llama({{"precision", "fp8"}, {"fp8_scaling", "mxfp8"}});
+  auto refused = server_->Post("/api/v1/estimates/training", hopper);
+  ASSERT_EQ(refused.status, 422) << refused.body.dump();
+  EXPECT_EQ(refused.body["errors"][0]["pointer"], "/fp8_scaling");
+  EXPECT_NE(refused.body["errors"][0]["detail"].get<std::string>().find("Blackwell"),
+            std::string::npos)
+      << refused.body.dump();
+
+  json recommend = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e9}}},
+                    {"global_batch_size", 64}, {"precision", "fp8"}, {"fp8_scaling", "mxfp8"},
+                    {"framework", "optimized"},
+                    {"constraints", {{"gpus", {"B200-180GB-SXM", "H100-80GB-SXM5"}}}}};
+  auto reply = server_->Post("/api/v1/recommendations", recommend);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  ASSERT_FALSE(reply.body["items"].empty()) << reply.body.dump();
+  for (const auto& item : reply.body["items"]) EXPECT_EQ(item["gpu"], "B200-180GB-SXM");
+  EXPECT_GT(reply.body["rejected"].value("precision_unsupported", 0), 0) << reply.body.dump();
+}
+
 TEST_F(TrainingLayoutsTest, AnNvl72RackIsOneNvlinkDomain) {
   json body = Llama({{"global_batch_size", 256},
                      {"hardware", {{"gpu", "GB200-186GB"}, {"gpus_per_node", 4}, {"nodes", 16},

@@ -60,6 +60,59 @@ TEST(TrainingV3PropertiesTest, Fp8IsNeverSlowerThanBf16AndGainsLessThanThePeakRa
   }
 }
 
+// MXFP8 block scaling runs only where the tensor cores take block scales (Blackwell), and its
+// casts (one fused pass, two FP8 copies with a scale per 32 elements) cost at least delayed
+// scaling's and at most current scaling's (which reads the tensor once more for its amax).
+TEST(TrainingV3PropertiesTest, Mxfp8RunsOnBlackwellOnlyAndCostsBetweenThePerTensorRecipes) {
+  GpuSpec b200 = H100();
+  b200.id = "B200-180GB-SXM";
+  b200.architecture = "Blackwell (2 dies)";
+  b200.memory_gb = 180;
+  b200.memory_bw_gbps = 7700;
+  b200.fp16_tflops = b200.bf16_tflops = 2250;
+  b200.fp8_tflops = 4500;
+  b200.sm_count = 148;
+  GpuSpec b300 = b200;
+  b300.architecture = "Blackwell Ultra (2 dies)";
+  GpuSpec mi300x = H100();
+  mi300x.vendor = "AMD";
+  mi300x.architecture = "CDNA3";
+  EXPECT_TRUE(SupportsMicroscaling(b200));
+  EXPECT_TRUE(SupportsMicroscaling(b300));
+  EXPECT_FALSE(SupportsMicroscaling(H100()));
+  EXPECT_FALSE(SupportsMicroscaling(mi300x));
+
+  const Workload w = *FindPreset("llama-3-8b");
+  TrainingJob mx = OptimizedJob(Precision::kFp8, 64);
+  mx.fp8_scaling = Fp8Scaling::kMxfp8;
+  Status hopper = ValidateJob(mx, w, H100());
+  ASSERT_FALSE(hopper.ok());
+  EXPECT_EQ(hopper.error().fields.at(0).id, (FieldId{Part::kJob, "fp8_scaling"}));
+  EXPECT_EQ(hopper.error().refusal, Refusal::kPrecisionUnsupported);
+  EXPECT_TRUE(ValidateJob(mx, w, b200).ok());
+  TrainingJob bf16_mx = OptimizedJob(Precision::kBf16, 64);
+  bf16_mx.fp8_scaling = Fp8Scaling::kMxfp8;  // fp8 only: a 16-bit job ignores it
+  EXPECT_TRUE(ValidateJob(bf16_mx, w, H100()).ok());
+
+  int strictly_between = 0;
+  for (ParallelLayout layout : {ParallelLayout{1, 1, 8, 1}, ParallelLayout{8, 1, 1, 1},
+                                ParallelLayout{2, 2, 2, 1}}) {
+    for (int b : {1, 4}) {
+      double t[3];
+      int i = 0;
+      for (Fp8Scaling s : {Fp8Scaling::kDelayed, Fp8Scaling::kMxfp8, Fp8Scaling::kCurrent}) {
+        TrainingJob job = OptimizedJob(Precision::kFp8, 64 * b);
+        job.fp8_scaling = s;
+        t[i++] = StepTime(w, job, Node(b200, 8), layout, b, 8, DefaultConstants()).step_time_s;
+      }
+      EXPECT_LE(t[0], t[1]) << "tp " << layout.tensor << " b " << b;
+      EXPECT_LE(t[1], t[2]) << "tp " << layout.tensor << " b " << b;
+      if (t[0] < t[1] && t[1] < t[2]) ++strictly_between;
+    }
+  }
+  EXPECT_GT(strictly_between, 0);
+}
+
 // What lets `precision: auto` skip the 16-bit estimate: no 16-bit estimate, whatever layout
 // and micro-batch its search picks, is faster than SixteenBitStepLowerBound; and the bound
 // is not vacuous (within 3x of the step of a GEMM-heavy job).
