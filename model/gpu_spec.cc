@@ -39,9 +39,7 @@ double PeakTflops(const GpuSpec& gpu, Precision precision) {
 
 bool SupportsMicroscaling(const GpuSpec& gpu) {
   // By architecture name alone (a spec given in a request may leave the vendor empty).
-  const std::string_view arch = gpu.architecture;
-  return arch.rfind("Blackwell", 0) == 0 ||  // and Blackwell Ultra
-         arch.rfind("CDNA4", 0) == 0 || arch.rfind("CDNA 4", 0) == 0;
+  return std::string_view(gpu.architecture).rfind("Blackwell", 0) == 0;  // and Blackwell Ultra
 }
 
 std::optional<double> TensorFlopsPerSmPerClock(const GpuSpec& gpu, double tflops) {

@@ -89,8 +89,10 @@ std::string AutoPrecisionAssumption(const GpuSpec& gpu);
 // Peak dense rate of `gpu` at `precision` in TFLOPS (TOPS for int8); 0 if it has none.
 double PeakTflops(const GpuSpec& gpu, Precision precision);
 // Whether the GPU's tensor cores take OCP microscaling (MX) block scales in the GEMM itself
-// (MXFP8, MXFP4, NVFP4): NVIDIA Blackwell (5th-generation tensor cores, sm_100/sm_120) and
-// AMD CDNA 4, by the architecture the catalog names. Others run FP8 scaled per tensor.
+// (MXFP8, MXFP4, NVFP4): NVIDIA Blackwell and Blackwell Ultra (5th-generation tensor cores;
+// Transformer Engine's MXFP8 recipe is documented for compute capability 10.0/10.3, the
+// catalog's B200, B300, GB200, GB300), by the architecture the catalog names. Others run FP8
+// scaled per tensor.
 bool SupportsMicroscaling(const GpuSpec& gpu);
 // The dense 16-bit tensor rate the parts of a mixed-precision step that stay in 16-bit run
 // at (attention, an FP8 recipe's output head): BF16, else FP16; TFLOPS.

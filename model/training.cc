@@ -581,10 +581,12 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
   if (job.precision_auto) {  // resolved, then counted once by the call below
     TrainingJob resolved = job;
     resolved.precision_auto = false;
-    resolved.precision = AutoTrainingPrecision(cluster.node.gpu, job.framework, w);
+    resolved.precision = AutoTrainingPrecision(cluster.node.gpu, job.framework, w, job.fp8_scaling);
     auto e = Estimate(w, resolved, cluster, c, detail);
     std::string line =
-        explain ? AutoTrainingPrecisionAssumption(cluster.node.gpu, job.framework, w) : "";
+        explain ? AutoTrainingPrecisionAssumption(cluster.node.gpu, job.framework, w,
+                                                  job.fp8_scaling)
+                : "";
     if (e.ok() && resolved.precision == Precision::kFp8) {
       // FP8 is chosen to be faster; where its casts and 16-bit remainder outweigh the FP8
       // GEMMs (a small model, a short step) the 16-bit estimate is the answer.

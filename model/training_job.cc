@@ -45,15 +45,18 @@ Framework ResolveFramework(Framework f, const Workload& w) {
   return IsTransformer(w.family) ? Framework::kOptimized : Framework::kEager;
 }
 
-Precision AutoTrainingPrecision(const GpuSpec& gpu, Framework f, const Workload& w) {
-  if (f == Framework::kOptimized && IsTransformer(w.family) && gpu.fp8_tflops > 0) {
+Precision AutoTrainingPrecision(const GpuSpec& gpu, Framework f, const Workload& w,
+                                Fp8Scaling scaling) {
+  if (f == Framework::kOptimized && IsTransformer(w.family) && gpu.fp8_tflops > 0 &&
+      (scaling != Fp8Scaling::kMxfp8 || SupportsMicroscaling(gpu))) {
     return Precision::kFp8;
   }
   return AutoPrecision(gpu);
 }
 
-std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, const Workload& w) {
-  if (AutoTrainingPrecision(gpu, f, w) == Precision::kFp8) {
+std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, const Workload& w,
+                                            Fp8Scaling scaling) {
+  if (AutoTrainingPrecision(gpu, f, w, scaling) == Precision::kFp8) {
     return "precision auto: fp8 (" + gpu.id +
            " has FP8 tensor cores and the optimized stack trains transformers with an FP8 "
            "recipe: projections in FP8, attention, head and optimizer in BF16/FP32); ask for "
@@ -61,7 +64,12 @@ std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, con
   }
   std::string line = AutoPrecisionAssumption(gpu);
   if (gpu.fp8_tflops > 0 && IsTransformer(w.family)) {
-    line += "; not fp8: FP8 recipes need the optimized framework";
+    if (f != Framework::kOptimized) {
+      line += "; not fp8: FP8 recipes need the optimized framework";
+    } else {
+      line += "; not fp8: fp8_scaling mxfp8 needs block-scaled tensor cores (Blackwell), which " +
+              gpu.id + " lacks; delayed or current scaling estimates FP8 here";
+    }
   }
   return line;
 }

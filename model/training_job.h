@@ -24,7 +24,8 @@ enum class Framework { kEager, kOptimized, kAuto };
 // Engine's default recipe), kCurrent from the tensor's own amax, one more read of it
 // (torchao float8's tensorwise default, TE's Float8CurrentScaling), kMxfp8 per block of 32
 // elements with an 8-bit power-of-two scale (OCP MX; TE's MXFP8BlockScaling), which only
-// GPUs with block-scaled tensor cores run (SupportsMicroscaling: Blackwell).
+// GPUs with block-scaled tensor cores run (SupportsMicroscaling: Blackwell); precision auto
+// then answers 16-bit on other FP8 GPUs, and a reference run on one uses delayed scaling.
 enum class Fp8Scaling { kDelayed, kCurrent, kMxfp8 };
 
 std::optional<Optimizer> ParseOptimizer(std::string_view text);  // adamw|adam|lamb|sgd
@@ -92,12 +93,15 @@ inline constexpr int kLongSequence = 16384;
 // What kAuto runs for `w` (kOptimized for transformers, else kEager); other values as given.
 Framework ResolveFramework(Framework f, const Workload& w);
 
-// What precision "auto" trains `w` in on `gpu` with the resolved framework `f`: fp8 where the
-// stack has FP8 recipes (kOptimized: Transformer Engine / torchao float8), the model is a
-// transformer and the GPU has FP8 tensor cores; else AutoPrecision(gpu) (bf16, fp16, ...).
-Precision AutoTrainingPrecision(const GpuSpec& gpu, Framework f, const Workload& w);
+// What precision "auto" trains `w` in on `gpu` with the resolved framework `f` and the
+// request's FP8 recipe `scaling`: fp8 where the stack has FP8 recipes (kOptimized: Transformer
+// Engine / torchao float8), the model is a transformer and the GPU has FP8 tensor cores (and,
+// for kMxfp8, block-scaled ones: SupportsMicroscaling); else AutoPrecision(gpu) (bf16, ...).
+Precision AutoTrainingPrecision(const GpuSpec& gpu, Framework f, const Workload& w,
+                                Fp8Scaling scaling);
 // The assumption line naming that choice and why.
-std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, const Workload& w);
+std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, const Workload& w,
+                                            Fp8Scaling scaling);
 
 // Bytes per element of activations and of the weights the GPU computes with.
 double ActivationBytes(Precision p);

@@ -64,7 +64,7 @@ Result<Comparison> CompareGpus(PlanContext& context, const CompareRequest& asked
                : (job.precision_auto
                       ? model::AutoTrainingPrecision(
                             *gpu, model::ResolveFramework(job.framework, request.training.workload),
-                            request.training.workload)
+                            request.training.workload, job.fp8_scaling)
                       : job.precision);
     if (!e.ok()) {
       row.error = e.error().message;

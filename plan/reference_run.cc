@@ -20,9 +20,11 @@ double CombineSpread(double a, double b, bool high) {
 
 std::string ReferenceAssumption(const ReferenceWork& w) {
   return fmt::format(
-      "reference run: the work is what the model predicts {} x {} processes in {:.4g} h at {} "
+      "reference run: the work is what the model predicts {} x {} processes in {:.4g} h at {}{} "
       "({:.4g} samples, P10-P90 {:.4g}-{:.4g})",
       w.cluster.TotalGpus(), w.cluster.node.gpu.id, w.hours, model::PrecisionName(w.precision),
+      w.mxfp8_as_delayed ? " with delayed scaling (it has no block-scaled tensor cores for mxfp8)"
+                         : "",
       w.samples, w.p10_samples, w.p90_samples);
 }
 
@@ -41,6 +43,11 @@ Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
     job.precision = *ref.precision;
     job.precision_auto = false;
   }
+  // MXFP8 is the planned hardware's recipe; a reference GPU without block-scaled tensor
+  // cores ran its FP8 scaled per tensor.
+  const bool mxfp8_as_delayed = job.fp8_scaling == model::Fp8Scaling::kMxfp8 &&
+                                !model::SupportsMicroscaling(hw->cluster.node.gpu);
+  if (mxfp8_as_delayed) job.fp8_scaling = model::Fp8Scaling::kDelayed;
   auto e = model::EstimateTraining(request.workload, job, hw->cluster, model::DefaultConstants(),
                                    false);
   if (!e.ok()) return Error(e.error()).Within(Part::kReferenceRun);
@@ -58,6 +65,7 @@ Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
   }
   w.hours = ref.hours;
   w.precision = e->precision;
+  w.mxfp8_as_delayed = mxfp8_as_delayed && e->precision == model::Precision::kFp8;
   w.samples_per_s = e->samples_per_s;
   w.samples = e->total_samples;
   w.p10_samples = e->work_p10_samples;

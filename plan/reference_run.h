@@ -21,6 +21,9 @@ struct ReferenceWork {
   std::string instance_type, cloud;  // when the reference is a catalog instance
   double hours = 0;
   model::Precision precision = model::Precision::kBf16;
+  // The request asked for MXFP8, which the reference GPU cannot run: its FP8 was estimated
+  // with delayed (per-tensor) scaling.
+  bool mxfp8_as_delayed = false;
   double samples_per_s = 0;
   double samples = 0, p10_samples = 0, p90_samples = 0;
   double tokens = 0;
