@@ -1,5 +1,6 @@
 #include "api/catalog_json.h"
 
+#include "api/json_writer.h"
 #include "db/offer_query.h"
 #include "plan/price_quality.h"
 
@@ -9,12 +10,8 @@ namespace gpuplan::api {
 
 namespace {
 
-nlohmann::json Optional(const std::optional<double>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json OptionalMoney(const std::optional<double>& value) {
-  return value ? nlohmann::json(RoundMoney(*value)) : nlohmann::json(nullptr);
+std::optional<double> OptionalMoney(const std::optional<double>& value) {
+  return value ? std::optional<double>(RoundMoney(*value)) : std::nullopt;
 }
 
 nlohmann::json PositiveOrNull(double value) {
@@ -22,34 +19,73 @@ nlohmann::json PositiveOrNull(double value) {
 }
 
 // A spot interruption band and the hourly rate it converts to (plan/spot_risk.h).
-nlohmann::json SpotBandJson(const db::SpotBand& b) {
+void WriteSpotBand(JsonWriter& out, const db::SpotBand& b) {
   model::InterruptionRate rate = model::RateOfMonthlyBand(b.low_fraction, b.high_fraction);
-  return {{"band", b.label},
-          {"band_index", b.band},
-          {"low_fraction", b.low_fraction},
-          {"high_fraction", Optional(b.high_fraction)},
-          {"rate_per_hour", rate.per_hour},
-          {"low_per_hour", rate.low_per_hour},
-          {"high_per_hour", rate.high_per_hour},
-          {"savings_percent", Optional(b.savings_percent)},
-          {"source", b.source},
-          {"observed_at", b.observed_at}};
+  out.BeginObject();
+  out.Field("band", b.label);
+  out.Field("band_index", b.band);
+  out.Field("low_fraction", b.low_fraction);
+  out.Field("high_fraction", b.high_fraction);
+  out.Field("rate_per_hour", rate.per_hour);
+  out.Field("low_per_hour", rate.low_per_hour);
+  out.Field("high_per_hour", rate.high_per_hour);
+  out.Field("savings_percent", b.savings_percent);
+  out.Field("source", b.source);
+  out.Field("observed_at", b.observed_at);
+  out.EndObject();
 }
 
-void AddPrices(nlohmann::json& out, const db::Offer& o, std::time_t now) {
-  out["price_ondemand_per_hour"] = OptionalMoney(o.price_ondemand_per_hour);
-  out["price_spot_per_hour"] = OptionalMoney(o.price_spot_per_hour);
-  out["spot_zone"] = o.spot_zone.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.spot_zone);
-  out["currency"] = o.currency;
-  out["price_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kOndemand));
-  out["price_spot_per_gpu_hour"] = OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kSpot));
-  out["spot_above_ondemand"] = db::SpotAboveOndemand(o);
-  out["price_scope"] = o.price_scope;
-  out["observed_at"] = o.observed_at;
-  out["stale"] = plan::AssessPrice(o, now).stale;
-  out["source"] = o.source;
-  out["spot_interruption"] =
-      o.spot_band ? SpotBandJson(*o.spot_band) : nlohmann::json(nullptr);
+// An offer's prices, their staleness and its spot band, as members of an open object.
+void WritePriceMembers(JsonWriter& out, const db::Offer& o, std::time_t now) {
+  out.Field("price_ondemand_per_hour", OptionalMoney(o.price_ondemand_per_hour));
+  out.Field("price_spot_per_hour", OptionalMoney(o.price_spot_per_hour));
+  out.Field("spot_zone",
+            o.spot_zone.empty() ? std::nullopt : std::optional<std::string>(o.spot_zone));
+  out.Field("currency", o.currency);
+  out.Field("price_per_gpu_hour",
+            OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kOndemand)));
+  out.Field("price_spot_per_gpu_hour",
+            OptionalMoney(db::PricePerGpuHour(o, model::PriceKind::kSpot)));
+  out.Field("spot_above_ondemand", db::SpotAboveOndemand(o));
+  out.Field("price_scope", o.price_scope);
+  out.Field("observed_at", o.observed_at);
+  out.Field("stale", plan::AssessPrice(o, now).stale);
+  out.Field("source", o.source);
+  out.Key("spot_interruption");
+  if (o.spot_band) {
+    WriteSpotBand(out, *o.spot_band);
+  } else {
+    out.Null();
+  }
+}
+
+// The instance type's specs as members of an open object.
+void WriteInstanceSpecMembers(JsonWriter& out, const db::InstanceType& t) {
+  out.Field("cloud", t.cloud);
+  out.Field("instance_type", t.id);
+  out.Field("gpu", t.gpu_id);
+  out.Field("gpu_count", t.gpu_count);
+  out.Field("vcpus", t.vcpus);
+  out.Field("memory_gib", t.memory_gib);
+  out.Field("interconnect", t.interconnect);
+  out.Field("interconnect_bw_gbps", t.interconnect_bw_gbps);
+  out.Field("network_gbps", t.network_gbps);
+  out.Field("arch", t.arch);
+  out.Field("host_instance_type", t.host_instance_type.empty()
+                                      ? std::nullopt
+                                      : std::optional<std::string>(t.host_instance_type));
+  out.Field("accelerator_name", t.accelerator_name);
+}
+
+// The tree of the one object `members` writes (the renderings that callers extend or read
+// back as a tree share the writer's encoding: one place per field).
+template <typename Members>
+nlohmann::json TreeOf(Members&& members) {
+  JsonWriter out;
+  out.BeginObject();
+  members(out);
+  out.EndObject();
+  return nlohmann::json::parse(out.Take());
 }
 
 }  // namespace
@@ -127,36 +163,30 @@ nlohmann::json RegionJson(const db::Region& r) {
 }
 
 nlohmann::json InstanceSpecJson(const db::InstanceType& t) {
-  return {
-      {"cloud", t.cloud},
-      {"instance_type", t.id},
-      {"gpu", t.gpu_id},
-      {"gpu_count", t.gpu_count},
-      {"vcpus", Optional(t.vcpus)},
-      {"memory_gib", Optional(t.memory_gib)},
-      {"interconnect", t.interconnect},
-      {"interconnect_bw_gbps", t.interconnect_bw_gbps},
-      {"network_gbps", Optional(t.network_gbps)},
-      {"arch", t.arch},
-      {"host_instance_type",
-       t.host_instance_type.empty() ? nlohmann::json() : nlohmann::json(t.host_instance_type)},
-      {"accelerator_name", t.accelerator_name},
-  };
+  return TreeOf([&](JsonWriter& out) { WriteInstanceSpecMembers(out, t); });
+}
+
+void WriteOffer(JsonWriter& out, const db::Offer& o, std::time_t now) {
+  out.BeginObject();
+  WriteInstanceSpecMembers(out, o.instance);
+  out.Field("region", o.region);
+  out.Field("gpu_memory_gb", o.gpu_memory_gb);
+  out.Field("total_gpu_memory_gb", o.gpu_memory_gb * o.instance.gpu_count);
+  WritePriceMembers(out, o, now);
+  out.EndObject();
 }
 
 nlohmann::json OfferJson(const db::Offer& o, std::time_t now) {
-  nlohmann::json out = InstanceSpecJson(o.instance);
-  out["region"] = o.region;
-  out["gpu_memory_gb"] = o.gpu_memory_gb;
-  out["total_gpu_memory_gb"] = o.gpu_memory_gb * o.instance.gpu_count;
-  AddPrices(out, o, now);
-  return out;
+  JsonWriter out;
+  WriteOffer(out, o, now);
+  return nlohmann::json::parse(out.Take());
 }
 
 nlohmann::json RegionalPriceJson(const db::Offer& o, std::time_t now) {
-  nlohmann::json out = {{"region", o.region}};
-  AddPrices(out, o, now);
-  return out;
+  return TreeOf([&](JsonWriter& out) {
+    out.Field("region", o.region);
+    WritePriceMembers(out, o, now);
+  });
 }
 
 }  // namespace gpuplan::api

@@ -24,6 +24,9 @@ nlohmann::json InstanceSpecJson(const db::InstanceType& type);
 // (plan/price_quality.h), and its spot interruption band (`spot_interruption`, null when
 // none is known).
 nlohmann::json OfferJson(const db::Offer& offer, std::time_t now);
+// The same object written into `out` (the listing: no tree). OfferJson parses what it writes.
+class JsonWriter;
+void WriteOffer(JsonWriter& out, const db::Offer& offer, std::time_t now);
 // An offer's region and prices only (inside /api/v1/instances/{cloud}/{type}).
 nlohmann::json RegionalPriceJson(const db::Offer& offer, std::time_t now);
 

@@ -8,6 +8,7 @@
 #include "api/catalog_json.h"
 #include "api/cursor.h"
 #include "api/http_util.h"
+#include "api/json_writer.h"
 #include "api/query_params.h"
 #include "api/route_table.h"
 #include "api/routes.h"
@@ -148,14 +149,19 @@ void ListInstances(const ApiContext& ctx, const httplib::Request& req, httplib::
     res.set_content(OffersCsv(page->items, now), "text/csv; charset=utf-8");
     return;
   }
-  nlohmann::json items = nlohmann::json::array();
-  for (const db::Offer& offer : page->items) items.push_back(OfferJson(offer, now));
-  WriteJson(res, {{"items", std::move(items)},
-                  {"next_cursor",
-                   page->next ? nlohmann::json(EncodeCursor(*page->next, request->fingerprint))
-                              : nlohmann::json(nullptr)},
-                  {"total", page->total},
-                  {"stale_after_days", plan::StalePriceDays()}});
+  JsonWriter out;
+  out.BeginObject();
+  out.Key("items");
+  out.BeginArray();
+  for (const db::Offer& offer : page->items) WriteOffer(out, offer, now);
+  out.EndArray();
+  out.Field("next_cursor", page->next ? std::optional<std::string>(EncodeCursor(
+                                            *page->next, request->fingerprint))
+                                      : std::nullopt);
+  out.Field("total", page->total);
+  out.Field("stale_after_days", plan::StalePriceDays());
+  out.EndObject();
+  WriteJsonText(res, out.Take());
 }
 
 void GetInstance(const ApiContext& ctx, const httplib::Request& req, httplib::Response& res) {
