@@ -1,10 +1,13 @@
 #include "api/catalog_json.h"
 
+#include "api/catalog_export_writer.h"
 #include "api/json_writer.h"
 #include "db/offer_query.h"
 #include "plan/price_quality.h"
 
 #include <cmath>
+#include <type_traits>
+#include <vector>
 
 namespace gpuplan::api {
 
@@ -18,8 +21,12 @@ nlohmann::json PositiveOrNull(double value) {
   return value > 0 ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
+// The writers below fill `Out`: a JsonWriter, or CsvCells (an offer's scalar members by
+// name, for the CSV listing), so each member is named and converted in one place.
+
 // A spot interruption band and the hourly rate it converts to (plan/spot_risk.h).
-void WriteSpotBand(JsonWriter& out, const db::SpotBand& b) {
+template <typename Out>
+void WriteSpotBand(Out& out, const db::SpotBand& b) {
   model::InterruptionRate rate = model::RateOfMonthlyBand(b.low_fraction, b.high_fraction);
   out.BeginObject();
   out.Field("band", b.label);
@@ -36,7 +43,8 @@ void WriteSpotBand(JsonWriter& out, const db::SpotBand& b) {
 }
 
 // An offer's prices, their staleness and its spot band, as members of an open object.
-void WritePriceMembers(JsonWriter& out, const db::Offer& o, std::time_t now) {
+template <typename Out>
+void WritePriceMembers(Out& out, const db::Offer& o, std::time_t now) {
   out.Field("price_ondemand_per_hour", OptionalMoney(o.price_ondemand_per_hour));
   out.Field("price_spot_per_hour", OptionalMoney(o.price_spot_per_hour));
   out.Field("spot_zone",
@@ -60,7 +68,8 @@ void WritePriceMembers(JsonWriter& out, const db::Offer& o, std::time_t now) {
 }
 
 // The instance type's specs as members of an open object.
-void WriteInstanceSpecMembers(JsonWriter& out, const db::InstanceType& t) {
+template <typename Out>
+void WriteInstanceSpecMembers(Out& out, const db::InstanceType& t) {
   out.Field("cloud", t.cloud);
   out.Field("instance_type", t.id);
   out.Field("gpu", t.gpu_id);
@@ -76,6 +85,65 @@ void WriteInstanceSpecMembers(JsonWriter& out, const db::InstanceType& t) {
                                       : std::optional<std::string>(t.host_instance_type));
   out.Field("accelerator_name", t.accelerator_name);
 }
+
+// An offer's members (WriteOffer's object without its braces).
+template <typename Out>
+void WriteOfferMembers(Out& out, const db::Offer& o, std::time_t now) {
+  WriteInstanceSpecMembers(out, o.instance);
+  out.Field("region", o.region);
+  out.Field("gpu_memory_gb", o.gpu_memory_gb);
+  out.Field("total_gpu_memory_gb", o.gpu_memory_gb * o.instance.gpu_count);
+  WritePriceMembers(out, o, now);
+}
+
+// The cells of one CSV row: the scalar members of the object written into it whose names
+// are `columns` (nested objects and nulls leave a cell empty). Text goes through
+// CsvTextCell; numbers and booleans as JSON writes them (nlohmann's number format).
+class CsvCells {
+ public:
+  explicit CsvCells(std::span<const char* const> columns)
+      : columns_(columns), cells_(columns.size()) {}
+  template <typename T>
+  void Field(std::string_view key, const T& v) {
+    if (depth_ > 0) return;
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      if (key == columns_[i]) {
+        cells_[i] = Cell(v);
+        return;
+      }
+    }
+  }
+  void Key(std::string_view) {}
+  void Null() {}
+  void BeginObject() { ++depth_; }
+  void EndObject() { --depth_; }
+  // Appends the cells, comma-separated, to `row`.
+  void AppendTo(std::string& row) const {
+    for (size_t i = 0; i < cells_.size(); ++i) {
+      if (i > 0) row += ',';
+      row += cells_[i];
+    }
+  }
+
+ private:
+  template <typename T>
+  static std::string Cell(const T& v) {
+    using U = std::decay_t<T>;
+    if constexpr (std::is_same_v<U, bool>) {
+      return v ? "true" : "false";
+    } else if constexpr (std::is_arithmetic_v<U>) {
+      return nlohmann::json(v).dump();
+    } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+      return CsvTextCell(std::string_view(v));
+    } else {
+      return v ? Cell(*v) : std::string();  // an optional: empty when null
+    }
+  }
+
+  std::span<const char* const> columns_;
+  std::vector<std::string> cells_;
+  int depth_ = 0;
+};
 
 // The tree of the one object `members` writes (the renderings that callers extend or read
 // back as a tree share the writer's encoding: one place per field).
@@ -168,12 +236,15 @@ nlohmann::json InstanceSpecJson(const db::InstanceType& t) {
 
 void WriteOffer(JsonWriter& out, const db::Offer& o, std::time_t now) {
   out.BeginObject();
-  WriteInstanceSpecMembers(out, o.instance);
-  out.Field("region", o.region);
-  out.Field("gpu_memory_gb", o.gpu_memory_gb);
-  out.Field("total_gpu_memory_gb", o.gpu_memory_gb * o.instance.gpu_count);
-  WritePriceMembers(out, o, now);
+  WriteOfferMembers(out, o, now);
   out.EndObject();
+}
+
+void AppendOfferCsvRow(std::string& row, std::span<const char* const> columns,
+                       const db::Offer& o, std::time_t now) {
+  CsvCells cells(columns);
+  WriteOfferMembers(cells, o, now);
+  cells.AppendTo(row);
 }
 
 nlohmann::json OfferJson(const db::Offer& o, std::time_t now) {

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <ctime>
+#include <span>
+#include <string>
 
 #include "db/catalog_store.h"
 #include "db/catalog_types.h"
@@ -27,6 +29,11 @@ nlohmann::json OfferJson(const db::Offer& offer, std::time_t now);
 // The same object written into `out` (the listing: no tree). OfferJson parses what it writes.
 class JsonWriter;
 void WriteOffer(JsonWriter& out, const db::Offer& offer, std::time_t now);
+// The offer's members named by `columns`, in that order, as one CSV row's cells appended to
+// `row` (no line end): text through CsvTextCell (never a formula), numbers as the JSON has
+// them, null and object members empty.
+void AppendOfferCsvRow(std::string& row, std::span<const char* const> columns,
+                       const db::Offer& offer, std::time_t now);
 // An offer's region and prices only (inside /api/v1/instances/{cloud}/{type}).
 nlohmann::json RegionalPriceJson(const db::Offer& offer, std::time_t now);
 

@@ -112,15 +112,7 @@ std::string OffersCsv(const std::vector<db::Offer>& offers, std::time_t now) {
   for (const char* column : kOfferCsvColumns) out += std::string(out.empty() ? "" : ",") + column;
   out += "\r\n";
   for (const db::Offer& offer : offers) {
-    const nlohmann::json item = OfferJson(offer, now);
-    bool first = true;
-    for (const char* column : kOfferCsvColumns) {
-      if (!first) out += ',';
-      first = false;
-      const auto it = item.find(column);
-      if (it == item.end() || it->is_null()) continue;
-      out += it->is_string() ? CsvTextCell(it->get<std::string>()) : it->dump();
-    }
+    AppendOfferCsvRow(out, kOfferCsvColumns, offer, now);
     out += "\r\n";
   }
   return out;
