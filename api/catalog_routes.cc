@@ -130,10 +130,16 @@ void ListInstances(const ApiContext& ctx, const httplib::Request& req, httplib::
     return WriteError(
         req, res, Error::Invalid("currency", "no exchange rate for currency '" + currency + "'"));
   }
-  auto offers = store.ListOffers(request->filter);
-  if (!offers.ok()) return WriteError(req, res, offers.error());
-  if (request->csv) request->query.limit = std::max<int>(1, static_cast<int>(offers->size()));
-  auto page = db::PageOffers(std::move(offers).value(), request->query, *rates);
+  // The snapshot's offers, filtered by pointer: only the page is copied (the dashboard's
+  // first view lists 50 of every offer).
+  auto all = store.AllOffers();
+  if (!all.ok()) return WriteError(req, res, all.error());
+  std::vector<const db::Offer*> offers;
+  for (const db::Offer& offer : **all) {
+    if (db::OfferMatches(offer, request->filter)) offers.push_back(&offer);
+  }
+  if (request->csv) request->query.limit = std::max<int>(1, static_cast<int>(offers.size()));
+  auto page = db::PageOffers(offers, request->query, *rates);
   if (!page.ok()) return WriteError(req, res, page.error());
   const std::time_t now = std::time(nullptr);
   if (request->csv) {

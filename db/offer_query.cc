@@ -94,7 +94,7 @@ bool SpotAboveOndemand(const Offer& offer) {
 namespace {
 
 struct Ranked {
-  Offer* offer;  // into PageOffers' own copy of the offers
+  const Offer* offer;  // into the caller's offers
   std::optional<double> sort_value;  // in the comparison currency for price sorts
 };
 
@@ -129,14 +129,15 @@ Result<double> ConvertCurrency(double amount, const std::string& from, const std
   return amount / f->second.units_per_usd * t->second.units_per_usd;
 }
 
-Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
+Result<OfferPage> PageOffers(const std::vector<const Offer*>& offers, const OfferQuery& query,
                              const std::map<std::string, FxRate>& rates) {
   const std::string compare_currency = query.currency.empty() ? "USD" : query.currency;
   // Offers are ranked by pointer and only the page is sorted (a catalog at its caps holds
   // 100 000 offers; sorting them whole, moved by value, cost seconds).
   std::vector<Ranked> ranked;
   ranked.reserve(offers.size());
-  for (Offer& offer : offers) {
+  for (const Offer* listed : offers) {
+    const Offer& offer = *listed;
     const std::optional<double>& chosen = PriceOf(offer, query.price_kind);
     auto price = Converted(chosen, offer, compare_currency, rates);
     if (!price.ok()) return price.error();
@@ -170,13 +171,13 @@ Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
   };
   auto end = ranked.begin() + std::min<std::ptrdiff_t>(query.limit, std::ssize(ranked));
   std::partial_sort(ranked.begin(), end, ranked.end(), less);
-  if (end != ranked.end() && end != ranked.begin()) {  // before the page's offers move out
+  if (end != ranked.end() && end != ranked.begin()) {
     const Ranked& last = *(end - 1);
     page.next = OfferCursor{last.sort_value, last.offer->instance.cloud, last.offer->region,
                             last.offer->instance.id};
   }
   for (auto it = ranked.begin(); it != end; ++it) {
-    Offer offer = std::move(*it->offer);
+    Offer offer = *it->offer;  // the page's copy
     if (!query.currency.empty() && query.currency != offer.currency) {
       auto od = Converted(offer.price_ondemand_per_hour, offer, query.currency, rates);
       auto sp = Converted(offer.price_spot_per_hour, offer, query.currency, rates);

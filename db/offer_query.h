@@ -64,8 +64,10 @@ Result<double> ConvertCurrency(double amount, const std::string& from, const std
 
 // Applies `query` to `offers`. Items without the price that the sort or filter uses
 // come last (sort) or are left out (max_price_per_hour). Ties break on (cloud, region,
-// instance type), so walking the cursors returns every item exactly once.
-Result<OfferPage> PageOffers(std::vector<Offer> offers, const OfferQuery& query,
+// instance type), so walking the cursors returns every item exactly once. Only the page's
+// offers are copied: `offers` point into storage the caller keeps alive for the call (the
+// snapshot's shared offers, CatalogReader::AllOffers, filtered with OfferMatches).
+Result<OfferPage> PageOffers(const std::vector<const Offer*>& offers, const OfferQuery& query,
                              const std::map<std::string, FxRate>& rates);
 
 }  // namespace gpuplan::db

@@ -113,7 +113,9 @@ void Instances(const Params& params) {
   if (!query.currency.empty() && !rates->count(query.currency)) return;
   auto offers = store.ListOffers(filter);
   if (!offers.ok()) return CheckError(offers.error());
-  auto page = db::PageOffers(std::move(offers).value(), query, *rates);
+  std::vector<const db::Offer*> listed;
+  for (const db::Offer& offer : *offers) listed.push_back(&offer);
+  auto page = db::PageOffers(listed, query, *rates);
   if (!page.ok()) return CheckError(page.error());
   Require(static_cast<int>(page->items.size()) <= query.limit, "PageOffers returned more than limit");
   nlohmann::json items = nlohmann::json::array();

@@ -34,6 +34,14 @@ std::vector<Offer> Sample() {
           MakeOffer("aws", "us-west-2", "e", 1, 1.0, 0.4)};
 }
 
+// PageOffers over the sample, by pointer (it copies only the page).
+Result<OfferPage> PageOfSample(const OfferQuery& q) {
+  static const std::vector<Offer> sample = Sample();
+  std::vector<const Offer*> listed;
+  for (const Offer& o : sample) listed.push_back(&o);
+  return PageOffers(listed, q, Rates());
+}
+
 std::vector<std::string> Ids(const OfferPage& page) {
   std::vector<std::string> ids;
   for (const auto& o : page.items) ids.push_back(o.instance.id);
@@ -42,7 +50,7 @@ std::vector<std::string> Ids(const OfferPage& page) {
 
 TEST(OfferQueryTest, SortsByPriceInACommonCurrencyWithTiesBrokenByKey) {
   OfferQuery q;
-  auto page = PageOffers(Sample(), q, Rates());
+  auto page = PageOfSample(q);
   ASSERT_TRUE(page.ok());
   // d is 14 CNY = 2 USD; a and e tie at 1 USD and break on region.
   EXPECT_EQ(Ids(*page), (std::vector<std::string>{"a", "e", "d", "b", "c"}));
@@ -52,11 +60,11 @@ TEST(OfferQueryTest, SortsByPriceInACommonCurrencyWithTiesBrokenByKey) {
 TEST(OfferQueryTest, PutsOffersWithoutTheSortedPriceLastInBothOrders) {
   OfferQuery q;
   q.price_kind = model::PriceKind::kSpot;
-  auto asc = PageOffers(Sample(), q, Rates());
+  auto asc = PageOfSample(q);
   ASSERT_TRUE(asc.ok());
   EXPECT_EQ(Ids(*asc), (std::vector<std::string>{"a", "e", "c", "d", "b"}));
   q.descending = true;
-  auto desc = PageOffers(Sample(), q, Rates());
+  auto desc = PageOfSample(q);
   EXPECT_EQ(Ids(*desc), (std::vector<std::string>{"c", "e", "a", "d", "b"}));
 }
 
@@ -64,13 +72,13 @@ TEST(OfferQueryTest, MaxPriceUsesTheRequestedCurrencyAndDropsUnpricedOffers) {
   OfferQuery q;
   q.currency = "CNY";
   q.max_price_per_hour = 14.0;
-  auto page = PageOffers(Sample(), q, Rates());
+  auto page = PageOfSample(q);
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(Ids(*page), (std::vector<std::string>{"a", "e", "d"}));
   EXPECT_EQ(page->items[0].currency, "CNY");
   EXPECT_DOUBLE_EQ(*page->items[0].price_ondemand_per_hour, 7.0);
   q.price_kind = model::PriceKind::kSpot;
-  auto spot = PageOffers(Sample(), q, Rates());
+  auto spot = PageOfSample(q);
   EXPECT_EQ(Ids(*spot), (std::vector<std::string>{"a", "e", "c"}));
 }
 
@@ -85,7 +93,7 @@ TEST(OfferQueryTest, CursorWalkReturnsEveryItemExactlyOnce) {
       std::multiset<std::string> seen;
       int pages = 0;
       while (true) {
-        auto page = PageOffers(Sample(), q, Rates());
+        auto page = PageOfSample(q);
         ASSERT_TRUE(page.ok());
         for (const auto& o : page->items) seen.insert(o.instance.id);
         ++pages;
@@ -102,7 +110,7 @@ TEST(OfferQueryTest, CursorWalkReturnsEveryItemExactlyOnce) {
 TEST(OfferQueryTest, UnknownCurrencyIsAnErrorNamingCurrency) {
   OfferQuery q;
   q.currency = "JPY";
-  auto page = PageOffers(Sample(), q, Rates());
+  auto page = PageOfSample(q);
   ASSERT_FALSE(page.ok());
   EXPECT_EQ(page.error().fields.at(0).field, "currency");
 }
