@@ -131,11 +131,14 @@ class CsvCells {
     using U = std::decay_t<T>;
     if constexpr (std::is_same_v<U, bool>) {
       return v ? "true" : "false";
+    } else if constexpr (std::is_floating_point_v<U>) {
+      return std::isfinite(v) ? nlohmann::json(v).dump() : std::string();  // JSON's null
     } else if constexpr (std::is_arithmetic_v<U>) {
       return nlohmann::json(v).dump();
     } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
       return CsvTextCell(std::string_view(v));
     } else {
+      static_assert(json_writer_detail::IsOptional<U>::value, "CsvCells: no cell for this type");
       return v ? Cell(*v) : std::string();  // an optional: empty when null
     }
   }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "api/catalog_export_writer.h"
 #include "api/json_writer.h"
 
 namespace gpuplan::api {
@@ -68,6 +69,33 @@ TEST(CatalogJsonTest, PricesAreRoundedAndTheSpotBandIsAnObject) {
   EXPECT_EQ(j["spot_interruption"]["band_index"], 1);
   EXPECT_TRUE(j["spot_interruption"]["savings_percent"].is_null());
   EXPECT_GT(j["spot_interruption"]["rate_per_hour"].get<double>(), 0);
+}
+
+// A CSV row holds each named member as the JSON item has it: text through CsvTextCell,
+// numbers and booleans as JSON spells them, null and objects empty.
+TEST(CatalogJsonTest, ACsvRowHoldsTheItemsMembersByName) {
+  static constexpr const char* kColumns[] = {"cloud", "gpu_count", "vcpus", "total_gpu_memory_gb",
+                                             "price_ondemand_per_hour", "spot_zone", "stale",
+                                             "source", "spot_interruption"};
+  db::Offer o = BareOffer();
+  o.price_ondemand_per_hour = 32.77261234;
+  o.source = "=HYPERLINK(\"x\")";  // a formula: CsvTextCell quotes it
+  auto band = std::make_shared<db::SpotBand>();
+  band->source = "nested";
+  o.spot_band = band;
+  std::string row;
+  AppendOfferCsvRow(row, kColumns, o, 0);
+  const nlohmann::json item = OfferJson(o, 0);
+  std::string expected;
+  for (const char* column : kColumns) {
+    if (!expected.empty() || column != kColumns[0]) expected += ',';
+    const nlohmann::json& v = item[column];
+    if (v.is_null() || v.is_object()) continue;
+    expected += v.is_string() ? CsvTextCell(v.get<std::string>()) : v.dump();
+  }
+  EXPECT_EQ(row, expected);
+  EXPECT_EQ(row, "aws,8,,320.0," + nlohmann::json(RoundMoney(32.77261234)).dump() + ",,false," +
+                     CsvTextCell(o.source) + ",");
 }
 
 TEST(CatalogJsonTest, TextThatIsNotUtf8IsReplacedNotAnError) {
