@@ -8,6 +8,7 @@
 
 #include "server/cli_errors.h"
 #include "api/catalog_json.h"
+#include "api/json_writer.h"
 #include "api/model_json.h"
 #include "db/cached_catalog.h"
 #include "model/workload_presets.h"
@@ -80,8 +81,10 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
     out << line;
   }
   for (const db::Offer& offer : *offers) {
-    if (o.json) {
-      out << api::OfferJson(offer, std::time(nullptr)).dump() << "\n";
+    if (o.json) {  // one object a line, as the listing writes its items
+      api::JsonWriter item;
+      api::WriteOffer(item, offer, std::time(nullptr));
+      out << item.Take() << "\n";
       continue;
     }
     std::snprintf(line, sizeof(line), "%-8s %-16s %-28s %-16s %4d %12s %12s %s\n",
