@@ -251,9 +251,7 @@ void AppendOfferCsvRow(std::string& row, std::span<const char* const> columns,
 }
 
 nlohmann::json OfferJson(const db::Offer& o, std::time_t now) {
-  JsonWriter out;
-  WriteOffer(out, o, now);
-  return nlohmann::json::parse(out.Take());
+  return TreeOf([&](JsonWriter& out) { WriteOfferMembers(out, o, now); });
 }
 
 nlohmann::json RegionalPriceJson(const db::Offer& o, std::time_t now) {

@@ -15,6 +15,8 @@
 
 namespace gpuplan::api {
 
+class JsonWriter;  // api/json_writer.h
+
 using plan::RoundMoney;  // money as answers show it: 1e-6 of the unit
 
 nlohmann::json GpuJson(const model::GpuSpec& gpu);
@@ -27,7 +29,6 @@ nlohmann::json InstanceSpecJson(const db::InstanceType& type);
 // none is known).
 nlohmann::json OfferJson(const db::Offer& offer, std::time_t now);
 // The same object written into `out` (the listing: no tree). OfferJson parses what it writes.
-class JsonWriter;
 void WriteOffer(JsonWriter& out, const db::Offer& offer, std::time_t now);
 // The offer's members named by `columns`, in that order, as one CSV row's cells appended to
 // `row` (no line end): text through CsvTextCell (never a formula), numbers as the JSON has
