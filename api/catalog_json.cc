@@ -175,7 +175,8 @@ nlohmann::json TensorFlopsPerSmPerClock(const model::GpuSpec& g) {
           {"fp16", per_clock(g.fp16_tflops)},
           {"fp16_acc16", per_clock(g.fp16_acc16_tflops)},
           {"bf16", per_clock(g.bf16_tflops)},
-          {"fp8", per_clock(g.fp8_tflops)}};
+          {"fp8", per_clock(g.fp8_tflops)},
+          {"fp4", per_clock(g.fp4_tflops)}};
 }
 
 }  // namespace
@@ -200,6 +201,7 @@ nlohmann::json GpuJson(const model::GpuSpec& g) {
         {"fp16_vector", PositiveOrNull(g.fp16_vector_tflops)},
         {"bf16", PositiveOrNull(g.bf16_tflops)},
         {"fp8", PositiveOrNull(g.fp8_tflops)},
+        {"fp4", PositiveOrNull(g.fp4_tflops)},
         {"int8_tops", PositiveOrNull(g.int8_tops)}}},
       {"nvlink_bw_gbps", g.nvlink_bw_gbps},
       {"pcie_gen", g.pcie_gen > 0 ? nlohmann::json(g.pcie_gen) : nlohmann::json()},

@@ -54,7 +54,7 @@ void ReadShape(JsonReader& r, model::Workload& w) {
 
 // "auto" (the default) leaves the choice to the GPU: AutoPrecision, named in assumptions.
 void ReadPrecision(JsonReader& r, const char* key, model::Precision& precision, bool& is_auto) {
-  auto text = r.Choice(key, {"auto", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"});
+  auto text = r.Choice(key, {"auto", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "nvfp4"});
   is_auto = !text || *text == "auto";
   if (text && !is_auto) precision = *model::ParsePrecision(*text);
 }

@@ -22,7 +22,7 @@ constexpr const char* kGpuColumns =
     "fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, fp8_tflops, int8_tops, "
     "nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count, boost_clock_mhz, "
     "l2_cache_mb, base_clock_mhz, fp16_acc16_tflops, fp16_vector_tflops, achievable_bw_gbps, "
-    "launch_price_usd";
+    "launch_price_usd, fp4_tflops";
 
 model::GpuSpec ReadGpu(Statement& s) {
   model::GpuSpec g;
@@ -54,6 +54,7 @@ model::GpuSpec ReadGpu(Statement& s) {
   g.fp16_vector_tflops = s.getColumn(25).getDouble();
   g.achievable_bw_gbps = s.getColumn(26).getDouble();
   if (!s.getColumn(27).isNull()) g.launch_price_usd = s.getColumn(27).getDouble();
+  g.fp4_tflops = s.getColumn(28).getDouble();
   return g;
 }
 

@@ -42,9 +42,9 @@ INSERT INTO gpus (id, name, vendor, architecture, release_year, memory_gb, memor
   memory_bw_gbps, fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops,
   fp8_tflops, int8_tops, nvlink_bw_gbps, pcie_gen, tdp_w, form_factor, source, sm_count,
   boost_clock_mhz, l2_cache_mb, base_clock_mhz, fp16_acc16_tflops, fp16_vector_tflops,
-  achievable_bw_gbps, launch_price_usd)
+  achievable_bw_gbps, launch_price_usd, fp4_tflops)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
+  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
 ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   architecture = excluded.architecture, release_year = excluded.release_year,
   memory_gb = excluded.memory_gb, memory_type = excluded.memory_type,
@@ -59,7 +59,7 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   fp16_acc16_tflops = excluded.fp16_acc16_tflops,
   fp16_vector_tflops = excluded.fp16_vector_tflops,
   achievable_bw_gbps = excluded.achievable_bw_gbps,
-  launch_price_usd = excluded.launch_price_usd
+  launch_price_usd = excluded.launch_price_usd, fp4_tflops = excluded.fp4_tflops
 )SQL");
   stmt.bind(1, g.id);
   stmt.bind(2, g.name);
@@ -89,6 +89,7 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, vendor = excluded.vendor,
   stmt.bind(26, g.fp16_vector_tflops);
   stmt.bind(27, g.achievable_bw_gbps);
   BindOptional(stmt, 28, g.launch_price_usd);
+  stmt.bind(29, g.fp4_tflops);
   stmt.exec();
 }
 

@@ -17,7 +17,7 @@ namespace gpuplan::db {
 namespace {
 
 // Migration N is kMigrations[N - 1]. Never edit a released migration: add a new one.
-constexpr std::array<const char*, 9> kMigrations = {
+constexpr std::array<const char*, 10> kMigrations = {
     // 1: the catalog, prices, workloads, api keys, imports, fx rates.
     R"SQL(
 CREATE TABLE gpus (
@@ -246,6 +246,10 @@ CREATE TABLE spot_interruption_bands (
     R"SQL(
 ALTER TABLE clouds ADD COLUMN price_scope TEXT NOT NULL DEFAULT 'region'
   CHECK (price_scope IN ('region', 'cloud'));
+)SQL",
+    // 10: the dense FP4 (NVFP4) tensor rate, for NVFP4 training on Blackwell (0 = none).
+    R"SQL(
+ALTER TABLE gpus ADD COLUMN fp4_tflops REAL NOT NULL DEFAULT 0 CHECK (fp4_tflops >= 0);
 )SQL",
 };
 

@@ -197,6 +197,7 @@ namespace {
 // interruption bands.
 constexpr const char* kLabelsSeededKey = "kubernetes_labels_seeded_at";
 constexpr const char* kSpotBandsSeededKey = "spot_bands_seeded_at";
+constexpr const char* kFp4RatesSeededKey = "fp4_rates_seeded_at";
 
 bool Marked(Connection& db, const char* key) {
   Statement s(db, "SELECT 1 FROM catalog_meta WHERE key = ?");
@@ -270,13 +271,35 @@ Result<int> SeedSourcesOfFormat(Connection& db, const std::string& format,
   return static_cast<int>(sources.size());
 }
 
+// The embedded seed's FP4 rates (gpus.csv fp4_tflops, migration 10) set on the seed's GPUs
+// that have none: a catalog seeded before the column holds 0 for every GPU. A rate an
+// operator set is kept. Returns how many GPUs got one.
+Result<int> AddMissingSeedFp4Rates(Connection& db) {
+  auto table = SeedTable("gpus.csv");
+  if (!table.ok()) return table.error();
+  auto gpus = ParseGpuCsv(*table);
+  if (!gpus.ok()) return Error::Internal("seed gpus.csv: " + gpus.error().message);
+  Statement update(db, "UPDATE gpus SET fp4_tflops = ? WHERE id = ? AND fp4_tflops = 0");
+  int added = 0;
+  for (const model::GpuSpec& gpu : *gpus) {
+    if (!(gpu.fp4_tflops > 0)) continue;
+    update.bind(1, gpu.fp4_tflops);
+    update.bind(2, gpu.id);
+    added += update.exec();
+    update.reset();
+  }
+  if (added > 0) BumpCatalogGeneration(db);
+  return added;
+}
+
 }  // namespace
 
 Result<SeedReport> SeedIfEmpty(Connection& db) {
   try {
     // Seeded, and by this build's scopes too (every start but a catalog's first): nothing to
     // write, so no writers' lock to wait for behind a long import.
-    if (Marked(db, "seeded_at") && Marked(db, kLabelsSeededKey) && Marked(db, kSpotBandsSeededKey)) {
+    if (Marked(db, "seeded_at") && Marked(db, kLabelsSeededKey) &&
+        Marked(db, kSpotBandsSeededKey) && Marked(db, kFp4RatesSeededKey)) {
       return SeedReport{};
     }
     WriteTransaction tx(db);
@@ -284,7 +307,8 @@ Result<SeedReport> SeedIfEmpty(Connection& db) {
     if (seeded.executeStep()) {
       seeded.reset();
       // Seeded by an earlier build: once, the seed rows of the scopes added since are added
-      // (the Kubernetes GPU labels, issue 26; the spot interruption bands, issue 27);
+      // (the Kubernetes GPU labels, issue 26; the spot interruption bands, issue 27; the
+      // Blackwell FP4 rates, issue 25);
       // nothing else is touched, and a row an operator deleted afterwards stays deleted.
       SeedReport report;
       bool changed = false;
@@ -299,6 +323,13 @@ Result<SeedReport> SeedIfEmpty(Connection& db) {
         auto added = SeedSourcesOfFormat(db, "aws-spot-advisor", report);
         if (!added.ok()) return added.error();
         Mark(db, kSpotBandsSeededKey);
+        changed = true;
+      }
+      if (!Marked(db, kFp4RatesSeededKey)) {
+        auto added = AddMissingSeedFp4Rates(db);
+        if (!added.ok()) return added.error();
+        report.fp4_rates_added = *added;
+        Mark(db, kFp4RatesSeededKey);
         changed = true;
       }
       if (changed) {
@@ -323,6 +354,7 @@ Result<SeedReport> SeedIfEmpty(Connection& db) {
     mark.exec();
     Mark(db, kLabelsSeededKey);
     Mark(db, kSpotBandsSeededKey);
+    Mark(db, kFp4RatesSeededKey);
     tx.commit();
     RefreshPlannerStatistics(db);
     return report;

@@ -30,6 +30,8 @@ struct SeedReport {
   bool seeded = false;  // false: the database was seeded before (see kubernetes_labels_added)
   // A catalog seeded by a build before the Kubernetes GPU label rows: how many were added.
   int kubernetes_labels_added = 0;
+  // A catalog seeded by a build before the fp4_tflops column: how many seed GPUs got their rate.
+  int fp4_rates_added = 0;
   int gpus = 0;
   std::vector<SeedFileReport> files;
 };
@@ -45,7 +47,8 @@ Result<PublishedSizes> LoadPublishedSizes();
 // before the Kubernetes GPU label rows gets them once (gpu_synonyms of scope
 // kKubernetesScope, for the GPUs that have none there; a row an operator changed is kept,
 // one deleted later stays deleted), and one seeded before the spot interruption bands gets
-// them (the seed's regions only; bands imported since are replaced there). Fails with kInternal if the
+// them (the seed's regions only; bands imported since are replaced there), and one seeded
+// before the fp4_tflops column gets the seed's FP4 rates where a GPU has none. Fails with kInternal if the
 // embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on a
 // database error; either way nothing is written.
 Result<SeedReport> SeedIfEmpty(Connection& db);

@@ -69,6 +69,12 @@ struct ModelConstants {
   // a column-wise FP8 copy (blocks run along the reduction dimension of each GEMM of the
   // pair), each with one 8-bit scale per 32 elements: 2 + 2 x (1 + 1/32). Derived, not fitted.
   double fp8_cast_bytes_mxfp8 = 2.0 + 2.0 * (1.0 + 1.0 / 32.0);
+  // NVFP4 (Transformer Engine's NVFP4BlockScaling): a first pass reads the 16-bit tensor for
+  // its per-tensor FP32 scale (amax), a second reads it again and writes a row-wise and a
+  // column-wise FP4 copy (half a byte each) with one E4M3 scale per 16 elements (the random
+  // Hadamard transform of the weight-gradient inputs is fused into that pass):
+  // 2 + 2 + 2 x (0.5 + 1/16). Derived, not fitted.
+  double nvfp4_cast_bytes = 2.0 + 2.0 + 2.0 * (0.5 + 1.0 / 16.0);
   double optimized_dispatch_factor = 0.3;  // host work left with CUDA graphs/fused kernels
   double smooth_k = 3.0;  // micro-step = (gpu^k + host^k)^(1/k): issue overlaps GPU work
   // Achieved all-reduce bus bandwidth (nccl-tests busbw, large messages) as a share of

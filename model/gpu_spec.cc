@@ -9,13 +9,14 @@
 namespace gpuplan::model {
 
 namespace {
-constexpr EnumNames<Precision, 6> kPrecisions = {{
+constexpr EnumNames<Precision, 7> kPrecisions = {{
     {"fp32", Precision::kFp32},
     {"tf32", Precision::kTf32},
     {"fp16", Precision::kFp16},
     {"bf16", Precision::kBf16},
     {"fp8", Precision::kFp8},
     {"int8", Precision::kInt8},
+    {"nvfp4", Precision::kNvfp4},
 }};
 }  // namespace
 
@@ -33,6 +34,7 @@ double PeakTflops(const GpuSpec& gpu, Precision precision) {
     case Precision::kBf16: return gpu.bf16_tflops;
     case Precision::kFp8: return gpu.fp8_tflops;
     case Precision::kInt8: return gpu.int8_tops;
+    case Precision::kNvfp4: return gpu.fp4_tflops;
   }
   return 0;
 }
@@ -83,7 +85,7 @@ Status ValidateGpuSpec(const GpuSpec& gpu) {
     }
   }
   for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16,
-                      Precision::kFp8, Precision::kInt8}) {
+                      Precision::kFp8, Precision::kInt8, Precision::kNvfp4}) {
     if (PeakTflops(gpu, p) > 0) any_compute = true;
   }
   if (!any_compute) {

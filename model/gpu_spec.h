@@ -11,9 +11,12 @@
 
 namespace gpuplan::model {
 
-enum class Precision { kFp32, kTf32, kFp16, kBf16, kFp8, kInt8 };
+// kNvfp4: NVIDIA's 4-bit float training recipe (E2M1 values with an E4M3 scale per 16 and a
+// per-tensor FP32 scale; Transformer Engine's NVFP4BlockScaling), on GPUs with an FP4 tensor
+// rate (fp4_tflops: Blackwell). A training precision only.
+enum class Precision { kFp32, kTf32, kFp16, kBf16, kFp8, kInt8, kNvfp4 };
 
-// Parses "fp32", "tf32", "fp16", "bf16", "fp8", "int8" (lower case). nullopt otherwise.
+// Parses "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "nvfp4" (lower case). nullopt otherwise.
 std::optional<Precision> ParsePrecision(std::string_view text);
 std::string_view PrecisionName(Precision precision);
 
@@ -38,6 +41,7 @@ struct GpuSpec {
   double bf16_tflops = 0;     // tensor BF16, dense
   double fp8_tflops = 0;      // tensor FP8, dense
   double int8_tops = 0;       // tensor INT8, dense
+  double fp4_tflops = 0;      // tensor FP4 (NVFP4), dense as NVIDIA prints it (not sparse / 2)
   double nvlink_bw_gbps = 0;  // bidirectional GPU-to-GPU bandwidth per GPU; 0 = none
   int pcie_gen = 0;           // 0 when unknown
   double tdp_w = 0;
@@ -59,7 +63,7 @@ struct GpuRateField {
   const char* name;
   double GpuSpec::*field;
 };
-inline constexpr std::array<GpuRateField, 17> kGpuRateFields = {{
+inline constexpr std::array<GpuRateField, 18> kGpuRateFields = {{
     {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
     {"achievable_bw_gbps", &GpuSpec::achievable_bw_gbps},
     {"fp64_tflops", &GpuSpec::fp64_tflops},
@@ -71,6 +75,7 @@ inline constexpr std::array<GpuRateField, 17> kGpuRateFields = {{
     {"bf16_tflops", &GpuSpec::bf16_tflops},
     {"fp8_tflops", &GpuSpec::fp8_tflops},
     {"int8_tops", &GpuSpec::int8_tops},
+    {"fp4_tflops", &GpuSpec::fp4_tflops},
     {"nvlink_bw_gbps", &GpuSpec::nvlink_bw_gbps},
     {"tdp_w", &GpuSpec::tdp_w},
     {"sm_count", &GpuSpec::sm_count},

@@ -26,6 +26,9 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
     return Error::Invalid({Part::kHardware, "gpus_per_node"},
                           "gpus_per_node must be from 1 to " + std::to_string(kMaxGpusPerNode));
   }
+  if (r.precision == Precision::kNvfp4) {  // whatever the GPU: ValidateServingRequest
+    return ValidateServingRequest(w, r);
+  }
   if (PeakTflops(node.gpu, r.precision) <= 0) {
     return Error::Invalid({Part::kServing, "precision"}, std::string(PrecisionName(r.precision)) +
                                                              " is not supported by " + node.gpu.id)
@@ -385,14 +388,18 @@ std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s, b
               "activations"};
 }
 
-Status ValidateServingTensorParallel(const Workload& w, int tensor_parallel) {
-  if (tensor_parallel <= 0 || !IsDecoderOnly(w.family) || w.heads % tensor_parallel == 0) {
-    return OkStatus();
+Status ValidateServingRequest(const Workload& w, const ServingRequest& r) {
+  if (r.precision == Precision::kNvfp4 && !r.precision_auto) {
+    return Error::Invalid({Part::kServing, "precision"},
+                          "nvfp4 is a training recipe here; to serve 4-bit weights ask for "
+                          "weight_quantization mxfp4 (or int4_awq, int4_gptq) with a 16-bit "
+                          "precision");
   }
+  const int tp = r.tensor_parallel;
+  if (tp <= 0 || !IsDecoderOnly(w.family) || w.heads % tp == 0) return OkStatus();
   return Error::Invalid({Part::kServing, "tensor_parallel"},
-                        "tensor_parallel " + std::to_string(tensor_parallel) +
-                            " does not divide the model's " + std::to_string(w.heads) +
-                            " attention heads");
+                        "tensor_parallel " + std::to_string(tp) + " does not divide the model's " +
+                            std::to_string(w.heads) + " attention heads");
 }
 
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
@@ -426,7 +433,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     auto divides = [&](int tp) { return w.heads % tp == 0; };
     std::vector<int> tps;
     if (r.tensor_parallel > 0) {
-      Status fixed = ValidateServingTensorParallel(w, r.tensor_parallel);
+      Status fixed = ValidateServingRequest(w, r);
       if (!fixed.ok()) return fixed.error();
       tps.push_back(r.tensor_parallel);
     } else {

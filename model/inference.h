@@ -98,10 +98,12 @@ struct ServingEstimate {
 std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s = ServingConstants(),
                                                     bool decoder = false);
 
-// A tensor-parallel degree the request fixes (> 0) must divide a decoder's attention heads
-// (vLLM shards them over the GPUs), whatever the hardware: kInvalidArgument naming
-// "tensor_parallel" otherwise. OkStatus for 0 (chosen per node) and other families.
-Status ValidateServingTensorParallel(const Workload& w, int tensor_parallel);
+// The checks of a serving request that hold whatever the hardware (kInvalidArgument naming
+// the field): a tensor-parallel degree the request fixes (> 0) must divide a decoder's
+// attention heads (vLLM shards them over the GPUs; 0 is chosen per node), and the precision
+// must be one the engines serve in (not nvfp4, a training recipe: 4-bit weights are
+// `quantization` mxfp4).
+Status ValidateServingRequest(const Workload& w, const ServingRequest& r);
 
 // Errors name the field ("input_tokens", ...; "target_requests_per_s": over kMaxTotalGpus GPUs).
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,

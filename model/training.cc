@@ -21,7 +21,8 @@ double Efficiency(Precision p, const ModelConstants& c) {
     case Precision::kFp16:
     case Precision::kBf16: return c.eta_16bit;
     case Precision::kFp8:
-    case Precision::kInt8: return c.eta_16bit * c.eta_fp8_vs_16bit;
+    case Precision::kInt8:
+    case Precision::kNvfp4: return c.eta_16bit * c.eta_fp8_vs_16bit;  // NVFP4: not calibrated
   }
   return c.eta_16bit;
 }
@@ -108,7 +109,8 @@ double SmCount(const GpuSpec& gpu) {
   return std::max(8.0, 108.0 * gpu.fp32_tflops / 19.5);
 }
 
-double Fp8CastBytes(const TrainingJob& job, const ModelConstants& c) {
+double RecipeCastBytes(const TrainingJob& job, const ModelConstants& c) {
+  if (job.precision == Precision::kNvfp4) return c.nvfp4_cast_bytes;
   switch (job.fp8_scaling) {
     case Fp8Scaling::kDelayed: return c.fp8_cast_bytes_delayed;
     case Fp8Scaling::kCurrent: return c.fp8_cast_bytes_current;
@@ -135,7 +137,7 @@ MicroStep MicroStepTimeOf(const OperatorProfile& prof, const Workload& w, const 
   double rec = RecomputeFactor(job.checkpointing);
   // Tensor parallelism splits each layer, pipeline the layers, context each sequence.
   double split = static_cast<double>(layout.tensor) * layout.pipeline * layout.context;
-  const bool fp8 = job.precision == Precision::kFp8;
+  const bool low_precision = IsLowPrecisionRecipe(job.precision);  // fp8, nvfp4
   // Optimized stacks run attention as one fused kernel (a causal one skips the masked
   // half); eager frameworks as two batched matmuls over the whole score matrix.
   // Fused kernels run in 16-bit: an fp32/tf32 job, or a GPU without a 16-bit tensor rate,
@@ -143,17 +145,19 @@ MicroStep MicroStepTimeOf(const OperatorProfile& prof, const Workload& w, const 
   const bool fused_attention = job.framework == Framework::kOptimized &&
                                prof.attention_flops > 0 && IsMixedPrecision(job.precision) &&
                                SixteenBitPeakTflops(gpu) > 0;
-  // Forward + backward (data and weight gradients): three passes of the forward work. FP8
-  // recipes run the layers' projections in FP8 and keep the output head in 16-bit.
-  const double in_precision_flops =
-      prof.gemm_flops - (fp8 ? prof.head_flops : 0) + (fused_attention ? 0 : prof.attention_flops);
+  // Forward + backward (data and weight gradients): three passes of the forward work. FP8 and
+  // NVFP4 recipes run the layers' projections in FP8 (FP4) and keep the output head in 16-bit.
+  const double in_precision_flops = prof.gemm_flops - (low_precision ? prof.head_flops : 0) +
+                                    (fused_attention ? 0 : prof.attention_flops);
   double gemm_flops = 3 * in_precision_flops * b * rec / split;
   double gemm_kernels = 3 * prof.gemm_kernels * rec / layout.pipeline;
   double rate = PeakTflops(gpu, job.precision) * 1e12 * Efficiency(job.precision, c);
   double per_sm_rate = rate / SmCount(gpu);
   const double rate16 = SixteenBitPeakTflops(gpu) * 1e12;
-  double sixteen_bit_s = 0;  // the 16-bit work of an FP8 step and fused attention
-  if (fp8) sixteen_bit_s += 3 * prof.head_flops * b * rec / split / (rate16 * c.eta_16bit);
+  double sixteen_bit_s = 0;  // the 16-bit work of an FP8/NVFP4 step and fused attention
+  if (low_precision) {
+    sixteen_bit_s += 3 * prof.head_flops * b * rec / split / (rate16 * c.eta_16bit);
+  }
   if (fused_attention) {
     const double executed = prof.attention_flops * (prof.causal_attention ? 0.5 : 1.0);
     const double passes =
@@ -187,10 +191,10 @@ MicroStep MicroStepTimeOf(const OperatorProfile& prof, const Workload& w, const 
     m.gemm_s = std::max(m.gemm_s + vector_s, io_s);
     vector_s = 0;
   }
-  if (fp8) {
-    // Casts to FP8 of each projection's input and output gradient, per token (the weights'
+  if (low_precision) {
+    // Casts to FP8 (NVFP4) of each projection's input and output gradient, per token (the weights'
     // cast is once per step: OptimizerSeconds).
-    traffic += b * prof.fp8_cast_elements * rec / split * Fp8CastBytes(job, c);
+    traffic += b * prof.fp8_cast_elements * rec / split * RecipeCastBytes(job, c);
   }
   m.memory_s = std::max(traffic / bw + vector_s, elementwise_kernels * c.kernel_floor_s);
   m.gpu_s = m.gemm_s + m.memory_s;
@@ -267,17 +271,17 @@ double PipelineSendSeconds(const Workload& w, const TrainingJob& job, const Clus
 }
 
 // The optimizer's pass over this GPU's share of the weights (ZeRO-1 and up shard it), and
-// under FP8 the cast of the weights, once per step (Transformer Engine keeps the FP8 copy
-// across the micro-batches of a step; FSDP casts its shard before gathering it in FP8).
+// under FP8 (NVFP4) the cast of the weights, once per step (Transformer Engine keeps the cast
+// copy across the micro-batches of a step; FSDP casts its shard before gathering it).
 double OptimizerSeconds(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
                         const ParallelLayout& layout, const ModelConstants& c) {
   double split = static_cast<double>(layout.tensor) * layout.pipeline;
   double shard = layout.zero_stage >= 1 ? static_cast<double>(layout.data) * layout.context : 1;
   double bytes = ParamsTotal(w) / split / shard * OptimizerBytesPerParam(job.optimizer, job.precision);
-  if (job.precision == Precision::kFp8) {
+  if (IsLowPrecisionRecipe(job.precision)) {
     // FSDP casts its own shard before the FP8 gather; the others their whole share.
     const double cast_shard = layout.zero_stage >= 3 ? shard : 1;
-    bytes += ParamsTotal(w) / split / cast_shard * Fp8CastBytes(job, c);
+    bytes += ParamsTotal(w) / split / cast_shard * RecipeCastBytes(job, c);
   }
   return bytes / AchievedBandwidth(gpu, c);
 }
@@ -305,8 +309,9 @@ GradientSync GradientSyncOf(const Workload& w, const TrainingJob& job, const Clu
     // FSDP: parameters all-gathered forward and backward, gradients reduce-scattered:
     // 1.5x an all-reduce's traffic, prefetched behind the layers' compute. FP8 recipes
     // gather the weights in FP8 (torchao's float8 all-gather, Megatron's fp8 param
-    // gather): the two gathers move half the bytes, 1x an all-reduce in all.
-    const double gathers = job.precision == Precision::kFp8 ? 1.0 : 1.5;
+    // gather): the two gathers move half the bytes, 1x an all-reduce in all. NVFP4 recipes
+    // are taken to gather at 8 bits too (no published FP4 parameter gather to time).
+    const double gathers = IsLowPrecisionRecipe(job.precision) ? 1.0 : 1.5;
     sync.seconds = gathers * AllReduceSeconds(grad_bytes, g, nodes, cluster.node, c);
     sync.sharded = true;
   } else {
@@ -981,12 +986,25 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
         " % of the BF16 GEMMs' share of the FP8 peak (fitted on published Transformer Engine "
         "runs); attention, output head, norms and optimizer in BF16/FP32; casts with " +
         std::string(Fp8ScalingName(job.fp8_scaling)) + " scaling, " +
-        Fmt(Fp8CastBytes(job, c)) + " bytes moved per cast element" +
+        Fmt(RecipeCastBytes(job, c)) + " bytes moved per cast element" +
         (job.fp8_scaling == Fp8Scaling::kMxfp8
              ? "; MXFP8 GEMMs at the FP8 peak with the same efficiency (block scales are "
                "applied inside the tensor cores; not calibrated: no published MXFP8 run in "
                "the fit)"
              : ""));
+  }
+  if (job.precision == Precision::kNvfp4) {
+    best.assumptions.push_back(
+        "nvfp4: layer projections at the FP4 peak with the FP8 recipes' fitted efficiency (" +
+        Fmt(c.eta_fp8_vs_16bit * 100) +
+        " % of the BF16 GEMMs' share), every projection in NVFP4; attention, output head, "
+        "norms and optimizer in BF16/FP32; casts with an amax pass, then row- and "
+        "column-wise FP4 copies with an E4M3 scale per 16 values, " +
+        Fmt(RecipeCastBytes(job, c)) + " bytes moved per cast element");
+    best.warnings.push_back(
+        "nvfp4 training is not calibrated (no published NVFP4 run in the fit), and NVIDIA's "
+        "published recipe (arXiv 2509.25149) keeps a few linear layers in BF16 for stability, "
+        "which this estimate does not: expect a slower step than predicted");
   }
   if (c.sigma_by_family.count(w.family) == 0) {
     best.warnings.push_back(std::string("no calibration data for family ") +

@@ -57,8 +57,9 @@ double AchievedBandwidth(const GpuSpec& gpu, const ModelConstants& c);
 // count and clock are known.
 double PortableAttentionPeak(const GpuSpec& gpu, const ModelConstants& c);
 
-// DRAM bytes an FP8 cast moves per element under the job's scaling recipe.
-double Fp8CastBytes(const TrainingJob& job, const ModelConstants& c);
+// DRAM bytes a cast moves per element under the job's low-precision recipe (IsLowPrecisionRecipe):
+// NVFP4's, or FP8's by its scaling.
+double RecipeCastBytes(const TrainingJob& job, const ModelConstants& c);
 
 MicroStep MicroStepTime(const Workload& w, const TrainingJob& job, const GpuSpec& gpu,
                         const ParallelLayout& layout, int micro_batch, const ModelConstants& c);

@@ -60,7 +60,10 @@ std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, con
     return "precision auto: fp8 (" + gpu.id +
            " has FP8 tensor cores and the optimized stack trains transformers with an FP8 "
            "recipe: projections in FP8, attention, head and optimizer in BF16/FP32); ask for "
-           "bf16 to estimate without FP8";
+           "bf16 to estimate without FP8" +
+           (gpu.fp4_tflops > 0 ? "; auto never picks nvfp4 (a recipe that trades accuracy "
+                                 "for speed): ask for it to estimate 4-bit projections"
+                               : "");
   }
   std::string line = AutoPrecisionAssumption(gpu);
   if (gpu.fp8_tflops > 0 && IsTransformer(w.family)) {
@@ -79,8 +82,10 @@ double ActivationBytes(Precision p) {
 }
 
 bool IsMixedPrecision(Precision p) {
-  return p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kFp8;
+  return p == Precision::kFp16 || p == Precision::kBf16 || IsLowPrecisionRecipe(p);
 }
+
+bool IsLowPrecisionRecipe(Precision p) { return p == Precision::kFp8 || p == Precision::kNvfp4; }
 
 double TotalSamples(const TrainingJob& job, const Workload& workload) {
   if (job.hours > 0) return 0;
@@ -110,17 +115,18 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
     return Error::Invalid({Part::kJob, "precision"},
                           "int8 is an inference precision, not a training one");
   }
-  if (job.precision == Precision::kFp8 && !job.precision_auto) {
+  if (IsLowPrecisionRecipe(job.precision) && !job.precision_auto) {
+    const std::string name(PrecisionName(job.precision));
     if (!IsTransformer(workload.family)) {
       return Error::Invalid({Part::kJob, "precision"},
-                            "fp8 training recipes (Transformer Engine, torchao float8) cover "
-                            "transformer linear layers; a " +
+                            name + " training recipes (Transformer Engine, torchao) cover "
+                                   "transformer linear layers; a " +
                                 std::string(FamilyName(workload.family)) + " has none");
     }
     if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
       return Error::Invalid({Part::kJob, "precision"},
-                            "fp8 training needs an FP8 recipe (Transformer Engine, torchao "
-                            "float8): choose framework optimized or auto, not eager");
+                            name + " training needs a low-precision recipe (Transformer Engine, "
+                                   "torchao): choose framework optimized or auto, not eager");
     }
   }
   bool has_tokens = job.tokens > 0;
@@ -244,8 +250,25 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
   Status request = ValidateJobRequest(job, workload);
   if (!request.ok()) return request;
   if (PeakTflops(gpu, job.precision) <= 0) {
-    return Error::Invalid({Part::kJob, "precision"}, std::string(PrecisionName(job.precision)) +
-                                                         " is not supported by " + gpu.id)
+    return Error::Invalid({Part::kJob, "precision"},
+                          std::string(PrecisionName(job.precision)) + " is not supported by " +
+                              gpu.id +
+                              (job.precision == Precision::kNvfp4
+                                   ? " (it has no FP4 tensor rate: NVFP4 training needs "
+                                     "Blackwell; precision auto trains in " +
+                                         std::string(PrecisionName(AutoTrainingPrecision(
+                                             gpu, ResolveFramework(job.framework, workload),
+                                             workload, Fp8Scaling::kDelayed))) +
+                                         " here)"
+                                   : ""))
+        .Because(Refusal::kPrecisionUnsupported);
+  }
+  // The recipes keep attention, the output head and the norms in 16-bit.
+  if (IsLowPrecisionRecipe(job.precision) && !(SixteenBitPeakTflops(gpu) > 0)) {
+    return Error::Invalid({Part::kJob, "precision"},
+                          std::string(PrecisionName(job.precision)) +
+                              " recipes run attention and the output head in BF16/FP16, and " +
+                              gpu.id + " has no 16-bit tensor rate")
         .Because(Refusal::kPrecisionUnsupported);
   }
   if (job.precision == Precision::kFp8 && job.fp8_scaling == Fp8Scaling::kMxfp8 &&

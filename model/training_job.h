@@ -105,7 +105,12 @@ std::string AutoTrainingPrecisionAssumption(const GpuSpec& gpu, Framework f, con
 
 // Bytes per element of activations and of the weights the GPU computes with.
 double ActivationBytes(Precision p);
-bool IsMixedPrecision(Precision p);  // fp16, bf16, fp8: 16-bit compute, fp32 master weights
+bool IsMixedPrecision(Precision p);  // fp16, bf16, fp8, nvfp4: fp32 master weights
+// A low-precision training recipe (fp8, nvfp4): the layers' projections run in it, with their
+// inputs and output gradients cast each micro-step and the weights once a step; the output
+// head, attention, norms and optimizer stay in BF16/FP32. Transformers on the optimized
+// stack only (Transformer Engine, torchao).
+bool IsLowPrecisionRecipe(Precision p);
 
 // Checks the job against the workload and the GPU. Errors name the field by type: dataset
 // fields (also past kMaxTrainingSteps), the job's "global_batch_size", "precision",

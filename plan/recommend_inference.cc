@@ -14,9 +14,8 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
                                           Constraints cons, Objective objective, int limit) {
   Pricing& pricing = context.pricing;
   // A request error is not an option's rejection: refuse it before counting options.
-  Status layout =
-      model::ValidateServingTensorParallel(request.workload, request.serving.tensor_parallel);
-  if (!layout.ok()) return layout.error();
+  Status valid = model::ValidateServingRequest(request.workload, request.serving);
+  if (!valid.ok()) return valid.error();
   Recommendation out;
   out.inference = true;
   out.objective = objective;

@@ -23,8 +23,7 @@ std::string ReferenceAssumption(const ReferenceWork& w) {
       "reference run: the work is what the model predicts {} x {} processes in {:.4g} h at {}{} "
       "({:.4g} samples, P10-P90 {:.4g}-{:.4g})",
       w.cluster.TotalGpus(), w.cluster.node.gpu.id, w.hours, model::PrecisionName(w.precision),
-      w.mxfp8_as_delayed ? " with delayed scaling (it has no block-scaled tensor cores for mxfp8)"
-                         : "",
+      w.recipe_fallback,
       w.samples, w.p10_samples, w.p90_samples);
 }
 
@@ -43,10 +42,14 @@ Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
     job.precision = *ref.precision;
     job.precision_auto = false;
   }
-  // MXFP8 is the planned hardware's recipe; a reference GPU without block-scaled tensor
-  // cores ran its FP8 scaled per tensor.
+  // MXFP8 and NVFP4 are the planned hardware's recipes: a reference GPU without block-scaled
+  // tensor cores ran its FP8 scaled per tensor, and one without FP4 what it trains best.
+  const model::GpuSpec& ref_gpu = hw->cluster.node.gpu;
+  const bool nvfp4_as_auto = !ref.precision && job.precision == model::Precision::kNvfp4 &&
+                             !job.precision_auto && model::PeakTflops(ref_gpu, job.precision) <= 0;
+  if (nvfp4_as_auto) job.precision_auto = true;
   const bool mxfp8_as_delayed = job.fp8_scaling == model::Fp8Scaling::kMxfp8 &&
-                                !model::SupportsMicroscaling(hw->cluster.node.gpu);
+                                !model::SupportsMicroscaling(ref_gpu);
   if (mxfp8_as_delayed) job.fp8_scaling = model::Fp8Scaling::kDelayed;
   auto e = model::EstimateTraining(request.workload, job, hw->cluster, model::DefaultConstants(),
                                    false);
@@ -65,7 +68,12 @@ Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
   }
   w.hours = ref.hours;
   w.precision = e->precision;
-  w.mxfp8_as_delayed = mxfp8_as_delayed && e->precision == model::Precision::kFp8;
+  if (mxfp8_as_delayed && e->precision == model::Precision::kFp8) {
+    w.recipe_fallback = " with delayed scaling (it has no block-scaled tensor cores for mxfp8)";
+  }
+  if (nvfp4_as_auto) {
+    w.recipe_fallback += " (precision auto: it has no FP4 tensor cores for nvfp4)";
+  }
   w.samples_per_s = e->samples_per_s;
   w.samples = e->total_samples;
   w.p10_samples = e->work_p10_samples;

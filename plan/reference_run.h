@@ -21,9 +21,10 @@ struct ReferenceWork {
   std::string instance_type, cloud;  // when the reference is a catalog instance
   double hours = 0;
   model::Precision precision = model::Precision::kBf16;
-  // The request asked for MXFP8, which the reference GPU cannot run: its FP8 was estimated
-  // with delayed (per-tensor) scaling.
-  bool mxfp8_as_delayed = false;
+  // Why the reference was estimated with another recipe than the request's, which the
+  // reference GPU cannot run ("" when it ran the request's): MXFP8 as delayed (per-tensor)
+  // scaling; NVFP4 as what precision auto trains there (fp8 or bf16).
+  std::string recipe_fallback;
   double samples_per_s = 0;
   double samples = 0, p10_samples = 0, p90_samples = 0;
   double tokens = 0;

@@ -40,6 +40,10 @@ void LogSeedReport(const db::SeedReport& report) {
                    "catalog seeded before them",
                    report.kubernetes_labels_added);
     }
+    if (report.fp4_rates_added > 0) {
+      spdlog::info("set the FP4 (NVFP4) rate of {} seed GPUs in a catalog seeded before it",
+                   report.fp4_rates_added);
+    }
     return;
   }
   spdlog::info("seeded {} GPUs", report.gpus);

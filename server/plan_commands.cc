@@ -359,8 +359,9 @@ void AddJobOptions(CLI::App& app, JobOptions& o) {
   app.add_option("--global-batch", o.global_batch, "training: samples per optimizer step")
       ->capture_default_str();
   app.add_option("--precision", o.precision,
-                 "auto|fp32|tf32|fp16|bf16|fp8 (auto: fp8 for a transformer on an optimized "
-                 "stack where the GPU has FP8 and it is faster, else bf16, else fp16)")
+                 "auto|fp32|tf32|fp16|bf16|fp8|nvfp4 (auto: fp8 for a transformer on an "
+                 "optimized stack where the GPU has FP8 and it is faster, else bf16, else fp16; "
+                 "nvfp4: training on Blackwell, never auto)")
       ->capture_default_str();
   app.add_option("--currency", o.currency, "currency of the answer")->capture_default_str();
 }

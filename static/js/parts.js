@@ -75,6 +75,8 @@ export function gpuList(select, byDefault) {
 
 const precisionOptions = [['auto', 'auto (bf16 where supported, else fp16)'], ['bf16', 'bf16'],
   ['fp16', 'fp16'], ['tf32', 'tf32'], ['fp32', 'fp32'], ['fp8', 'fp8']];
+// Training only (serving refuses it): 4-bit projections on GPUs with an FP4 rate.
+const trainingPrecisionOptions = [...precisionOptions, ['nvfp4', 'nvfp4 (Blackwell)']];
 
 export const parts = {
   // Preset or inline shape.
@@ -131,7 +133,7 @@ export const parts = {
         field('Hours it trained', { name: 'reference_run.hours', 'data-kind': 'number', inputmode: 'decimal', value: '144' },
           'e.g. 6 days = 144'),
         field('Its precision', { tag: 'select', name: 'reference_run.precision',
-          options: [['', 'auto on that GPU'], ...precisionOptions.slice(1)] })),
+          options: [['', 'auto on that GPU'], ...trainingPrecisionOptions.slice(1)] })),
     );
     gpuList(refGpu.querySelector('select'), 'V100-16GB-SXM2');
     return wrap;
@@ -140,7 +142,8 @@ export const parts = {
   // Global batch and precision (training); optimizer and framework.
   job({ batch = true } = {}) {
     const wrap = group(null,
-      field('Precision', { tag: 'select', name: 'precision', options: precisionOptions }));
+      field('Precision', { tag: 'select', name: 'precision',
+        options: batch ? trainingPrecisionOptions : precisionOptions }));
     if (batch) {
       wrap.prepend(field('Global batch size', { name: 'global_batch_size', type: 'number', min: 1, value: '256' }));
       wrap.append(

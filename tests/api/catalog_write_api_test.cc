@@ -105,9 +105,17 @@ TEST_F(CatalogWriteApiTest, GpuWrites) {
   EXPECT_EQ(Send("POST", "/api/v1/gpus", NewGpu("TEST-GPU-2"), *admin_key_).status, 409);
   json changed = NewGpu("TEST-GPU-2");
   changed["memory_gb"] = 141;
+  changed["fp4_tflops"] = 9000;  // stored (migration 10) and read back as the FP4 peak
   auto put = Send("PUT", "/api/v1/gpus/TEST-GPU-2", changed, *admin_key_);
   EXPECT_EQ(put.status, 200);
-  EXPECT_EQ(server_->Get("/api/v1/gpus/TEST-GPU-2").body["memory_gb"], 141.0);
+  const json stored = server_->Get("/api/v1/gpus/TEST-GPU-2").body;
+  EXPECT_EQ(stored["memory_gb"], 141.0);
+  EXPECT_EQ(stored["peak_tflops"]["fp4"], 9000.0);
+  json negative_fp4 = NewGpu("TEST-GPU-3");
+  negative_fp4["fp4_tflops"] = -1;
+  auto no_fp4 = Send("POST", "/api/v1/gpus", negative_fp4, *admin_key_);
+  EXPECT_EQ(no_fp4.status, 422);
+  EXPECT_EQ(no_fp4.body["errors"][0]["pointer"], "/fp4_tflops");
   json bad = NewGpu("TEST-GPU-3");
   bad["memory_gb"] = -1;
   auto invalid = Send("POST", "/api/v1/gpus", bad, *admin_key_);

@@ -204,6 +204,74 @@ TEST_F(TrainingLayoutsTest, Mxfp8BlockScalingOnBlackwellOnly) {
   EXPECT_GT(reply.body["rejected"].value("precision_unsupported", 0), 0) << reply.body.dump();
 }
 
+// NVFP4 training: estimated on Blackwell (the catalog's fp4_tflops), named as not calibrated;
+// refused with a 422 on /precision on a GPU without FP4 and for serving; counted as a
+// precision rejection in a recommendation; a Hopper reference run is estimated with what
+// precision auto trains there.
+TEST_F(TrainingLayoutsTest, Nvfp4TrainingOnGpusWithAnFp4Rate) {
+  auto b200 = server_->Get("/api/v1/gpus/B200-180GB-SXM");
+  ASSERT_EQ(b200.status, 200) << b200.body.dump();
+  EXPECT_EQ(b200.body["peak_tflops"]["fp4"], 9000);
+  auto h100 = server_->Get("/api/v1/gpus/H100-80GB-SXM5");
+  ASSERT_EQ(h100.status, 200);
+  EXPECT_TRUE(h100.body["peak_tflops"]["fp4"].is_null());
+
+  json body = Llama({{"hardware", {{"gpu", "B200-180GB-SXM"}, {"gpus_per_node", 8}}},
+                     {"tensor_parallel", 1}, {"pipeline_parallel", 1}, {"zero_stage", 1},
+                     {"micro_batch_size", 2}});
+  body["precision"] = "fp8";
+  json fp8 = Estimate(body);
+  body["precision"] = "nvfp4";
+  json fp4 = Estimate(body);
+  EXPECT_EQ(fp4["precision"], "nvfp4");
+  EXPECT_LT(fp4["step_time_s"].get<double>(), fp8["step_time_s"].get<double>());
+  EXPECT_GT(fp4["step_time_s"].get<double>(), fp8["step_time_s"].get<double>() / 2);
+  EXPECT_TRUE(Mentions(fp4, "assumptions", "5.12 bytes moved per cast element"))
+      << fp4["assumptions"].dump();
+  EXPECT_TRUE(Mentions(fp4, "warnings", "nvfp4 training is not calibrated")) << fp4["warnings"].dump();
+
+  json refused_gpu = Llama({{"precision", "nvfp4"}});
+  EXPECT_EQ(RefusedAt(refused_gpu), "/precision");
+  json eager = body;
+  eager["framework"] = "eager";
+  EXPECT_EQ(RefusedAt(eager), "/precision");
+
+  json serve = {{"workload", "llama-2-7b"}, {"precision", "nvfp4"}, {"input_tokens", 1000},
+                {"output_tokens", 200}, {"target_requests_per_s", 1},
+                {"hardware", {{"gpu", "B200-180GB-SXM"}, {"gpus_per_node", 1}}}};
+  auto serving = server_->Post("/api/v1/estimates/inference", serve);
+  ASSERT_EQ(serving.status, 422) << serving.body.dump();
+  EXPECT_EQ(serving.body["errors"][0]["pointer"], "/precision");
+  EXPECT_NE(serving.body["errors"][0]["detail"].get<std::string>().find("mxfp4"), std::string::npos);
+
+  json referenced = body;
+  for (const char* key : {"dataset", "tensor_parallel", "pipeline_parallel", "zero_stage",
+                          "micro_batch_size"}) {
+    referenced.erase(key);
+  }
+  referenced["reference_run"] = {
+      {"hardware", {{"gpu", "H100-80GB-SXM5"}, {"gpus_per_node", 8}}}, {"hours", 10}};
+  json from_hopper = Estimate(referenced);
+  EXPECT_EQ(from_hopper["precision"], "nvfp4");
+  EXPECT_TRUE(Mentions(from_hopper, "assumptions",
+                       "(precision auto: it has no FP4 tensor cores for nvfp4)"))
+      << from_hopper["assumptions"].dump();
+  // Told the reference itself ran nvfp4 on Hopper: that is impossible, and refused.
+  referenced["reference_run"]["precision"] = "nvfp4";
+  auto impossible = server_->Post("/api/v1/estimates/training", referenced);
+  EXPECT_EQ(impossible.status, 422) << impossible.body.dump();
+
+  json recommend = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e9}}},
+                    {"global_batch_size", 64}, {"precision", "nvfp4"},
+                    {"framework", "optimized"},
+                    {"constraints", {{"gpus", {"B200-180GB-SXM", "H100-80GB-SXM5"}}}}};
+  auto reply = server_->Post("/api/v1/recommendations", recommend);
+  ASSERT_EQ(reply.status, 200) << reply.body.dump();
+  ASSERT_FALSE(reply.body["items"].empty()) << reply.body.dump();
+  for (const auto& item : reply.body["items"]) EXPECT_EQ(item["gpu"], "B200-180GB-SXM");
+  EXPECT_GT(reply.body["rejected"].value("precision_unsupported", 0), 0) << reply.body.dump();
+}
+
 TEST_F(TrainingLayoutsTest, AnNvl72RackIsOneNvlinkDomain) {
   json body = Llama({{"global_batch_size", 256},
                      {"hardware", {{"gpu", "GB200-186GB"}, {"gpus_per_node", 4}, {"nodes", 16},

@@ -252,5 +252,40 @@ TEST(SeederUpgradeTest, ACatalogSeededBeforeTheKubernetesLabelsGetsThem) {
   EXPECT_EQ(generation(), after);
 }
 
+// A catalog seeded before the fp4_tflops column (migration 10 adds it as 0 everywhere) gets
+// the seed's Blackwell FP4 rates once; a rate an operator set is kept.
+TEST(SeederUpgradeTest, ACatalogSeededBeforeFp4RatesGetsThemOnce) {
+  auto opened = OpenDatabase(":memory:");
+  ASSERT_TRUE(opened.ok());
+  gpuplan::db::Connection& db = **opened;
+  ASSERT_TRUE(Migrate(db).ok());
+  ASSERT_TRUE(SeedIfEmpty(db).ok());
+  auto rate = [&](const char* id) {
+    Statement s(db, "SELECT fp4_tflops FROM gpus WHERE id = ?");
+    s.bind(1, id);
+    return s.executeStep() ? s.getColumn(0).getDouble() : -1;
+  };
+  EXPECT_EQ(rate("B200-180GB-SXM"), 9000);
+  EXPECT_EQ(rate("H100-80GB-SXM5"), 0);
+  // As an older build left it: no FP4 rates, no mark; and one rate set by hand.
+  db.exec("DELETE FROM catalog_meta WHERE key = 'fp4_rates_seeded_at'");
+  db.exec("UPDATE gpus SET fp4_tflops = 0");
+  db.exec("UPDATE gpus SET fp4_tflops = 7628 WHERE id = 'GB200-186GB'");
+  auto again = SeedIfEmpty(db);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_FALSE(again->seeded);
+  EXPECT_EQ(again->fp4_rates_added, 3);  // B200, B300, GB300
+  EXPECT_EQ(rate("B200-180GB-SXM"), 9000);
+  EXPECT_EQ(rate("GB300-288GB"), 15000);
+  EXPECT_EQ(rate("GB200-186GB"), 7628);
+  EXPECT_EQ(rate("H100-80GB-SXM5"), 0);
+  // Once only.
+  db.exec("UPDATE gpus SET fp4_tflops = 0 WHERE id = 'B200-180GB-SXM'");
+  auto third = SeedIfEmpty(db);
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ(third->fp4_rates_added, 0);
+  EXPECT_EQ(rate("B200-180GB-SXM"), 0);
+}
+
 }  // namespace
 }  // namespace gpuplan::db

@@ -10,7 +10,7 @@ namespace {
 GpuSpec A100() { return testing::A100_80(); }
 
 TEST(PrecisionTest, ParsesEveryNameAndRoundTrips) {
-  for (const char* name : {"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}) {
+  for (const char* name : {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "nvfp4"}) {
     auto p = ParsePrecision(name);
     ASSERT_TRUE(p.has_value()) << name;
     EXPECT_EQ(PrecisionName(*p), name);

@@ -40,6 +40,21 @@ inline GpuSpec H100() {
   return g;
 }
 
+// The catalog's B200 (HGX) in the figures the training model reads: FP8 and FP4 rates,
+// Blackwell's block-scaled tensor cores (by architecture).
+inline GpuSpec B200() {
+  GpuSpec g = H100();
+  g.id = "B200-180GB-SXM";
+  g.architecture = "Blackwell (2 dies)";
+  g.memory_gb = 180;
+  g.memory_bw_gbps = 7700;
+  g.fp16_tflops = g.bf16_tflops = 2250;
+  g.fp8_tflops = 4500;
+  g.fp4_tflops = 9000;
+  g.sm_count = 148;
+  return g;
+}
+
 inline GpuSpec V100() {
   GpuSpec g;
   g.id = "V100-16GB-SXM2";

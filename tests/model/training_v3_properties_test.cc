@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
+#include <string>
 
 #include "model/collectives.h"
+#include "model/inference.h"
 #include "model/memory.h"
 #include "model/training.h"
 #include "model/workload_presets.h"
@@ -14,6 +17,7 @@
 namespace gpuplan::model {
 namespace {
 
+using testing::B200;
 using testing::H100;
 using testing::Node;
 
@@ -26,16 +30,19 @@ TrainingJob OptimizedJob(Precision p, int global_batch) {
   return job;
 }
 
-// An FP8 step is never slower than the BF16 step of the same layout and micro-batch on a GPU
-// with FP8, and never gains the whole peak ratio: attention, the head, norms and the
-// optimizer stay 16-bit, and the casts add traffic. Steps of 8 micro-batches: the weights'
-// cast is once per step, and a one-micro-batch step of an MoE (every expert cast for 1 K
-// tokens) can be slower in FP8, in the model as on the GPU.
-TEST(TrainingV3PropertiesTest, Fp8IsNeverSlowerThanBf16AndGainsLessThanThePeakRatio) {
-  const GpuSpec gpu = H100();
-  const double peak_ratio = gpu.fp8_tflops / gpu.bf16_tflops;
-  for (const char* id : {"mpt-1b", "mpt-7b", "llama-2-7b", "llama-3-8b", "llama-2-70b",
-                         "mixtral-8x7b", "qwen2.5-7b"}) {
+// A step of 8 micro-batches of `job` (global batch 64 x b) for `layout` on 8 GPUs of `gpu`.
+double StepOf(const Workload& w, TrainingJob job, const GpuSpec& gpu, const ParallelLayout& layout,
+              int b) {
+  job.global_batch = 64 * b;
+  return StepTime(w, job, Node(gpu, 8), layout, b, 8, DefaultConstants()).step_time_s;
+}
+
+// Calls check(w, layout, b, where) for each preset of `ids` at 1 K, 4 K and 16 K tokens, on
+// four layouts of 8 GPUs (ZeRO-3 data parallel, TP 8, TP 2 x PP 4, TP 4 x PP 2; sequence
+// parallel where tensor parallel) and micro-batches of 1 and 4; `where` names the case.
+template <typename Check>
+void ForEachShapeAndLayout(std::initializer_list<const char*> ids, Check check) {
+  for (const char* id : ids) {
     Workload w = *FindPreset(id);
     for (int seq : {1024, 4096, 16384}) {
       w.seq_len = seq;
@@ -44,34 +51,42 @@ TEST(TrainingV3PropertiesTest, Fp8IsNeverSlowerThanBf16AndGainsLessThanThePeakRa
                                     ParallelLayout{2, 4, 1, 1}, ParallelLayout{4, 2, 1, 0}}) {
         layout.sequence_parallel = layout.tensor > 1;
         for (int b : {1, 4}) {
-          for (Fp8Scaling scaling : {Fp8Scaling::kDelayed, Fp8Scaling::kCurrent}) {
-            TrainingJob fp8 = OptimizedJob(Precision::kFp8, 64 * b);
-            fp8.fp8_scaling = scaling;
-            const TrainingJob bf16 = OptimizedJob(Precision::kBf16, 64 * b);
-            const Cluster cluster = Node(gpu, 8);
-            const double t8 = StepTime(w, fp8, cluster, layout, b, 8, DefaultConstants()).step_time_s;
-            const double t16 = StepTime(w, bf16, cluster, layout, b, 8, DefaultConstants()).step_time_s;
-            EXPECT_LE(t8, t16 * (1 + 1e-12)) << id << " seq " << seq << " tp " << layout.tensor;
-            EXPECT_LT(t16 / t8, peak_ratio) << id << " seq " << seq << " tp " << layout.tensor;
-          }
+          check(w, layout, b,
+                std::string(id) + " seq " + std::to_string(seq) + " tp " +
+                    std::to_string(layout.tensor) + " b " + std::to_string(b));
         }
       }
     }
   }
 }
 
+// An FP8 step is never slower than the BF16 step of the same layout and micro-batch on a GPU
+// with FP8, and never gains the whole peak ratio: attention, the head, norms and the
+// optimizer stay 16-bit, and the casts add traffic. Steps of 8 micro-batches: the weights'
+// cast is once per step, and a one-micro-batch step of an MoE (every expert cast for 1 K
+// tokens) can be slower in FP8, in the model as on the GPU.
+TEST(TrainingV3PropertiesTest, Fp8IsNeverSlowerThanBf16AndGainsLessThanThePeakRatio) {
+  const GpuSpec gpu = H100();
+  const double peak_ratio = gpu.fp8_tflops / gpu.bf16_tflops;
+  ForEachShapeAndLayout(
+      {"mpt-1b", "mpt-7b", "llama-2-7b", "llama-3-8b", "llama-2-70b", "mixtral-8x7b", "qwen2.5-7b"},
+      [&](const Workload& w, const ParallelLayout& layout, int b, const std::string& where) {
+        const double t16 = StepOf(w, OptimizedJob(Precision::kBf16, 64), gpu, layout, b);
+        for (Fp8Scaling scaling : {Fp8Scaling::kDelayed, Fp8Scaling::kCurrent}) {
+          TrainingJob fp8 = OptimizedJob(Precision::kFp8, 64);
+          fp8.fp8_scaling = scaling;
+          const double t8 = StepOf(w, fp8, gpu, layout, b);
+          EXPECT_LE(t8, t16 * (1 + 1e-12)) << where;
+          EXPECT_LT(t16 / t8, peak_ratio) << where;
+        }
+      });
+}
+
 // MXFP8 block scaling runs only where the tensor cores take block scales (Blackwell), and its
 // casts (one fused pass, two FP8 copies with a scale per 32 elements) cost at least delayed
 // scaling's and at most current scaling's (which reads the tensor once more for its amax).
 TEST(TrainingV3PropertiesTest, Mxfp8RunsOnBlackwellOnlyAndCostsBetweenThePerTensorRecipes) {
-  GpuSpec b200 = H100();
-  b200.id = "B200-180GB-SXM";
-  b200.architecture = "Blackwell (2 dies)";
-  b200.memory_gb = 180;
-  b200.memory_bw_gbps = 7700;
-  b200.fp16_tflops = b200.bf16_tflops = 2250;
-  b200.fp8_tflops = 4500;
-  b200.sm_count = 148;
+  const GpuSpec b200 = B200();
   GpuSpec b300 = b200;
   b300.architecture = "Blackwell Ultra (2 dies)";
   GpuSpec mi300x = H100();
@@ -111,6 +126,70 @@ TEST(TrainingV3PropertiesTest, Mxfp8RunsOnBlackwellOnlyAndCostsBetweenThePerTens
     }
   }
   EXPECT_GT(strictly_between, 0);
+}
+
+// NVFP4 runs only where the GPU has an FP4 tensor rate, for transformers on the optimized
+// stack. On such a GPU a step never gains the FP4/FP8 peak ratio over FP8 (attention, head,
+// norms, optimizer and the casts do not speed up), and is never slower than an FP8 step with
+// current scaling (its casts read the tensor twice as well, but write half-byte copies). Against
+// delayed FP8 scaling (one read) it can lose where the casts outweigh the GEMMs (a 1 B model
+// split 8 ways), but wins on most layouts. Serving refuses it as a request error, on any GPU.
+TEST(TrainingV3PropertiesTest, Nvfp4RunsWhereTheGpuHasFp4AndGainsLessThanThePeakRatio) {
+  const GpuSpec b200 = B200();
+  const double peak_ratio = b200.fp4_tflops / b200.fp8_tflops;
+  EXPECT_EQ(ParsePrecision("nvfp4"), Precision::kNvfp4);
+  EXPECT_EQ(PrecisionName(Precision::kNvfp4), "nvfp4");
+  EXPECT_DOUBLE_EQ(PeakTflops(b200, Precision::kNvfp4), 9000);
+
+  const Workload llama = *FindPreset("llama-3-8b");
+  const TrainingJob fp4 = OptimizedJob(Precision::kNvfp4, 64);
+  Status hopper = ValidateJob(fp4, llama, H100());
+  ASSERT_FALSE(hopper.ok());
+  EXPECT_EQ(hopper.error().fields.at(0).id, (FieldId{Part::kJob, "precision"}));
+  EXPECT_EQ(hopper.error().refusal, Refusal::kPrecisionUnsupported);
+  EXPECT_TRUE(ValidateJob(fp4, llama, b200).ok());
+  GpuSpec fp4_only = b200;  // the recipe's attention and head need a 16-bit tensor rate
+  fp4_only.fp16_tflops = fp4_only.bf16_tflops = 0;
+  Status no_sixteen_bit = ValidateJob(fp4, llama, fp4_only);
+  ASSERT_FALSE(no_sixteen_bit.ok());
+  EXPECT_EQ(no_sixteen_bit.error().fields.at(0).id, (FieldId{Part::kJob, "precision"}));
+  TrainingJob eager = fp4;
+  eager.framework = Framework::kEager;
+  Status no_recipe = ValidateJobRequest(eager, llama);
+  ASSERT_FALSE(no_recipe.ok());
+  EXPECT_EQ(no_recipe.error().fields.at(0).id, (FieldId{Part::kJob, "precision"}));
+  EXPECT_FALSE(ValidateJobRequest(fp4, *FindPreset("resnet-50")).ok());
+  // precision auto never picks the 4-bit recipe, and says so where the GPU has one.
+  EXPECT_EQ(AutoTrainingPrecision(b200, Framework::kOptimized, llama, Fp8Scaling::kDelayed),
+            Precision::kFp8);
+  EXPECT_NE(AutoTrainingPrecisionAssumption(b200, Framework::kOptimized, llama,
+                                            Fp8Scaling::kDelayed)
+                .find("never picks nvfp4"),
+            std::string::npos);
+
+  int checked = 0, faster_than_delayed = 0;
+  ForEachShapeAndLayout(
+      {"mpt-1b", "mpt-7b", "llama-2-7b", "llama-3-8b", "llama-2-70b", "mixtral-8x7b", "qwen2.5-7b"},
+      [&](const Workload& w, const ParallelLayout& layout, int b, const std::string& where) {
+        TrainingJob current = OptimizedJob(Precision::kFp8, 64);
+        current.fp8_scaling = Fp8Scaling::kCurrent;
+        const double t4 = StepOf(w, OptimizedJob(Precision::kNvfp4, 64), b200, layout, b);
+        const double t8 = StepOf(w, OptimizedJob(Precision::kFp8, 64), b200, layout, b);
+        EXPECT_LE(t4, StepOf(w, current, b200, layout, b) * (1 + 1e-12)) << where;
+        EXPECT_LT(t8 / t4, peak_ratio) << where;
+        if (t4 < t8) ++faster_than_delayed;
+        ++checked;
+      });
+  EXPECT_EQ(checked, 7 * 3 * 4 * 2);
+  EXPECT_GT(faster_than_delayed, checked * 3 / 4) << faster_than_delayed;
+
+  ServingRequest serve;
+  serve.precision = Precision::kNvfp4;
+  serve.input_tokens = 1000;
+  serve.output_tokens = 100;
+  Status serving = ValidateServingRequest(*FindPreset("llama-3-8b"), serve);
+  ASSERT_FALSE(serving.ok());
+  EXPECT_EQ(serving.error().fields.at(0).id, (FieldId{Part::kServing, "precision"}));
 }
 
 // What lets `precision: auto` skip the 16-bit estimate: no 16-bit estimate, whatever layout
