@@ -46,6 +46,19 @@ class TrainingLayoutsTest : public ::testing::Test {
     }
     return false;
   }
+  // A recommendation of Llama-2-7B in `recipe` between B200 and H100: every item a B200, the
+  // H100 offers counted as precision_unsupported.
+  static void OnlyBlackwellIsRecommended(const json& recipe) {
+    json recommend = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e9}}},
+                      {"global_batch_size", 64}, {"framework", "optimized"},
+                      {"constraints", {{"gpus", {"B200-180GB-SXM", "H100-80GB-SXM5"}}}}};
+    recommend.update(recipe);
+    auto reply = server_->Post("/api/v1/recommendations", recommend);
+    ASSERT_EQ(reply.status, 200) << reply.body.dump();
+    ASSERT_FALSE(reply.body["items"].empty()) << reply.body.dump();
+    for (const auto& item : reply.body["items"]) EXPECT_EQ(item["gpu"], "B200-180GB-SXM");
+    EXPECT_GT(reply.body["rejected"].value("precision_unsupported", 0), 0) << reply.body.dump();
+  }
   static TestServer* server_;
 };
 TestServer* TrainingLayoutsTest::server_ = nullptr;
@@ -193,15 +206,7 @@ TEST_F(TrainingLayoutsTest, Mxfp8BlockScalingOnBlackwellOnly) {
             std::string::npos)
       << refused.body.dump();
 
-  json recommend = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e9}}},
-                    {"global_batch_size", 64}, {"precision", "fp8"}, {"fp8_scaling", "mxfp8"},
-                    {"framework", "optimized"},
-                    {"constraints", {{"gpus", {"B200-180GB-SXM", "H100-80GB-SXM5"}}}}};
-  auto reply = server_->Post("/api/v1/recommendations", recommend);
-  ASSERT_EQ(reply.status, 200) << reply.body.dump();
-  ASSERT_FALSE(reply.body["items"].empty()) << reply.body.dump();
-  for (const auto& item : reply.body["items"]) EXPECT_EQ(item["gpu"], "B200-180GB-SXM");
-  EXPECT_GT(reply.body["rejected"].value("precision_unsupported", 0), 0) << reply.body.dump();
+  OnlyBlackwellIsRecommended({{"precision", "fp8"}, {"fp8_scaling", "mxfp8"}});
 }
 
 // NVFP4 training: estimated on Blackwell (the catalog's fp4_tflops), named as not calibrated;
@@ -261,15 +266,7 @@ TEST_F(TrainingLayoutsTest, Nvfp4TrainingOnGpusWithAnFp4Rate) {
   auto impossible = server_->Post("/api/v1/estimates/training", referenced);
   EXPECT_EQ(impossible.status, 422) << impossible.body.dump();
 
-  json recommend = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e9}}},
-                    {"global_batch_size", 64}, {"precision", "nvfp4"},
-                    {"framework", "optimized"},
-                    {"constraints", {{"gpus", {"B200-180GB-SXM", "H100-80GB-SXM5"}}}}};
-  auto reply = server_->Post("/api/v1/recommendations", recommend);
-  ASSERT_EQ(reply.status, 200) << reply.body.dump();
-  ASSERT_FALSE(reply.body["items"].empty()) << reply.body.dump();
-  for (const auto& item : reply.body["items"]) EXPECT_EQ(item["gpu"], "B200-180GB-SXM");
-  EXPECT_GT(reply.body["rejected"].value("precision_unsupported", 0), 0) << reply.body.dump();
+  OnlyBlackwellIsRecommended({{"precision", "nvfp4"}});
 }
 
 TEST_F(TrainingLayoutsTest, AnNvl72RackIsOneNvlinkDomain) {
