@@ -72,6 +72,10 @@ export function paramsToForm(form, params) {
     if (after !== before) changed.push(el);
   }
   for (const el of changed) el.dispatchEvent(new Event('restore'));
+  // Optional fields folded away show themselves when the URL sets one of them.
+  for (const box of form.querySelectorAll('details')) {
+    if ([...box.querySelectorAll('[name]')].some((el) => params.has(el.name))) box.open = true;
+  }
   form.dispatchEvent(new Event('change'));
 }
 

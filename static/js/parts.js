@@ -78,6 +78,33 @@ const precisionOptions = [['auto', 'auto (bf16 where supported, else fp16)'], ['
 // Training only (serving refuses it): 4-bit projections on GPUs with an FP4 rate.
 const trainingPrecisionOptions = [...precisionOptions, ['nvfp4', 'nvfp4 (Blackwell)']];
 
+// The training layout and low-precision recipe as frameworks publish them, folded away: a
+// field left empty is the server's choice (the layout search, or the stack's default).
+function layoutAndRecipe() {
+  const degree = (text, name, help) => field(text, { name, type: 'number', min: 1 }, help);
+  const box = document.createElement('details');
+  box.className = 'options';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Layout and low-precision recipe (optional)';
+  box.append(summary, group(null,
+    degree('Tensor parallel', 'tensor_parallel', 'empty: chosen'),
+    degree('Pipeline stages', 'pipeline_parallel', 'empty: chosen'),
+    degree('Context parallel', 'context_parallel', 'empty: searched from 16K tokens'),
+    degree('Interleaved stages per GPU', 'virtual_pipeline_stages', 'empty: plain 1F1B'),
+    field('ZeRO stage', { tag: 'select', name: 'zero_stage', 'data-kind': 'number',
+      options: [['', 'chosen'], ['0', '0: replicated'], ['1', '1: optimizer states (distributed optimizer)'],
+        ['2', '2: and gradients'], ['3', '3: and weights (FSDP)']] }),
+    field('Sequence parallel', { tag: 'select', name: 'sequence_parallel', 'data-kind': 'boolean',
+      options: [['', 'stack default (on with tensor parallel)'], ['true', 'on'], ['false', 'off']] }),
+    field('Overlap tensor-parallel collectives', { type: 'checkbox', name: 'tensor_parallel_overlap', value: 'true', 'data-kind': 'boolean' }),
+    field('Activation checkpointing', { tag: 'select', name: 'activation_checkpointing',
+      options: [['', 'server default (none)'], ['none', 'none'], ['selective', 'selective'], ['full', 'full']] }),
+    field('FP8 scaling', { tag: 'select', name: 'fp8_scaling',
+      options: [['', 'server default (delayed)'], ['delayed', 'delayed (per tensor)'], ['current', 'current (per tensor)'],
+        ['mxfp8', 'mxfp8 blocks (Blackwell)']] }, 'precision fp8 only')));
+  return box;
+}
+
 export const parts = {
   // Preset or inline shape.
   workload({ defaultPreset = 'bert-large', family } = {}) {
@@ -144,16 +171,17 @@ export const parts = {
     const wrap = group(null,
       field('Precision', { tag: 'select', name: 'precision',
         options: batch ? trainingPrecisionOptions : precisionOptions }));
-    if (batch) {
-      wrap.prepend(field('Global batch size', { name: 'global_batch_size', type: 'number', min: 1, value: '256' }));
-      wrap.append(
-        field('Micro-batch (optional)', { name: 'micro_batch_size', type: 'number', min: 1 }),
-        // Not sent by default: the server's default (auto, current practice, on servers
-        // that have it) is what a new user gets; eager and optimized stay explicit choices.
-        field('Framework', { tag: 'select', name: 'framework',
-          options: [['', 'server default (auto)'], ['eager', 'eager PyTorch'], ['optimized', 'optimized (fused, FlashAttention)']] }));
-    }
-    return wrap;
+    if (!batch) return wrap;
+    wrap.prepend(field('Global batch size', { name: 'global_batch_size', type: 'number', min: 1, value: '256' }));
+    wrap.append(
+      field('Micro-batch (optional)', { name: 'micro_batch_size', type: 'number', min: 1 }),
+      // Not sent by default: the server's default (auto, current practice, on servers
+      // that have it) is what a new user gets; eager and optimized stay explicit choices.
+      field('Framework', { tag: 'select', name: 'framework',
+        options: [['', 'server default (auto)'], ['eager', 'eager PyTorch'], ['optimized', 'optimized (fused, FlashAttention)']] }));
+    const both = document.createDocumentFragment();  // the layout folds away beside the job
+    both.append(wrap, layoutAndRecipe());
+    return both;
   },
 
   // A catalog instance or a GPU.

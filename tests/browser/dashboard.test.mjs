@@ -277,6 +277,43 @@ test('estimate: time with its range, costs, step breakdown and memory charts', a
   await close();
 });
 
+test('estimate: the layout and FP8 recipe fields are sent as the API takes them, and the layout shown is the answer\'s', async () => {
+  const layoutHash = '#/estimate?_workload=preset&workload=llama-2-7b&_dataset=tokens&dataset.tokens=1000000000' +
+    '&global_batch_size=64&precision=fp8&framework=optimized&_hardware=gpu&hardware.gpu=H100-80GB-SXM5' +
+    '&hardware.gpus_per_node=8&hardware.nodes=1&tensor_parallel=2&pipeline_parallel=2&context_parallel=2' +
+    '&virtual_pipeline_stages=2&zero_stage=1&sequence_parallel=true&tensor_parallel_overlap=true' +
+    '&fp8_scaling=current&pricing.kind=ondemand&currency=USD';
+  const { page, errors, close } = await open(layoutHash, { expected: [422] });
+  await waitForStatus(page, /^Estimated/);
+  // The URL set folded fields: their box is open.
+  assert.equal(await page.locator('#estimate-form details.options').evaluate((d) => d.open), true);
+  const a = await apiJson('/api/v1/estimates/training', {
+    workload: 'llama-2-7b', dataset: { tokens: 1e9 }, global_batch_size: 64, precision: 'fp8',
+    framework: 'optimized', hardware: { gpu: 'H100-80GB-SXM5', gpus_per_node: 8, nodes: 1 },
+    tensor_parallel: 2, pipeline_parallel: 2, context_parallel: 2, virtual_pipeline_stages: 2,
+    zero_stage: 1, sequence_parallel: true, tensor_parallel_overlap: true, fp8_scaling: 'current',
+    pricing: { kind: 'ondemand' }, currency: 'USD',
+  });
+  assert.equal(a.layout.context_parallel, 2);
+  assert.equal(a.layout.virtual_pipeline_stages, 2);
+  const facts = await visible(page, 'dl.facts').textContent();
+  assert.ok(facts.includes('TP 2 × PP 2 × CP 2 × DP 1, ZeRO 1, 2 interleaved stages per GPU, sequence parallel'), facts);
+  assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), `the API's time in ${facts}`);
+  assert.ok(a.assumptions.some((x) => x.includes('current scaling')), 'the recipe reached the API');
+  assert.ok(await visible(page, '.assumptions').textContent().then((t) => t.includes('current scaling')));
+
+  // A degree that cannot apply: the 422 is shown beside the folded field, unfolded.
+  await page.goto(`${base}/${layoutHash.replace('context_parallel=2', 'context_parallel=3')}`);
+  await waitForStatus(page, /not accepted/);
+  const cp = page.locator('#estimate-form input[name=context_parallel]');
+  assert.equal(await cp.getAttribute('aria-invalid'), 'true');
+  assert.equal(await cp.isVisible(), true);
+  assert.match(await page.locator(`#${await cp.getAttribute('aria-describedby')}`).textContent(), /context_parallel/);
+  await shot(page, 'estimate-layout-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('recommend: ranked table, cost-time scatter with the Pareto front, rejections', async () => {
   const { page, errors, close } = await open('#/recommend');
   await presetsLoaded(page, 'recommend', 'bert-large');

@@ -92,7 +92,7 @@ function trainingFacts(a, v) {
   ] : [['Verdict', v.reasons.some((r) => r.code === 'does_not_fit') ? 'does not fit' : 'not feasible']];
   const rest = [
     ['Precision', a.precision],
-    ['Layout', `TP ${l.tensor_parallel} × PP ${l.pipeline_parallel} × DP ${l.data_parallel}, ZeRO ${l.zero_stage}`],
+    ['Layout', layoutText(l)],
     ['Micro-batch', `${a.micro_batch_size} × ${a.gradient_accumulation_steps} accumulation`],
   ];
   const speed = v.fits ? [
@@ -102,6 +102,15 @@ function trainingFacts(a, v) {
     ['Samples', count(t.total_samples)],
   ] : [];
   return facts([...planned, ...referenceFacts(a.reference_run), ...rest, ...speed, ...calibrationFacts(a.calibration)]);
+}
+
+// "TP 2 × PP 2 × CP 2 × DP 1, ZeRO 1, 2 interleaved stages per GPU, sequence parallel":
+// context parallelism, interleaving and sequence parallelism only where the layout has them.
+function layoutText(l) {
+  const cp = l.context_parallel > 1 ? ` × CP ${l.context_parallel}` : '';
+  const vp = l.virtual_pipeline_stages > 1 ? `, ${l.virtual_pipeline_stages} interleaved stages per GPU` : '';
+  const sp = l.sequence_parallel ? ', sequence parallel' : '';
+  return `TP ${l.tensor_parallel} × PP ${l.pipeline_parallel}${cp} × DP ${l.data_parallel}, ZeRO ${l.zero_stage}${vp}${sp}`;
 }
 
 // A reference run's facts: what it ran on, for how long, and the work that makes.
