@@ -3,8 +3,9 @@
 #include "api/json_encode.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
 
 #include "db/text.h"
 
@@ -24,9 +25,7 @@ std::string Fingerprint(const std::string& text) {
     hash ^= c;
     hash *= 1099511628211ULL;
   }
-  char buffer[17];
-  std::snprintf(buffer, sizeof(buffer), "%016llx", static_cast<unsigned long long>(hash));
-  return buffer;
+  return fmt::format("{:016x}", hash);
 }
 
 std::string EncodePosition(const CursorPosition& position, const std::string& fingerprint) {

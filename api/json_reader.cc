@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace gpuplan::api {
 
 std::string PointerEscape(std::string_view key) {
@@ -71,10 +73,7 @@ std::optional<double> JsonReader::Number(std::string_view key, double min, doubl
   }
   double d = v->get<double>();
   if (!std::isfinite(d) || d < min || d > max) {
-    char buffer[160];
-    std::snprintf(buffer, sizeof(buffer), "%.*s must be from %g to %g",
-                  static_cast<int>(key.size()), key.data(), min, max);
-    Fail(key, buffer);
+    Fail(key, fmt::format("{} must be from {:g} to {:g}", key, min, max));
     return std::nullopt;
   }
   return d;

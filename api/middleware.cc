@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <exception>
 #include <memory>
 #include <new>
@@ -38,9 +37,7 @@ std::atomic<unsigned long long> request_counter{0};
 std::string NewRequestId() {
   static const unsigned long long boot =
       static_cast<unsigned long long>(std::chrono::system_clock::now().time_since_epoch().count());
-  char buffer[40];
-  std::snprintf(buffer, sizeof(buffer), "%llx-%llu", boot & 0xffffffULL, ++request_counter);
-  return buffer;
+  return fmt::format("{:x}-{}", boot & 0xffffffULL, ++request_counter);
 }
 
 bool IsSafeRequestId(const std::string& id) {

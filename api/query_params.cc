@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace gpuplan::api {
 
 std::string PercentEncode(std::string_view value) {
@@ -67,9 +69,7 @@ std::optional<double> QueryParams::Number(const std::string& name, double min) {
   auto [ptr, ec] = std::from_chars(raw->data(), raw->data() + raw->size(), value);
   if (ec != std::errc() || ptr != raw->data() + raw->size() || !std::isfinite(value) ||
       value < min) {
-    char bound[32];
-    std::snprintf(bound, sizeof(bound), "%g", min);
-    Fail(name, name + " must be a number >= " + bound + ", got '" + *raw + "'");
+    Fail(name, fmt::format("{} must be a number >= {:g}, got '{}'", name, min, *raw));
     return std::nullopt;
   }
   return value;

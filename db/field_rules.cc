@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "db/spot_bands.h"
 #include "db/text.h"
@@ -113,9 +114,7 @@ Reason CheckGpuCount(long long value) {
 
 Reason CheckPrice(double value) {
   if (std::isfinite(value) && value > 0 && value <= kMaxPricePerHour) return std::nullopt;
-  char text[64];
-  std::snprintf(text, sizeof(text), "%g", value);
-  return std::string("must be a finite number above 0 and at most 1e7 per hour, got ") + text;
+  return fmt::format("must be a finite number above 0 and at most 1e7 per hour, got {:g}", value);
 }
 
 Reason CheckFxRate(double units_per_usd) {
@@ -193,14 +192,9 @@ std::string FormatTimestamp(std::time_t t) {
   const std::chrono::year_month_day date{std::chrono::sys_days{std::chrono::days{days}}};
   const long long y = static_cast<int>(date.year());
   const unsigned m = static_cast<unsigned>(date.month()), d = static_cast<unsigned>(date.day());
-  char text[64];
-  if (in_day == 0) {
-    std::snprintf(text, sizeof(text), "%04lld-%02u-%02u", y, m, d);
-  } else {
-    std::snprintf(text, sizeof(text), "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ", y, m, d,
-                  in_day / 3600, in_day / 60 % 60, in_day % 60);
-  }
-  return text;
+  if (in_day == 0) return fmt::format("{:04}-{:02}-{:02}", y, m, d);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, in_day / 3600,
+                     in_day / 60 % 60, in_day % 60);
 }
 
 std::optional<std::string> CanonicalTimestamp(std::string_view value) {

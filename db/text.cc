@@ -1,7 +1,8 @@
 #include "db/text.h"
 
 #include <cctype>
-#include <cstdio>
+
+#include <fmt/printf.h>
 
 #include <charconv>
 #include <chrono>
@@ -183,8 +184,7 @@ std::string Printable(std::string_view text, size_t max_bytes) {
 }
 
 std::string FormatNumber(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), format, value);
+  std::string text = fmt::sprintf(format, value);
   return text;
 }
 

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <optional>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "model/collectives.h"
 #include "model/counts.h"
@@ -107,12 +108,10 @@ Error OverMaxGpus(double gpus, int per_replica) {
                               std::to_string(kMaxTotalGpus) + " GPUs in one plan")
         .Because(Refusal::kOverMaxGpus);
   }
-  char detail[240];
-  std::snprintf(detail, sizeof(detail),
-                "the target load needs %.4g replica(s) of %d GPU(s), %.4g GPUs in all: over the "
-                "maximum of %d GPUs in one plan",
-                gpus / per_replica, per_replica, gpus, kMaxTotalGpus);
-  return Error::Invalid({Part::kServing, "target_requests_per_s"}, detail)
+  return Error::Invalid({Part::kServing, "target_requests_per_s"},
+                        fmt::format("the target load needs {:.4g} replica(s) of {} GPU(s), {:.4g} "
+                                    "GPUs in all: over the maximum of {} GPUs in one plan",
+                                    gpus / per_replica, per_replica, gpus, kMaxTotalGpus))
       .Because(Refusal::kOverMaxGpus);
 }
 
@@ -131,9 +130,7 @@ std::vector<int> Batches(int max_batch) {
 }
 
 std::string Seconds(double s) {
-  char b[32];
-  std::snprintf(b, sizeof(b), s < 1 ? "%.0f ms" : "%.2f s", s < 1 ? s * 1e3 : s);
-  return b;
+  return s < 1 ? fmt::format("{:.0f} ms", s * 1e3) : fmt::format("{:.2f} s", s);
 }
 
 // Whether `p` meets every latency target of `r` at p95; `why` says which one it misses.
@@ -303,14 +300,12 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
     e.slo_detail = "at the planned load: " + why;
   }
   e.chosen = PointOf(e.planned);
-  char rule[400];
-  std::snprintf(rule, sizeof(rule),
-                "replicas = ceil(target %.4g req/s / %.4g req/s per replica): the most a replica "
-                "takes %s and at most %.0f %% of its saturated %.4g req/s",
-                r.target_requests_per_s, rate,
-                HasSlo(r) ? "with p95 latency within the targets" : "(no latency target given)",
-                s.utilization * 100, e.saturation.requests_per_s);
-  e.replica_rule = rule;
+  e.replica_rule = fmt::format(
+      "replicas = ceil(target {:.4g} req/s / {:.4g} req/s per replica): the most a replica takes "
+      "{} and at most {:.0f} % of its saturated {:.4g} req/s",
+      r.target_requests_per_s, rate,
+      HasSlo(r) ? "with p95 latency within the targets" : "(no latency target given)",
+      s.utilization * 100, e.saturation.requests_per_s);
   const double gpus = replicas * tp;
   e.replicas = 0;
   e.total_gpus = 0;
@@ -371,7 +366,6 @@ int ServingInstances(const ServingEstimate& e, int gpus_per_node) {
   const int per_instance = std::max(1, gpus_per_node / std::max(1, e.gpus_per_replica));
   return CeilDiv(e.replicas, per_instance);
 }
-
 
 std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s, bool decoder) {
   const std::string share = std::to_string(static_cast<int>(s.utilization * 100 + 0.5)) + " %";

@@ -2,17 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace gpuplan::model {
 
 namespace {
 
-std::string Number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof(b), "%g", v);
-  return b;
-}
+std::string Number(double v) { return fmt::format("{:g}", v); }
 
 // A "large" GPU in vLLM V1's sense: at least 70 GiB and not an A100
 // (vllm/engine/arg_utils.py, EngineArgs._set_default_args: device_memory >= 70 GiB and

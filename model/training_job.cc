@@ -5,9 +5,10 @@
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace gpuplan::model {
 
@@ -100,12 +101,10 @@ Status CheckStepCount(const TrainingJob& job, const Workload& workload) {
   const double steps = std::ceil(TotalSamples(job, workload) / job.global_batch);
   if (steps <= kMaxTrainingSteps) return OkStatus();
   const char* field = job.tokens > 0 ? "tokens" : job.epochs > 1 ? "epochs" : "samples";
-  char detail[200];
-  std::snprintf(detail, sizeof(detail),
-                "the dataset needs %.4g optimizer steps of global_batch_size %d: over the "
-                "maximum of 2^53 (%.4g) steps",
-                steps, job.global_batch, kMaxTrainingSteps);
-  return Error::Invalid({Part::kDataset, field}, detail);
+  return Error::Invalid({Part::kDataset, field},
+                        fmt::format("the dataset needs {:.4g} optimizer steps of "
+                                    "global_batch_size {}: over the maximum of 2^53 ({:.4g}) steps",
+                                    steps, job.global_batch, kMaxTrainingSteps));
 }
 
 }  // namespace

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <cmath>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "model/counts.h"
 #include "model/enum_names.h"
@@ -60,11 +61,7 @@ bool IsTransformer(Family f) {
 std::vector<std::string> ShapeDefaults(const Workload& w) {
   std::vector<std::string> out;
   if (w.id != "custom") return out;
-  auto number = [](double v) {
-    char b[32];
-    std::snprintf(b, sizeof(b), "%.3g", v);
-    return std::string(b);
-  };
+  auto number = [](double v) { return fmt::format("{:.3g}", v); };
   if (w.family == Family::kCnn) {
     if (w.conv_layers <= 0) {
       out.push_back("conv_layers not given: " + std::to_string(kDefaultConvLayers) +
@@ -107,12 +104,10 @@ Status CheckParamsAgainstShape(const Workload& w) {
   double derived = ParamsTotal(shape);
   if (derived > 0 && (w.params < derived / kParamsShapeTolerance ||
                       w.params > derived * kParamsShapeTolerance)) {
-    char detail[200];
-    std::snprintf(detail, sizeof(detail),
-                  "params %.4g disagrees with the shape (layers x hidden x ... gives %.4g); "
-                  "fix the shape or leave params out",
-                  w.params, derived);
-    return Error::Invalid({Part::kWorkload, "params"}, detail);
+    return Error::Invalid({Part::kWorkload, "params"},
+                          fmt::format("params {:.4g} disagrees with the shape (layers x hidden x "
+                                      "... gives {:.4g}); fix the shape or leave params out",
+                                      w.params, derived));
   }
   return OkStatus();
 }

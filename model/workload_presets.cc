@@ -1,8 +1,9 @@
 #include "model/workload_presets.h"
 
-#include <cstdio>
 #include <initializer_list>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace gpuplan::model {
 
@@ -126,16 +127,14 @@ Workload OptDecoder() {
 // and 131072 positions (YaRN over an initial 4096).
 Workload GptOss(const char* id, const char* name, double params, int layers, int experts,
                 double active_b, const char* source_head) {
-  char source[600];
-  std::snprintf(source, sizeof(source),
-                "%s, hidden 2880, 64 heads of head_dim 64, 8 KV heads, %d experts of "
-                "intermediate 2880, top-4 (%.1f B active), vocab 201088, 131072 positions "
-                "(YaRN over initial_context_length 4096); the alternating 128-token "
-                "sliding-window layers, attention sinks and biases are not modelled (every "
-                "layer counted as full attention)",
-                source_head, experts, active_b);
+  const std::string source = fmt::format(
+      "{}, hidden 2880, 64 heads of head_dim 64, 8 KV heads, {} experts of intermediate 2880, "
+      "top-4 ({:.1f} B active), vocab 201088, 131072 positions (YaRN over "
+      "initial_context_length 4096); the alternating 128-token sliding-window layers, "
+      "attention sinks and biases are not modelled (every layer counted as full attention)",
+      source_head, experts, active_b);
   return WithHeadDim(
-      Moe(Llm(id, name, params, layers, 2880, 64, 8, 2880, 201088, 4096, 131072, source), experts,
+      Moe(Llm(id, name, params, layers, 2880, 64, 8, 2880, 201088, 4096, 131072, source.c_str()), experts,
           4),
       64);
 }
@@ -247,14 +246,12 @@ std::vector<Workload> MptDecoders() {
   };
   std::vector<Workload> out;
   for (const Shape& s : kShapes) {
-    char source[400];
-    std::snprintf(source, sizeof(source),
-                  "mosaicml/llm-foundry scripts/train/benchmarking (commit 49521837) yamls: %d "
-                  "layers, d_model %d, %d heads, expansion ratio 4, vocab 50368, no biases, "
-                  "tied embeddings, ALiBi",
-                  s.layers, s.hidden, s.heads);
+    const std::string source = fmt::format(
+        "mosaicml/llm-foundry scripts/train/benchmarking (commit 49521837) yamls: {} layers, "
+        "d_model {}, {} heads, expansion ratio 4, vocab 50368, no biases, tied embeddings, ALiBi",
+        s.layers, s.hidden, s.heads);
     out.push_back(Tied(Transformer(s.id, s.name, Family::kDecoder, 0, s.layers, s.hidden,
-                                   s.heads, 0, 4 * s.hidden, 50368, 2048, source)));
+                                   s.heads, 0, 4 * s.hidden, 50368, 2048, source.c_str())));
   }
   return out;
 }

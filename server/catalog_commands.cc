@@ -2,9 +2,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <ctime>
 #include <ostream>
+
+#include <fmt/printf.h>
 
 #include "server/cli_errors.h"
 #include "api/catalog_json.h"
@@ -20,8 +21,7 @@ namespace {
 
 std::string Price(const std::optional<double>& v) {
   if (!v) return "-";
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.4f", *v);
+  std::string text = fmt::sprintf("%.4f", *v);
   return text;
 }
 
@@ -44,9 +44,9 @@ int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& er
   db::CachedCatalog catalog(**db);
   auto gpus = catalog.ListGpus();
   if (!gpus.ok()) return ReportError(gpus.error(), err);
-  char line[256];
+  std::string line;
   if (!o.json) {
-    std::snprintf(line, sizeof(line), "%-18s %-8s %8s %10s %10s %10s %6s\n", "id", "vendor",
+    line = fmt::sprintf("%-18s %-8s %8s %10s %10s %10s %6s\n", "id", "vendor",
                   "memory", "bandwidth", "bf16", "fp8", "year");
     out << line;
   }
@@ -55,7 +55,7 @@ int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& er
       out << api::GpuJson(g).dump() << "\n";
       continue;
     }
-    std::snprintf(line, sizeof(line), "%-18s %-8s %5.0f GB %5.0f GB/s %5.0f TF/s %5.0f TF/s %6d\n",
+    line = fmt::sprintf("%-18s %-8s %5.0f GB %5.0f GB/s %5.0f TF/s %5.0f TF/s %6d\n",
                   g.id.c_str(), g.vendor.c_str(), g.memory_gb, g.memory_bw_gbps, g.bf16_tflops,
                   g.fp8_tflops, g.release_year);
     out << line;
@@ -74,9 +74,9 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
   if (o.min_gpu_count > 0) filter.min_gpu_count = o.min_gpu_count;
   auto offers = catalog.ListOffers(filter);
   if (!offers.ok()) return ReportError(offers.error(), err);
-  char line[320];
+  std::string line;
   if (!o.json) {
-    std::snprintf(line, sizeof(line), "%-8s %-16s %-28s %-16s %4s %12s %12s %s\n", "cloud",
+    line = fmt::sprintf("%-8s %-16s %-28s %-16s %4s %12s %12s %s\n", "cloud",
                   "region", "instance type", "GPU", "GPUs", "on-demand/h", "spot/h", "currency");
     out << line;
   }
@@ -87,7 +87,7 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
       out << item.Take() << "\n";
       continue;
     }
-    std::snprintf(line, sizeof(line), "%-8s %-16s %-28s %-16s %4d %12s %12s %s\n",
+    line = fmt::sprintf("%-8s %-16s %-28s %-16s %4d %12s %12s %s\n",
                   offer.instance.cloud.c_str(), offer.region.c_str(), offer.instance.id.c_str(),
                   offer.instance.gpu_id.c_str(), offer.instance.gpu_count,
                   Price(offer.price_ondemand_per_hour).c_str(),
@@ -99,9 +99,9 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
 }
 
 int RunListWorkloads(const CatalogListOptions& o, std::ostream& out, std::ostream&) {
-  char line[256];
+  std::string line;
   if (!o.json) {
-    std::snprintf(line, sizeof(line), "%-20s %-10s %12s  %s\n", "id", "family", "parameters",
+    line = fmt::sprintf("%-20s %-10s %12s  %s\n", "id", "family", "parameters",
                   "name");
     out << line;
   }
@@ -110,7 +110,7 @@ int RunListWorkloads(const CatalogListOptions& o, std::ostream& out, std::ostrea
       out << api::WorkloadJson(w) << "\n";
       continue;
     }
-    std::snprintf(line, sizeof(line), "%-20s %-10s %12.4g  %s\n", w.id.c_str(),
+    line = fmt::sprintf("%-20s %-10s %12.4g  %s\n", w.id.c_str(),
                   std::string(model::FamilyName(w.family)).c_str(), model::ParamsTotal(w),
                   w.name.c_str());
     out << line;

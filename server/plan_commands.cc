@@ -2,13 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+
+#include <fmt/printf.h>
 
 #include "server/cli_errors.h"
 #include "api/export_answer.h"
@@ -42,8 +43,6 @@ Result<std::unique_ptr<db::Connection>> OpenCatalog(const std::string& path) {
 }
 
 namespace {
-
-
 
 // The request body: the --request file (the API's JSON) when given, else built from flags.
 Result<nlohmann::json> RequestBody(const CommonPlanOptions& o, nlohmann::json from_flags) {
@@ -144,11 +143,7 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
   const model::TrainingEstimate& e = plan.estimate;
   const model::Workload& w = plan.workload;
   const model::Cluster& cluster = plan.cluster;
-  char line[256];
-  auto print = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof(line), fmt, args...);
-    out << line;
-  };
+  auto print = [&](const char* format, auto... args) { out << fmt::sprintf(format, args...); };
   print("%s on %d x %s (%d node(s)), %s\n", w.name.c_str(), cluster.TotalGpus(),
         cluster.node.gpu.id.c_str(), cluster.nodes, std::string(model::PrecisionName(e.precision)).c_str());
   print("  layout: tensor %d x pipeline %d x context %d x data %d, ZeRO %d; micro-batch %d x %d "
@@ -214,10 +209,8 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
   for (const auto& a : plan.assumptions) out << "  assumption: " << a << "\n";
 }
 
-
 void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
-  char line[512];
-  std::snprintf(line, sizeof(line), "%4s  %-8s %-14s %-28s %-16s %5s %-18s %10s %10s %12s\n",
+  std::string line = fmt::sprintf("%4s  %-8s %-14s %-28s %-16s %5s %-18s %10s %10s %12s\n",
                 "rank", "cloud", "region", "instance type", "GPU", "nodes", "price kind",
                 r.inference ? "p95 latency" : "time", r.inference ? "" : "P90",
                 r.inference ? "cost/h" : "cost");
@@ -227,7 +220,7 @@ void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
     const std::string kind(model::PriceKindName(c.price_kind));
     std::string time = r.inference ? db::FormatNumber("%.2f s", c.hours) : db::FormatHours(c.hours);
     std::string p90 = r.inference ? "" : db::FormatHours(c.p90_hours);
-    std::snprintf(line, sizeof(line), "%4zu  %-8s %-14s %-28s %-16s %5d %-18s %10s %10s %12.2f\n",
+    line = fmt::sprintf("%4zu  %-8s %-14s %-28s %-16s %5d %-18s %10s %10s %12.2f\n",
                   i + 1, c.offer.instance.cloud.c_str(), c.offer.region.c_str(),
                   c.offer.instance.id.c_str(), c.offer.instance.gpu_id.c_str(), c.nodes, kind.c_str(),
                   time.c_str(), p90.c_str(), c.cost);
@@ -245,8 +238,7 @@ void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
 }
 
 void PrintComparison(const plan::Comparison& c, std::ostream& out) {
-  char line[512];
-  std::snprintf(line, sizeof(line), "%-18s %-5s %12s %10s %-18s %12s %12s  %s\n", "GPU", "prec",
+  std::string line = fmt::sprintf("%-18s %-5s %12s %10s %-18s %12s %12s  %s\n", "GPU", "prec",
                 "samples/s", "time", "bottleneck", "per GPU-h", "cost", "price from");
   out << line;
   for (const plan::ComparisonRow& r : c.rows) {
@@ -264,7 +256,7 @@ void PrintComparison(const plan::Comparison& c, std::ostream& out) {
                            ? r.price_source->instance.id + " (" +
                                  std::to_string(r.price_source->instance.gpu_count) + " GPUs)"
                            : "";
-    std::snprintf(line, sizeof(line), "%-18s %-5s %12s %10s %-18s %12s %12s  %s\n", r.gpu.c_str(),
+    line = fmt::sprintf("%-18s %-5s %12s %10s %-18s %12s %12s  %s\n", r.gpu.c_str(),
                   std::string(model::PrecisionName(r.precision)).c_str(), rate.c_str(),
                   time.c_str(), fits ? r.estimate.step.bottleneck.c_str() : "-", per_gpu.c_str(),
                   cost.c_str(), from.c_str());
