@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "db/text.h"
 
 namespace gpuplan::api {
@@ -21,14 +23,15 @@ constexpr size_t kMaxCommentValueBytes = 80;
 constexpr size_t kMaxCommentLineBytes = 1000;
 constexpr const char* kOmitted = "<omitted>";
 
-// A figure a launcher reads; "unknown" when it is not finite (CheckRunnable keeps such
-// plans from the routes; the renderers never print inf or nan either way).
-std::string Figure(const char* format, double value) {
-  return std::isfinite(value) ? db::FormatNumber(format, value) : "unknown";
+// A figure a launcher reads, with `decimals` after the point; "unknown" when it is not finite
+// (CheckRunnable keeps such plans from the routes; the renderers never print inf or nan
+// either way).
+std::string Figure(int decimals, double value) {
+  return std::isfinite(value) ? fmt::format("{:.{}f}", value, decimals) : "unknown";
 }
-std::string Minutes(double m) { return Figure("%.1f", m); }
-std::string Hours(double h) { return Figure("%.2f", h); }
-std::string Money(double amount) { return Figure("%.2f", amount); }
+std::string Minutes(double m) { return Figure(1, m); }
+std::string Hours(double h) { return Figure(2, h); }
+std::string Money(double amount) { return Figure(2, amount); }
 
 bool InCommentAllowlist(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include <fmt/printf.h>
+#include <fmt/format.h>
 
 #include <charconv>
 #include <chrono>
@@ -183,22 +183,17 @@ std::string Printable(std::string_view text, size_t max_bytes) {
   return out;
 }
 
-std::string FormatNumber(const char* format, double value) {
-  std::string text = fmt::sprintf(format, value);
-  return text;
-}
-
 std::string FormatHours(double hours) {
   if (!std::isfinite(hours) || hours < 0) return "-";
-  if (hours < 1) return FormatNumber("%.0f min", hours * 60);
-  if (hours < 48) return FormatNumber("%.1f h", hours);
+  if (hours < 1) return fmt::format("{:.0f} min", hours * 60);
+  if (hours < 48) return fmt::format("{:.1f} h", hours);
   double days = std::floor(hours / 24);
   double rest = std::round(hours - days * 24);
   if (rest >= 24) {
     days += 1;
     rest = 0;
   }
-  return FormatNumber("%.0f d", days) + (rest > 0 ? FormatNumber(" %.0f h", rest) : "");
+  return fmt::format("{:.0f} d", days) + (rest > 0 ? fmt::format(" {:.0f} h", rest) : "");
 }
 
 std::string FormatUtc(std::time_t t, const char* format) {

@@ -245,6 +245,19 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
   return CheckStepCount(job, workload);
 }
 
+namespace {
+
+// "; precision auto trains in fp8 here (or 16-bit where an FP8 step is slower)": what a
+// request refused for its precision would run with precision auto, its recipe as asked.
+std::string AutoChoiceNote(const GpuSpec& gpu, const TrainingJob& job, const Workload& w) {
+  const Precision p =
+      AutoTrainingPrecision(gpu, ResolveFramework(job.framework, w), w, job.fp8_scaling);
+  return "; precision auto trains in " + std::string(PrecisionName(p)) + " here" +
+         (p == Precision::kFp8 ? " (or 16-bit where an FP8 step is slower)" : "");
+}
+
+}  // namespace
+
 Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSpec& gpu) {
   Status request = ValidateJobRequest(job, workload);
   if (!request.ok()) return request;
@@ -254,11 +267,7 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
                               gpu.id +
                               (job.precision == Precision::kNvfp4
                                    ? " (it has no FP4 tensor rate: NVFP4 training needs "
-                                     "Blackwell; precision auto trains in " +
-                                         std::string(PrecisionName(AutoTrainingPrecision(
-                                             gpu, ResolveFramework(job.framework, workload),
-                                             workload, Fp8Scaling::kDelayed))) +
-                                         " here)"
+                                     "Blackwell)" + AutoChoiceNote(gpu, job, workload)
                                    : ""))
         .Because(Refusal::kPrecisionUnsupported);
   }

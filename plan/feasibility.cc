@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "db/text.h"
 
 namespace gpuplan::plan {
 
 namespace {
 
-std::string Gb(double v) { return db::FormatNumber("%.3g GB", v); }
+std::string Gb(double v) { return fmt::format("{:.3g} GB", v); }
 
 std::string LayoutWords(const model::ParallelLayout& l) {
   return "tensor " + std::to_string(l.tensor) + " x pipeline " + std::to_string(l.pipeline) +
@@ -68,7 +70,7 @@ Feasibility ServingFeasibility(const model::ServingEstimate& e, const model::Nod
                          Gb(e.memory_capacity_gb);
     if (!e.engine.name.empty()) {
       detail += ", of which the engine takes gpu_memory_utilization " +
-                db::FormatNumber("%.2g", e.engine.gpu_memory_utilization) + " (" +
+                fmt::format("{:.2g}", e.engine.gpu_memory_utilization) + " (" +
                 Gb(e.memory_capacity_gb * e.engine.gpu_memory_utilization) + ")";
     }
     std::string change =
@@ -87,7 +89,7 @@ Feasibility ServingFeasibility(const model::ServingEstimate& e, const model::Nod
             ? "no load meets the latency target: " + e.slo_detail
             : "no batch meets the latency target: the fastest, batch " +
                   std::to_string(e.curve.empty() ? 1 : e.curve.front().batch) + ", takes " +
-                  db::FormatNumber("%.3g s", e.curve.empty() ? 0 : e.curve.front().latency_s);
+                  fmt::format("{:.3g} s", e.curve.empty() ? 0 : e.curve.front().latency_s);
     f.Add(Infeasible::kSloNotMet, std::move(detail),
           "a faster GPU, more GPUs per replica (tensor parallel), fewer output tokens, or a "
           "looser latency_slo_ms (ttft_slo_ms, tpot_slo_ms)");

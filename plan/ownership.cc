@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "db/offer_query.h"
 #include "db/text.h"
 #include "plan/planner.h"
@@ -13,7 +15,8 @@ namespace gpuplan::plan {
 namespace {
 
 std::string Money(double amount, const std::string& currency) {
-  return db::FormatNumber(amount >= 100 ? "%.0f" : "%.2f", amount) + " " + currency;
+  return (amount >= 100 ? fmt::format("{:.0f}", amount) : fmt::format("{:.2f}", amount)) + " " +
+         currency;
 }
 
 // Checks a number of the request: finite and within [min, max] (above min when `open`).
@@ -25,8 +28,8 @@ Status CheckRange(const char* field, const std::optional<double>& value, double 
   if (!std::isfinite(v) || low || v > max) {
     return Error::Invalid({Part::kInput, field}, std::string(field) + " must be " +
                                                      (open ? "above " : "at least ") +
-                                                     db::FormatNumber("%g", min) + " and at most " +
-                                                     db::FormatNumber("%g", max));
+                                                     fmt::format("{:g}", min) + " and at most " +
+                                                     fmt::format("{:g}", max));
   }
   return OkStatus();
 }
@@ -91,8 +94,8 @@ void BreakEven(const OwnershipPlan& p, RentComparison& c, std::vector<std::strin
   c.break_even_months = p.capital / c.savings_per_month;
   if (*c.break_even_months > 12 * p.years) {
     warnings.push_back("buying pays off against " + what + " only after " +
-                       db::FormatNumber("%.1f", *c.break_even_months) + " months, beyond the " +
-                       db::FormatNumber("%g", p.years) + " years of use");
+                       fmt::format("{:.1f}", *c.break_even_months) + " months, beyond the " +
+                       fmt::format("{:g}", p.years) + " years of use");
   }
 }
 
@@ -169,10 +172,10 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
   p.assumptions.push_back(
       "same work: the cheapest catalog option (any GPU, instance and up to " +
       std::to_string(kOwnershipMaxRentedNodes) + " instances) that does the " + t.workload +
-      " job in at most the " + db::FormatNumber("%.4g", t.hours_per_job) + " h it takes on " +
+      " job in at most the " + fmt::format("{:.4g}", t.hours_per_job) + " h it takes on " +
       machine +
       "; its rent per month is its cost for the job (spot: expected, with interruptions) x the " +
-      db::FormatNumber("%.4g", t.jobs_per_month) + " jobs the owned machine does in a month");
+      fmt::format("{:.4g}", t.jobs_per_month) + " jobs the owned machine does in a month");
   for (model::PriceKind kind : {model::PriceKind::kOndemand, model::PriceKind::kSpot}) {
     RecommendRequest r;
     r.objective = Objective::kCost;
@@ -203,8 +206,8 @@ Status SameWork(Planner& planner, const OwnershipRequest& request, OwnershipPlan
       c.note = "the cheapest " + std::string(KindName(kind)) + " option as fast as " + machine +
                ": " + std::to_string(o.nodes) + "x " + o.offer.instance.cloud + " " +
                o.offer.instance.id + " (" + std::to_string(o.total_gpus) + "x " + c.gpu + ") in " +
-               o.offer.region + ", " + db::FormatNumber("%.4g", o.hours) + " h per job vs " +
-               db::FormatNumber("%.4g", t.hours_per_job) + " h";
+               o.offer.region + ", " + fmt::format("{:.4g}", o.hours) + " h per job vs " +
+               fmt::format("{:.4g}", t.hours_per_job) + " h";
       BreakEven(p, c, p.warnings);
     }
     p.comparisons.push_back(std::move(c));
@@ -253,7 +256,7 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
     p.power_watts = *request.power_watts;
   } else if (gpu->tdp_w > 0) {
     p.power_watts = gpu->tdp_w;
-    p.assumptions.push_back("power_watts " + db::FormatNumber("%g", p.power_watts) +
+    p.assumptions.push_back("power_watts " + fmt::format("{:g}", p.power_watts) +
                             " W per GPU: the TDP of " + p.gpu +
                             " (its full board power; training often draws less)");
   } else {
@@ -267,8 +270,8 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
     if (!price.ok()) return price.error();
     p.electricity_price_per_kwh = *price;
     p.assumptions.push_back(
-        "electricity_price_per_kwh " + db::FormatNumber("%.4g", p.electricity_price_per_kwh) + " " +
-        cur + ": " + db::FormatNumber("%.2f", kDefaultElectricityUsdPerKwh) +
+        "electricity_price_per_kwh " + fmt::format("{:.4g}", p.electricity_price_per_kwh) + " " +
+        cur + ": " + fmt::format("{:.2f}", kDefaultElectricityUsdPerKwh) +
         " USD, a round figure near the 2024 US "
         "average retail price (EIA: about 0.13 USD/kWh across sectors, 0.16 residential)");
   }
@@ -299,7 +302,7 @@ Result<OwnershipPlan> PlanOwnership(db::CatalogReader& catalog, const OwnershipR
     if (!d.given) p.assumptions.push_back(d.words);
   }
   p.assumptions.push_back(
-      "a month is " + db::FormatNumber("%g", kHoursPerMonth) +
+      "a month is " + fmt::format("{:g}", kHoursPerMonth) +
       " hours; power is drawn only in the hours used (idle draw is not counted)");
   p.assumptions.push_back(
       "break-even months = (purchase x gpus + host_cost) / (rent per month - power and "

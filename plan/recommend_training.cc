@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "db/text.h"
 #include "model/training_job.h"
 #include "model/counts.h"
@@ -227,7 +229,7 @@ std::optional<std::string> MixedSpotRiskWarning(const PricingRequest& pricing,
   return "spot options compare interruption rates of different sources: " +
          std::to_string(bands) + " offer(s) at their AWS Spot Instance Advisor band, " +
          std::to_string(defaults) + " at the default " +
-         db::FormatNumber("%.4g", pricing.spot_params.interruption_rate_per_hour) +
+         fmt::format("{:.4g}", pricing.spot_params.interruption_rate_per_hour) +
          " per node-hour (no published data for their cloud or region), which is far higher: "
          "set pricing.interruption_rate_per_hour, or constrain the clouds, to compare them on "
          "one basis";

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "db/offer_query.h"
 #include "db/text.h"
 #include "model/counts.h"
@@ -53,11 +55,11 @@ RecommendedOption Materialize(const Candidate& c) {
     std::string kind = model::StartsOnSpot(c.kind) ? " on spot" : " on demand";
     if (c.fallback) {
       kind += ", moving to on-demand at " +
-              db::FormatNumber("%.1f h", c.fallback->run.switch_at_hours) + " if not done";
+              fmt::format("{:.1f} h", c.fallback->run.switch_at_hours) + " if not done";
     }
     o.why = std::to_string(o.total_gpus) + "x " + gpu + kind + ", " +
-            db::FormatNumber("%.1f h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
-            db::FormatNumber("%.2f", e.mfu);
+            fmt::format("{:.1f} h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
+            fmt::format("{:.2f}", e.mfu);
     if (model::StartsOnSpot(c.kind)) o.why += ", " + SpotRiskInWords(c.risk);
   }
   if (c.serving) {
@@ -65,7 +67,7 @@ RecommendedOption Materialize(const Candidate& c) {
     o.cost_per_month = c.cost * kHoursPerMonth;
     o.why = std::to_string(e.replicas) + " replica(s) of " + std::to_string(e.gpus_per_replica) +
             "x " + gpu + " at batch " + std::to_string(e.chosen.batch) + ", " +
-            db::FormatNumber("%.2f s", e.chosen.latency_s) + " per request" +
+            fmt::format("{:.2f} s", e.chosen.latency_s) + " per request" +
             (model::StartsOnSpot(c.kind) ? " (spot: can be reclaimed)" : "");
     if (model::StartsOnSpot(c.kind)) o.warnings.push_back(kSpotServingCaveat);
   }

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "db/text.h"
 #include "model/gpu_spec.h"
 
@@ -52,15 +54,15 @@ void UseFallback(RunnablePlan& p, const model::FallbackOutcome& run) {
   p.expected_hours = run.expected_hours;
   p.p90_hours = run.p90_hours;
   p.notes.push_back("spot with on-demand fallback: if the job has not finished " +
-                    db::FormatNumber("%.2f", run.switch_at_hours) +
+                    fmt::format("{:.2f}", run.switch_at_hours) +
                     " h after the start, checkpoint and relaunch it on on-demand capacity (" +
-                    "use_spot: false) to meet the " + db::FormatNumber("%.2f", run.deadline_hours) +
+                    "use_spot: false) to meet the " + fmt::format("{:.2f}", run.deadline_hours) +
                     " h deadline");
 }
 
 void NoteSpotTraining(RunnablePlan& p) {
   p.notes.push_back("spot: a preemption stops the job; it must write a checkpoint every " +
-                    db::FormatNumber("%.1f", p.checkpoint_interval_minutes) +
+                    fmt::format("{:.1f}", p.checkpoint_interval_minutes) +
                     " minutes (GPUPLAN_CHECKPOINT_INTERVAL_MINUTES) and resume from the latest "
                     "one when relaunched");
 }

@@ -14,15 +14,15 @@ using model::PriceKind;
 namespace {
 
 std::string Minutes(double minutes) {
-  return minutes < 1 ? db::FormatNumber("%.1f s", minutes * 60)
-                     : db::FormatNumber("%.1f min", minutes);
+  return minutes < 1 ? fmt::format("{:.1f} s", minutes * 60)
+                     : fmt::format("{:.1f} min", minutes);
 }
 
 }  // namespace
 
 std::string DefaultRateAssumption(const model::SpotParams& params) {
   return "spot interruption rate " +
-         db::FormatNumber("%.3g", params.interruption_rate_per_hour) +
+         fmt::format("{:.3g}", params.interruption_rate_per_hour) +
          " per node-hour: the default (no per-offer interruption data); set "
          "pricing.interruption_rate_per_hour for your cloud and region";
 }
@@ -203,7 +203,7 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
     }
     if (!s.run.viable) {
       warnings.push_back(
-          "spot is not viable: at " + db::FormatNumber("%.4g", s.params.interruption_rate_per_hour) +
+          "spot is not viable: at " + fmt::format("{:.4g}", s.params.interruption_rate_per_hour) +
           " interruption(s) per node-hour on " + std::to_string(s.instances) +
           " node(s), the work lost, the checkpoint writes and the restarts take longer than "
           "the progress between interruptions: the job never finishes on spot, so it has no "
@@ -212,7 +212,7 @@ void ExplainTrainingCost(const TrainingCost& cost, const PricingRequest& pricing
     if (s.run.viable && !std::isfinite(s.p90_wall_hours)) {
       warnings.push_back(
           "the spot P90 has no bound: at the high edge of the interruption rate's range (" +
-          db::FormatNumber("%.4g", risk.rate.high_per_hour) +
+          fmt::format("{:.4g}", risk.rate.high_per_hour) +
           " per node-hour) interruptions come faster than progress, so the P90 time and cost "
           "are null");
     }

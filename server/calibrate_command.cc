@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include <fmt/printf.h>
+#include <fmt/format.h>
 
 #include "db/calibration_data.h"
 #include "model/calibration.h"
@@ -16,14 +16,10 @@ namespace gpuplan::server {
 
 namespace {
 
-std::string Line(const char* format, const std::string& name, int rows, double mape) {
-  std::string buffer = fmt::sprintf(format, name.c_str(), rows, mape);
-  return buffer;
-}
 
 void PrintSigma(const std::map<model::Family, double>& sigma, std::ostream& out) {
   for (const auto& [family, value] : sigma) {
-    std::string line = fmt::sprintf("  %-28s %.3f\n",
+    std::string line = fmt::format("  {:<28} {:.3f}\n",
                   std::string(model::FamilyName(family)).c_str(), value);
     out << line;
   }
@@ -35,18 +31,18 @@ void PrintReport(const model::CalibrationReport& r, const char* title, bool rows
   for (const auto& [heading, groups] :
        {std::pair{"family", &r.by_family}, std::pair{"gpu", &r.by_gpu},
         std::pair{"model", &r.by_model}, std::pair{"precision", &r.by_precision}}) {
-    std::string head = fmt::sprintf("%-22s %5s %9s\n", heading, "rows", "MAPE %");
+    std::string head = fmt::format("{:<22} {:>5} {:>9}\n", heading, "rows", "MAPE %");
     out << head;
-    for (const auto& g : *groups) out << Line("%-22s %5d %9.1f\n", g.name, g.rows, g.mape);
+    for (const auto& g : *groups) out << fmt::format("{:<22} {:5} {:9.1f}\n", g.name, g.rows, g.mape);
   }
   size_t fitted = 0;
   for (const auto& p : r.points) fitted += p.point->fitted;
-  std::string overall = fmt::sprintf("%-22s %5zu %9.1f\n", "OVERALL (fitted rows)", fitted,
+  std::string overall = fmt::format("{:<22} {:5} {:9.1f}\n", "OVERALL (fitted rows)", fitted,
                 r.mape);
   out << overall;
   if (rows) {
     for (const auto& p : r.points) {
-      std::string line = fmt::sprintf("  %-70s measured %10.1f predicted %10.1f  %+6.1f%%\n",
+      std::string line = fmt::format("  {:<70} measured {:10.1f} predicted {:10.1f}  {:+6.1f}%\n",
                     p.point->label.c_str(), p.point->measured, p.predicted, p.error_pct);
       out << line;
     }
@@ -101,7 +97,7 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
   out << "constants (fitted; prior; bounds):\n";
   int at_bound = 0;
   for (const auto& k : model::FittedConstants(report.constants)) {
-    std::string line = fmt::sprintf("  %-28s %-11.5g prior %-9.4g [%g, %g]%s\n",
+    std::string line = fmt::format("  {:<28} {:<11.5g} prior {:<9.4g} [{:g}, {:g}]{}\n",
                   k.name.c_str(), k.value, k.prior, k.lo, k.hi, k.at_bound ? "  AT BOUND" : "");
     out << line;
     at_bound += k.at_bound;
@@ -118,9 +114,8 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
       // Each MPT size is its own model group: leave-one-model-out holds out one size.
       const SubsetError mpt = ErrorOf(by_model, "MPT-");
       const SubsetError fp8 = ErrorOf(by_model, "", model::Precision::kFp8);
-      std::string line = fmt::sprintf(
-                    "leave-one-MPT-size-out: MAPE %.1f %% over %d MPT rows; FP8 rows held out "
-                    "with their size: MAPE %.1f %%, worst %.1f %% (%d rows)\n",
+      std::string line = fmt::format("leave-one-MPT-size-out: MAPE {:.1f} % over {} MPT rows; FP8 rows held out "
+                    "with their size: MAPE {:.1f} %, worst {:.1f} % ({} rows)\n",
                     mpt.mape, mpt.rows, fp8.mape, fp8.worst, fp8.rows);
       out << line;
     }
@@ -130,8 +125,7 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
         model::CrossValidate(data->points, model::PriorConstants(), model::HoldOut::kGpu);
     PrintReport(by_gpu, "leave-one-GPU-out: each GPU predicted by a fit without it",
                 options.rows, out);
-    std::string line = fmt::sprintf(
-                  "cross-validation MAPE: leave-one-model-out %.1f %%, leave-one-GPU-out %.1f %%\n",
+    std::string line = fmt::format("cross-validation MAPE: leave-one-model-out {:.1f} %, leave-one-GPU-out {:.1f} %\n",
                   by_model.mape, by_gpu.mape);
     out << line;
   }

@@ -5,7 +5,7 @@
 #include <ctime>
 #include <ostream>
 
-#include <fmt/printf.h>
+#include <fmt/format.h>
 
 #include "server/cli_errors.h"
 #include "api/catalog_json.h"
@@ -21,7 +21,7 @@ namespace {
 
 std::string Price(const std::optional<double>& v) {
   if (!v) return "-";
-  std::string text = fmt::sprintf("%.4f", *v);
+  std::string text = fmt::format("{:.4f}", *v);
   return text;
 }
 
@@ -46,7 +46,7 @@ int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& er
   if (!gpus.ok()) return ReportError(gpus.error(), err);
   std::string line;
   if (!o.json) {
-    line = fmt::sprintf("%-18s %-8s %8s %10s %10s %10s %6s\n", "id", "vendor",
+    line = fmt::format("{:<18} {:<8} {:>8} {:>10} {:>10} {:>10} {:>6}\n", "id", "vendor",
                   "memory", "bandwidth", "bf16", "fp8", "year");
     out << line;
   }
@@ -55,7 +55,7 @@ int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& er
       out << api::GpuJson(g).dump() << "\n";
       continue;
     }
-    line = fmt::sprintf("%-18s %-8s %5.0f GB %5.0f GB/s %5.0f TF/s %5.0f TF/s %6d\n",
+    line = fmt::format("{:<18} {:<8} {:5.0f} GB {:5.0f} GB/s {:5.0f} TF/s {:5.0f} TF/s {:6}\n",
                   g.id.c_str(), g.vendor.c_str(), g.memory_gb, g.memory_bw_gbps, g.bf16_tflops,
                   g.fp8_tflops, g.release_year);
     out << line;
@@ -76,7 +76,7 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
   if (!offers.ok()) return ReportError(offers.error(), err);
   std::string line;
   if (!o.json) {
-    line = fmt::sprintf("%-8s %-16s %-28s %-16s %4s %12s %12s %s\n", "cloud",
+    line = fmt::format("{:<8} {:<16} {:<28} {:<16} {:>4} {:>12} {:>12} {}\n", "cloud",
                   "region", "instance type", "GPU", "GPUs", "on-demand/h", "spot/h", "currency");
     out << line;
   }
@@ -87,7 +87,7 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
       out << item.Take() << "\n";
       continue;
     }
-    line = fmt::sprintf("%-8s %-16s %-28s %-16s %4d %12s %12s %s\n",
+    line = fmt::format("{:<8} {:<16} {:<28} {:<16} {:4} {:>12} {:>12} {}\n",
                   offer.instance.cloud.c_str(), offer.region.c_str(), offer.instance.id.c_str(),
                   offer.instance.gpu_id.c_str(), offer.instance.gpu_count,
                   Price(offer.price_ondemand_per_hour).c_str(),
@@ -101,7 +101,7 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
 int RunListWorkloads(const CatalogListOptions& o, std::ostream& out, std::ostream&) {
   std::string line;
   if (!o.json) {
-    line = fmt::sprintf("%-20s %-10s %12s  %s\n", "id", "family", "parameters",
+    line = fmt::format("{:<20} {:<10} {:>12}  {}\n", "id", "family", "parameters",
                   "name");
     out << line;
   }
@@ -110,7 +110,7 @@ int RunListWorkloads(const CatalogListOptions& o, std::ostream& out, std::ostrea
       out << api::WorkloadJson(w) << "\n";
       continue;
     }
-    line = fmt::sprintf("%-20s %-10s %12.4g  %s\n", w.id.c_str(),
+    line = fmt::format("{:<20} {:<10} {:12.4g}  {}\n", w.id.c_str(),
                   std::string(model::FamilyName(w.family)).c_str(), model::ParamsTotal(w),
                   w.name.c_str());
     out << line;

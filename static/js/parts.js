@@ -81,21 +81,21 @@ const trainingPrecisionOptions = [...precisionOptions, ['nvfp4', 'nvfp4 (Blackwe
 // The training layout and low-precision recipe as frameworks publish them, folded away: a
 // field left empty is the server's choice (the layout search, or the stack's default).
 function layoutAndRecipe() {
-  const degree = (text, name, help) => field(text, { name, type: 'number', min: 1 }, help);
+  const degree = (text, name, help, max) => field(text, { name, type: 'number', min: 1, max }, help);
   const box = document.createElement('details');
   box.className = 'options';
   const summary = document.createElement('summary');
   summary.textContent = 'Layout and low-precision recipe (optional)';
   box.append(summary, group(null,
-    degree('Tensor parallel', 'tensor_parallel', 'empty: chosen'),
-    degree('Pipeline stages', 'pipeline_parallel', 'empty: chosen'),
-    degree('Context parallel', 'context_parallel', 'empty: searched from 16K tokens'),
-    degree('Interleaved stages per GPU', 'virtual_pipeline_stages', 'empty: plain 1F1B'),
+    degree('Tensor parallel', 'tensor_parallel', 'empty: chosen', 64),
+    degree('Pipeline stages', 'pipeline_parallel', 'empty: chosen', 1024),
+    degree('Context parallel', 'context_parallel', 'empty: searched from 16K tokens', 1024),
+    degree('Interleaved stages per GPU', 'virtual_pipeline_stages', 'empty: plain 1F1B', 128),
     field('ZeRO stage', { tag: 'select', name: 'zero_stage', 'data-kind': 'number',
       options: [['', 'chosen'], ['0', '0: replicated'], ['1', '1: optimizer states (distributed optimizer)'],
         ['2', '2: and gradients'], ['3', '3: and weights (FSDP)']] }),
     field('Sequence parallel', { tag: 'select', name: 'sequence_parallel', 'data-kind': 'boolean',
-      options: [['', 'stack default (on with tensor parallel)'], ['true', 'on'], ['false', 'off']] }),
+      options: [['', 'stack default (optimized: on with tensor parallel)'], ['true', 'on'], ['false', 'off']] }),
     field('Overlap tensor-parallel collectives', { type: 'checkbox', name: 'tensor_parallel_overlap', value: 'true', 'data-kind': 'boolean' }),
     field('Activation checkpointing', { tag: 'select', name: 'activation_checkpointing',
       options: [['', 'server default (none)'], ['none', 'none'], ['selective', 'selective'], ['full', 'full']] }),

@@ -49,6 +49,7 @@ class TrainingLayoutsTest : public ::testing::Test {
   // A recommendation of Llama-2-7B in `recipe` between B200 and H100: every item a B200, the
   // H100 offers counted as precision_unsupported.
   static void OnlyBlackwellIsRecommended(const json& recipe) {
+    SCOPED_TRACE(recipe.dump());
     json recommend = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e9}}},
                       {"global_batch_size", 64}, {"framework", "optimized"},
                       {"constraints", {{"gpus", {"B200-180GB-SXM", "H100-80GB-SXM5"}}}}};

@@ -277,39 +277,77 @@ test('estimate: time with its range, costs, step breakdown and memory charts', a
   await close();
 });
 
-test('estimate: the layout and FP8 recipe fields are sent as the API takes them, and the layout shown is the answer\'s', async () => {
-  const layoutHash = '#/estimate?_workload=preset&workload=llama-2-7b&_dataset=tokens&dataset.tokens=1000000000' +
+test('estimate: the folded layout and recipe fields are sent only when set, as the API takes them; the layout shown is the answer\'s', async () => {
+  const hash = '#/estimate?_workload=preset&workload=llama-2-7b&_dataset=tokens&dataset.tokens=1000000000' +
     '&global_batch_size=64&precision=fp8&framework=optimized&_hardware=gpu&hardware.gpu=H100-80GB-SXM5' +
-    '&hardware.gpus_per_node=8&hardware.nodes=1&tensor_parallel=2&pipeline_parallel=2&context_parallel=2' +
-    '&virtual_pipeline_stages=2&zero_stage=1&sequence_parallel=true&tensor_parallel_overlap=true' +
-    '&fp8_scaling=current&pricing.kind=ondemand&currency=USD';
-  const { page, errors, close } = await open(layoutHash, { expected: [422] });
+    '&hardware.gpus_per_node=8&hardware.nodes=1&pricing.kind=ondemand&currency=USD';
+  const { page, errors, close } = await open(hash, { expected: [422] });
   await waitForStatus(page, /^Estimated/);
-  // The URL set folded fields: their box is open.
-  assert.equal(await page.locator('#estimate-form details.options').evaluate((d) => d.open), true);
-  const a = await apiJson('/api/v1/estimates/training', {
-    workload: 'llama-2-7b', dataset: { tokens: 1e9 }, global_batch_size: 64, precision: 'fp8',
-    framework: 'optimized', hardware: { gpu: 'H100-80GB-SXM5', gpus_per_node: 8, nodes: 1 },
-    tensor_parallel: 2, pipeline_parallel: 2, context_parallel: 2, virtual_pipeline_stages: 2,
-    zero_stage: 1, sequence_parallel: true, tensor_parallel_overlap: true, fp8_scaling: 'current',
-    pricing: { kind: 'ondemand' }, currency: 'USD',
+  const box = page.locator('#estimate-form details.options');
+  const submit = async () => {
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/estimates/training')),
+      page.click('#estimate-form button[type=submit]')]);
+    return request.postDataJSON();
+  };
+  const layoutKeys = ['tensor_parallel', 'pipeline_parallel', 'context_parallel', 'virtual_pipeline_stages',
+    'zero_stage', 'sequence_parallel', 'tensor_parallel_overlap', 'activation_checkpointing', 'fp8_scaling'];
+  // Untouched: folded, and none of its members sent.
+  assert.equal(await box.evaluate((d) => d.open), false);
+  const plain = await submit();
+  assert.deepEqual(layoutKeys.filter((k) => k in plain), []);
+
+  await box.locator('summary').click();
+  const form = '#estimate-form';
+  for (const [name, value] of [['tensor_parallel', '2'], ['pipeline_parallel', '2'], ['context_parallel', '2'],
+    ['virtual_pipeline_stages', '2']]) await page.fill(`${form} input[name=${name}]`, value);
+  await page.selectOption(`${form} select[name=zero_stage]`, '1');
+  await page.selectOption(`${form} select[name=sequence_parallel]`, 'true');
+  await page.check(`${form} input[name=tensor_parallel_overlap]`);
+  await page.selectOption(`${form} select[name=activation_checkpointing]`, 'full');
+  await page.selectOption(`${form} select[name=fp8_scaling]`, 'current');
+  const sent = await submit();
+  assert.deepEqual(Object.fromEntries(layoutKeys.map((k) => [k, sent[k]])), {
+    tensor_parallel: 2, pipeline_parallel: 2, context_parallel: 2, virtual_pipeline_stages: 2, zero_stage: 1,
+    sequence_parallel: true, tensor_parallel_overlap: true, activation_checkpointing: 'full', fp8_scaling: 'current',
   });
+  await waitForStatus(page, /^Estimated/);
+  const a = await apiJson('/api/v1/estimates/training', sent);
   assert.equal(a.layout.context_parallel, 2);
-  assert.equal(a.layout.virtual_pipeline_stages, 2);
   const facts = await visible(page, 'dl.facts').textContent();
   assert.ok(facts.includes('TP 2 × PP 2 × CP 2 × DP 1, ZeRO 1, 2 interleaved stages per GPU, sequence parallel'), facts);
   assert.ok(facts.includes(`Total time${await format(page, 'hours', a.time.total_hours)}`), `the API's time in ${facts}`);
   assert.ok(a.assumptions.some((x) => x.includes('current scaling')), 'the recipe reached the API');
-  assert.ok(await visible(page, '.assumptions').textContent().then((t) => t.includes('current scaling')));
 
-  // A degree that cannot apply: the 422 is shown beside the folded field, unfolded.
-  await page.goto(`${base}/${layoutHash.replace('context_parallel=2', 'context_parallel=3')}`);
+  // A degree that cannot apply, set while the box is folded: the 422 unfolds it and is shown
+  // beside the field.
+  await box.locator('summary').click();
+  assert.equal(await box.evaluate((d) => d.open), false);
+  await page.evaluate(() => { document.querySelector('#estimate-form input[name=context_parallel]').value = '3'; });
+  await page.click('#estimate-form button[type=submit]');
   await waitForStatus(page, /not accepted/);
-  const cp = page.locator('#estimate-form input[name=context_parallel]');
+  const cp = page.locator(`${form} input[name=context_parallel]`);
   assert.equal(await cp.getAttribute('aria-invalid'), 'true');
   assert.equal(await cp.isVisible(), true);
   assert.match(await page.locator(`#${await cp.getAttribute('aria-describedby')}`).textContent(), /context_parallel/);
   await shot(page, 'estimate-layout-laptop');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The same box on Recommend: a layout set there reaches the recommendation request.
+test('recommend: the layout box sends what is set', async () => {
+  const { page, errors, close } = await open('#/recommend?_workload=preset&workload=llama-2-7b&_dataset=tokens' +
+    '&dataset.tokens=1000000000&global_batch_size=64&precision=bf16&framework=optimized&tensor_parallel=2' +
+    '&constraints.gpus=H100&constraints.max_nodes=1');
+  await waitForStatus(page, /options ranked/);
+  assert.equal(await page.locator('#recommend-form details.options').evaluate((d) => d.open), true);
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/recommendations')),
+    page.click('#recommend-form button[type=submit]')]);
+  assert.equal(request.postDataJSON().tensor_parallel, 2);
+  assert.equal('context_parallel' in request.postDataJSON(), false);
+  await waitForStatus(page, /options ranked/);
   assert.deepEqual(errors, []);
   await close();
 });
