@@ -48,9 +48,9 @@ Result<PublishedSizes> LoadPublishedSizes();
 // kKubernetesScope, for the GPUs that have none there; a row an operator changed is kept,
 // one deleted later stays deleted), and one seeded before the spot interruption bands gets
 // them (the seed's regions only; bands imported since are replaced there), and one seeded
-// before the fp4_tflops column gets the seed's FP4 rates where a GPU has none. Fails with kInternal if the
-// embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on a
-// database error; either way nothing is written.
+// before the fp4_tflops column gets the seed's FP4 rates where a GPU has none. Fails with kInternal
+// if the embedded seed is malformed (a bug: the seed tests catch it) and kUnavailable on a database
+// error; either way nothing is written.
 Result<SeedReport> SeedIfEmpty(Connection& db);
 
 }  // namespace gpuplan::db

@@ -48,7 +48,6 @@ bool HasControlOrLineBreak(std::string_view text);
 // as \xNN per byte (\n, \r, \t by name). Longer than `max_bytes` input is cut and marked with "...". Never throws.
 std::string Printable(std::string_view text, size_t max_bytes = 200);
 
-
 // A duration in hours as a person reads it: "45 min" under an hour, "6.6 h" under 48 h,
 // else "3 d 4 h"; "-" when not finite or negative.
 std::string FormatHours(double hours);

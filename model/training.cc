@@ -985,8 +985,8 @@ Result<TrainingEstimate> Estimate(const Workload& w, const TrainingJob& job,
         "fp8: layer projections at " + Fmt(c.eta_fp8_vs_16bit * 100) +
         " % of the BF16 GEMMs' share of the FP8 peak (fitted on published Transformer Engine "
         "runs); attention, output head, norms and optimizer in BF16/FP32; casts with " +
-        std::string(Fp8ScalingName(job.fp8_scaling)) + " scaling, " +
-        Fmt(RecipeCastBytes(job, c)) + " bytes moved per cast element" +
+        std::string(Fp8ScalingName(job.fp8_scaling)) + " scaling, " + Fmt(RecipeCastBytes(job, c)) +
+        " bytes moved per cast element" +
         (job.fp8_scaling == Fp8Scaling::kMxfp8
              ? "; MXFP8 GEMMs at the FP8 peak with the same efficiency (block scales are "
                "applied inside the tensor cores; not calibrated: no published MXFP8 run in "

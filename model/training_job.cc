@@ -118,14 +118,16 @@ Status ValidateJobRequest(const TrainingJob& job, const Workload& workload) {
     const std::string name(PrecisionName(job.precision));
     if (!IsTransformer(workload.family)) {
       return Error::Invalid({Part::kJob, "precision"},
-                            name + " training recipes (Transformer Engine, torchao) cover "
-                                   "transformer linear layers; a " +
+                            name +
+                                " training recipes (Transformer Engine, torchao) cover "
+                                "transformer linear layers; a " +
                                 std::string(FamilyName(workload.family)) + " has none");
     }
     if (ResolveFramework(job.framework, workload) != Framework::kOptimized) {
       return Error::Invalid({Part::kJob, "precision"},
-                            name + " training needs a low-precision recipe (Transformer Engine, "
-                                   "torchao): choose framework optimized or auto, not eager");
+                            name +
+                                " training needs a low-precision recipe (Transformer Engine, "
+                                "torchao): choose framework optimized or auto, not eager");
     }
   }
   bool has_tokens = job.tokens > 0;
@@ -267,7 +269,8 @@ Status ValidateJob(const TrainingJob& job, const Workload& workload, const GpuSp
                               gpu.id +
                               (job.precision == Precision::kNvfp4
                                    ? " (it has no FP4 tensor rate: NVFP4 training needs "
-                                     "Blackwell)" + AutoChoiceNote(gpu, job, workload)
+                                     "Blackwell)" +
+                                         AutoChoiceNote(gpu, job, workload)
                                    : ""))
         .Because(Refusal::kPrecisionUnsupported);
   }

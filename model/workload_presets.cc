@@ -134,8 +134,8 @@ Workload GptOss(const char* id, const char* name, double params, int layers, int
       "attention sinks and biases are not modelled (every layer counted as full attention)",
       source_head, experts, active_b);
   return WithHeadDim(
-      Moe(Llm(id, name, params, layers, 2880, 64, 8, 2880, 201088, 4096, 131072, source.c_str()), experts,
-          4),
+      Moe(Llm(id, name, params, layers, 2880, 64, 8, 2880, 201088, 4096, 131072, source.c_str()),
+          experts, 4),
       64);
 }
 
@@ -250,8 +250,8 @@ std::vector<Workload> MptDecoders() {
         "mosaicml/llm-foundry scripts/train/benchmarking (commit 49521837) yamls: {} layers, "
         "d_model {}, {} heads, expansion ratio 4, vocab 50368, no biases, tied embeddings, ALiBi",
         s.layers, s.hidden, s.heads);
-    out.push_back(Tied(Transformer(s.id, s.name, Family::kDecoder, 0, s.layers, s.hidden,
-                                   s.heads, 0, 4 * s.hidden, 50368, 2048, source.c_str())));
+    out.push_back(Tied(Transformer(s.id, s.name, Family::kDecoder, 0, s.layers, s.hidden, s.heads,
+                                   0, 4 * s.hidden, 50368, 2048, source.c_str())));
   }
   return out;
 }

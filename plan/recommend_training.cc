@@ -226,9 +226,9 @@ std::optional<std::string> MixedSpotRiskWarning(const PricingRequest& pricing,
   const int bands = by_source[static_cast<int>(SpotRisk::Source::kBand)];
   const int defaults = by_source[static_cast<int>(SpotRisk::Source::kDefault)];
   if (pricing.rate_given || bands == 0 || defaults == 0) return std::nullopt;
-  return "spot options compare interruption rates of different sources: " +
-         std::to_string(bands) + " offer(s) at their AWS Spot Instance Advisor band, " +
-         std::to_string(defaults) + " at the default " +
+  return "spot options compare interruption rates of different sources: " + std::to_string(bands) +
+         " offer(s) at their AWS Spot Instance Advisor band, " + std::to_string(defaults) +
+         " at the default " +
          fmt::format("{:.4g}", pricing.spot_params.interruption_rate_per_hour) +
          " per node-hour (no published data for their cloud or region), which is far higher: "
          "set pricing.interruption_rate_per_hour, or constrain the clouds, to compare them on "

@@ -23,8 +23,7 @@ std::string ReferenceAssumption(const ReferenceWork& w) {
       "reference run: the work is what the model predicts {} x {} processes in {:.4g} h at {}{} "
       "({:.4g} samples, P10-P90 {:.4g}-{:.4g})",
       w.cluster.TotalGpus(), w.cluster.node.gpu.id, w.hours, model::PrecisionName(w.precision),
-      w.recipe_fallback,
-      w.samples, w.p10_samples, w.p90_samples);
+      w.recipe_fallback, w.samples, w.p10_samples, w.p90_samples);
 }
 
 Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
@@ -48,8 +47,8 @@ Result<TrainingRequest> WithReferenceWork(const HardwareResolver& hardware,
   const bool nvfp4_as_auto = !ref.precision && job.precision == model::Precision::kNvfp4 &&
                              !job.precision_auto && model::PeakTflops(ref_gpu, job.precision) <= 0;
   if (nvfp4_as_auto) job.precision_auto = true;
-  const bool mxfp8_as_delayed = job.fp8_scaling == model::Fp8Scaling::kMxfp8 &&
-                                !model::SupportsMicroscaling(ref_gpu);
+  const bool mxfp8_as_delayed =
+      job.fp8_scaling == model::Fp8Scaling::kMxfp8 && !model::SupportsMicroscaling(ref_gpu);
   if (mxfp8_as_delayed) job.fp8_scaling = model::Fp8Scaling::kDelayed;
   auto e = model::EstimateTraining(request.workload, job, hw->cluster, model::DefaultConstants(),
                                    false);

@@ -14,15 +14,13 @@ using model::PriceKind;
 namespace {
 
 std::string Minutes(double minutes) {
-  return minutes < 1 ? fmt::format("{:.1f} s", minutes * 60)
-                     : fmt::format("{:.1f} min", minutes);
+  return minutes < 1 ? fmt::format("{:.1f} s", minutes * 60) : fmt::format("{:.1f} min", minutes);
 }
 
 }  // namespace
 
 std::string DefaultRateAssumption(const model::SpotParams& params) {
-  return "spot interruption rate " +
-         fmt::format("{:.3g}", params.interruption_rate_per_hour) +
+  return "spot interruption rate " + fmt::format("{:.3g}", params.interruption_rate_per_hour) +
          " per node-hour: the default (no per-offer interruption data); set "
          "pricing.interruption_rate_per_hour for your cloud and region";
 }

@@ -16,11 +16,10 @@ namespace gpuplan::server {
 
 namespace {
 
-
 void PrintSigma(const std::map<model::Family, double>& sigma, std::ostream& out) {
   for (const auto& [family, value] : sigma) {
-    std::string line = fmt::format("  {:<28} {:.3f}\n",
-                  std::string(model::FamilyName(family)).c_str(), value);
+    std::string line =
+        fmt::format("  {:<28} {:.3f}\n", std::string(model::FamilyName(family)).c_str(), value);
     out << line;
   }
 }
@@ -33,17 +32,19 @@ void PrintReport(const model::CalibrationReport& r, const char* title, bool rows
         std::pair{"model", &r.by_model}, std::pair{"precision", &r.by_precision}}) {
     std::string head = fmt::format("{:<22} {:>5} {:>9}\n", heading, "rows", "MAPE %");
     out << head;
-    for (const auto& g : *groups) out << fmt::format("{:<22} {:5} {:9.1f}\n", g.name, g.rows, g.mape);
+    for (const auto& g : *groups)
+      out << fmt::format("{:<22} {:5} {:9.1f}\n", g.name, g.rows, g.mape);
   }
   size_t fitted = 0;
   for (const auto& p : r.points) fitted += p.point->fitted;
-  std::string overall = fmt::format("{:<22} {:5} {:9.1f}\n", "OVERALL (fitted rows)", fitted,
-                r.mape);
+  std::string overall =
+      fmt::format("{:<22} {:5} {:9.1f}\n", "OVERALL (fitted rows)", fitted, r.mape);
   out << overall;
   if (rows) {
     for (const auto& p : r.points) {
-      std::string line = fmt::format("  {:<70} measured {:10.1f} predicted {:10.1f}  {:+6.1f}%\n",
-                    p.point->label.c_str(), p.point->measured, p.predicted, p.error_pct);
+      std::string line =
+          fmt::format("  {:<70} measured {:10.1f} predicted {:10.1f}  {:+6.1f}%\n",
+                      p.point->label.c_str(), p.point->measured, p.predicted, p.error_pct);
       out << line;
     }
   }
@@ -97,8 +98,9 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
   out << "constants (fitted; prior; bounds):\n";
   int at_bound = 0;
   for (const auto& k : model::FittedConstants(report.constants)) {
-    std::string line = fmt::format("  {:<28} {:<11.5g} prior {:<9.4g} [{:g}, {:g}]{}\n",
-                  k.name.c_str(), k.value, k.prior, k.lo, k.hi, k.at_bound ? "  AT BOUND" : "");
+    std::string line =
+        fmt::format("  {:<28} {:<11.5g} prior {:<9.4g} [{:g}, {:g}]{}\n", k.name.c_str(), k.value,
+                    k.prior, k.lo, k.hi, k.at_bound ? "  AT BOUND" : "");
     out << line;
     at_bound += k.at_bound;
   }
@@ -114,9 +116,10 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
       // Each MPT size is its own model group: leave-one-model-out holds out one size.
       const SubsetError mpt = ErrorOf(by_model, "MPT-");
       const SubsetError fp8 = ErrorOf(by_model, "", model::Precision::kFp8);
-      std::string line = fmt::format("leave-one-MPT-size-out: MAPE {:.1f} % over {} MPT rows; FP8 rows held out "
-                    "with their size: MAPE {:.1f} %, worst {:.1f} % ({} rows)\n",
-                    mpt.mape, mpt.rows, fp8.mape, fp8.worst, fp8.rows);
+      std::string line = fmt::format(
+          "leave-one-MPT-size-out: MAPE {:.1f} % over {} MPT rows; FP8 rows held out "
+          "with their size: MAPE {:.1f} %, worst {:.1f} % ({} rows)\n",
+          mpt.mape, mpt.rows, fp8.mape, fp8.worst, fp8.rows);
       out << line;
     }
     out << "sigma of the held-out log residuals by family (the shipped p10-p90 width):\n";
@@ -125,8 +128,9 @@ int RunCalibrate(const CalibrateOptions& options, std::ostream& out) {
         model::CrossValidate(data->points, model::PriorConstants(), model::HoldOut::kGpu);
     PrintReport(by_gpu, "leave-one-GPU-out: each GPU predicted by a fit without it",
                 options.rows, out);
-    std::string line = fmt::format("cross-validation MAPE: leave-one-model-out {:.1f} %, leave-one-GPU-out {:.1f} %\n",
-                  by_model.mape, by_gpu.mape);
+    std::string line = fmt::format(
+        "cross-validation MAPE: leave-one-model-out {:.1f} %, leave-one-GPU-out {:.1f} %\n",
+        by_model.mape, by_gpu.mape);
     out << line;
   }
   return 0;

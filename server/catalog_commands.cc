@@ -46,8 +46,8 @@ int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& er
   if (!gpus.ok()) return ReportError(gpus.error(), err);
   std::string line;
   if (!o.json) {
-    line = fmt::format("{:<18} {:<8} {:>8} {:>10} {:>10} {:>10} {:>6}\n", "id", "vendor",
-                  "memory", "bandwidth", "bf16", "fp8", "year");
+    line = fmt::format("{:<18} {:<8} {:>8} {:>10} {:>10} {:>10} {:>6}\n", "id", "vendor", "memory",
+                       "bandwidth", "bf16", "fp8", "year");
     out << line;
   }
   for (const model::GpuSpec& g : *gpus) {
@@ -56,8 +56,8 @@ int RunListGpus(const CatalogListOptions& o, std::ostream& out, std::ostream& er
       continue;
     }
     line = fmt::format("{:<18} {:<8} {:5.0f} GB {:5.0f} GB/s {:5.0f} TF/s {:5.0f} TF/s {:6}\n",
-                  g.id.c_str(), g.vendor.c_str(), g.memory_gb, g.memory_bw_gbps, g.bf16_tflops,
-                  g.fp8_tflops, g.release_year);
+                       g.id.c_str(), g.vendor.c_str(), g.memory_gb, g.memory_bw_gbps, g.bf16_tflops,
+                       g.fp8_tflops, g.release_year);
     out << line;
   }
   return 0;
@@ -76,8 +76,8 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
   if (!offers.ok()) return ReportError(offers.error(), err);
   std::string line;
   if (!o.json) {
-    line = fmt::format("{:<8} {:<16} {:<28} {:<16} {:>4} {:>12} {:>12} {}\n", "cloud",
-                  "region", "instance type", "GPU", "GPUs", "on-demand/h", "spot/h", "currency");
+    line = fmt::format("{:<8} {:<16} {:<28} {:<16} {:>4} {:>12} {:>12} {}\n", "cloud", "region",
+                       "instance type", "GPU", "GPUs", "on-demand/h", "spot/h", "currency");
     out << line;
   }
   for (const db::Offer& offer : *offers) {
@@ -88,10 +88,10 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
       continue;
     }
     line = fmt::format("{:<8} {:<16} {:<28} {:<16} {:4} {:>12} {:>12} {}\n",
-                  offer.instance.cloud.c_str(), offer.region.c_str(), offer.instance.id.c_str(),
-                  offer.instance.gpu_id.c_str(), offer.instance.gpu_count,
-                  Price(offer.price_ondemand_per_hour).c_str(),
-                  Price(offer.price_spot_per_hour).c_str(), offer.currency.c_str());
+                       offer.instance.cloud.c_str(), offer.region.c_str(),
+                       offer.instance.id.c_str(), offer.instance.gpu_id.c_str(),
+                       offer.instance.gpu_count, Price(offer.price_ondemand_per_hour).c_str(),
+                       Price(offer.price_spot_per_hour).c_str(), offer.currency.c_str());
     out << line;
   }
   if (!o.json) out << offers->size() << " offer(s)\n";
@@ -101,8 +101,7 @@ int RunListInstances(const CatalogListOptions& o, std::ostream& out, std::ostrea
 int RunListWorkloads(const CatalogListOptions& o, std::ostream& out, std::ostream&) {
   std::string line;
   if (!o.json) {
-    line = fmt::format("{:<20} {:<10} {:>12}  {}\n", "id", "family", "parameters",
-                  "name");
+    line = fmt::format("{:<20} {:<10} {:>12}  {}\n", "id", "family", "parameters", "name");
     out << line;
   }
   for (const model::Workload& w : model::WorkloadPresets()) {
@@ -111,8 +110,8 @@ int RunListWorkloads(const CatalogListOptions& o, std::ostream& out, std::ostrea
       continue;
     }
     line = fmt::format("{:<20} {:<10} {:12.4g}  {}\n", w.id.c_str(),
-                  std::string(model::FamilyName(w.family)).c_str(), model::ParamsTotal(w),
-                  w.name.c_str());
+                       std::string(model::FamilyName(w.family)).c_str(), model::ParamsTotal(w),
+                       w.name.c_str());
     out << line;
   }
   return 0;

@@ -144,62 +144,72 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
   const model::Workload& w = plan.workload;
   const model::Cluster& cluster = plan.cluster;
   out << fmt::format("{} on {} x {} ({} node(s)), {}\n", w.name.c_str(), cluster.TotalGpus(),
-        cluster.node.gpu.id.c_str(), cluster.nodes, std::string(model::PrecisionName(e.precision)).c_str());
-  out << fmt::format("  layout: tensor {} x pipeline {} x context {} x data {}, ZeRO {}; micro-batch {} x {} "
-        "accumulation\n",
-        e.layout.tensor, e.layout.pipeline, e.layout.context, e.layout.data, e.layout.zero_stage,
-        e.micro_batch, e.grad_accumulation_steps);
+                     cluster.node.gpu.id.c_str(), cluster.nodes,
+                     std::string(model::PrecisionName(e.precision)).c_str());
+  out << fmt::format(
+      "  layout: tensor {} x pipeline {} x context {} x data {}, ZeRO {}; micro-batch {} x {} "
+      "accumulation\n",
+      e.layout.tensor, e.layout.pipeline, e.layout.context, e.layout.data, e.layout.zero_stage,
+      e.micro_batch, e.grad_accumulation_steps);
   const bool runnable = !plan.feasibility.Has(plan::Infeasible::kDoesNotFit);
   PrintInfeasible(plan.feasibility, "  ", out);
   if (runnable) {
     out << fmt::format("  throughput: {:.1f} samples/s", e.samples_per_s);
     if (e.tokens_per_s > 0) out << fmt::format(", {:.0f} tokens/s", e.tokens_per_s);
     out << fmt::format("\n  step: {:.3g} s, bottleneck {} ({:.0f}%)\n", e.step.step_time_s,
-          e.step.bottleneck.c_str(), e.step.bottleneck_share * 100);
+                       e.step.bottleneck.c_str(), e.step.bottleneck_share * 100);
     const auto& b = e.step.breakdown;
-    out << fmt::format("    compute {:.3g} s  memory {:.3g} s  communication {:.3g} s  bubble {:.3g} s  optimizer {:.3g} s  "
-          "input {:.3g} s  overhead {:.3g} s\n",
-          b.compute_s, b.memory_s, b.communication_s, b.bubble_s, b.optimizer_s, b.input_s,
-          b.overhead_s);
+    out << fmt::format(
+        "    compute {:.3g} s  memory {:.3g} s  communication {:.3g} s  bubble {:.3g} s  optimizer "
+        "{:.3g} s  "
+        "input {:.3g} s  overhead {:.3g} s\n",
+        b.compute_s, b.memory_s, b.communication_s, b.bubble_s, b.optimizer_s, b.input_s,
+        b.overhead_s);
     out << fmt::format("  MFU {:.3f}, scaling efficiency {:.3f}\n", e.mfu, e.scaling_efficiency);
   }
-  out << fmt::format("  memory per GPU: {:.1f} of {:.0f} GB ({}); weights {:.1f}, gradients {:.1f}, optimizer {:.1f}, activations {:.1f}; max micro-batch {}\n",
-        e.memory.total_gb, e.memory.capacity_gb, std::string(model::VerdictName(e.memory.verdict)).c_str(),
-        e.memory.weights_gb, e.memory.gradients_gb, e.memory.optimizer_gb, e.memory.activations_gb,
-        e.max_micro_batch);
+  out << fmt::format(
+      "  memory per GPU: {:.1f} of {:.0f} GB ({}); weights {:.1f}, gradients {:.1f}, optimizer "
+      "{:.1f}, activations {:.1f}; max micro-batch {}\n",
+      e.memory.total_gb, e.memory.capacity_gb,
+      std::string(model::VerdictName(e.memory.verdict)).c_str(), e.memory.weights_gb,
+      e.memory.gradients_gb, e.memory.optimizer_gb, e.memory.activations_gb, e.max_micro_batch);
   if (e.smallest_layout) {
-    out << fmt::format("  at micro-batch 1 it fits on as few as {} GPU(s) ({} node(s)): tensor {} x pipeline "
-          "{} x context {} x data {}, ZeRO {}\n",
-          e.smallest_layout->gpus, e.smallest_layout->nodes, e.smallest_layout->layout.tensor,
-          e.smallest_layout->layout.pipeline, e.smallest_layout->layout.context,
-          e.smallest_layout->layout.data, e.smallest_layout->layout.zero_stage);
+    out << fmt::format(
+        "  at micro-batch 1 it fits on as few as {} GPU(s) ({} node(s)): tensor {} x pipeline "
+        "{} x context {} x data {}, ZeRO {}\n",
+        e.smallest_layout->gpus, e.smallest_layout->nodes, e.smallest_layout->layout.tensor,
+        e.smallest_layout->layout.pipeline, e.smallest_layout->layout.context,
+        e.smallest_layout->layout.data, e.smallest_layout->layout.zero_stage);
   } else {
     out << fmt::format("  does not fit on up to 1024 GPUs of this node type\n");
   }
   if (!runnable) {
     out << "  no time or cost: the job does not fit as asked\n";
   } else if (plan.job.hours > 0) {
-    out << fmt::format("  fixed duration {}: {:.0f} steps, {:.4g} samples (P10 {:.4g}, P90 {:.4g})\n",
-          db::FormatHours(e.total_hours).c_str(), e.steps, e.total_samples, e.work_p10_samples,
-          e.work_p90_samples);
+    out << fmt::format(
+        "  fixed duration {}: {:.0f} steps, {:.4g} samples (P10 {:.4g}, P90 {:.4g})\n",
+        db::FormatHours(e.total_hours).c_str(), e.steps, e.total_samples, e.work_p10_samples,
+        e.work_p90_samples);
   } else {
-    out << fmt::format("  total: {} (P10 {}, P90 {}) for {:.0f} steps\n", db::FormatHours(e.total_hours).c_str(),
-          db::FormatHours(e.p10_hours).c_str(), db::FormatHours(e.p90_hours).c_str(), e.steps);
+    out << fmt::format("  total: {} (P10 {}, P90 {}) for {:.0f} steps\n",
+                       db::FormatHours(e.total_hours).c_str(), db::FormatHours(e.p10_hours).c_str(),
+                       db::FormatHours(e.p90_hours).c_str(), e.steps);
   }
   if (plan.cost.ondemand) {
-    out << fmt::format("  on-demand: {:.2f} {}/h x {} instance(s) = {:.2f} {} (P10 {:.2f}, P90 {:.2f})\n",
-          plan.cost.ondemand->price_per_hour, plan.cost.currency.c_str(), plan.cost.ondemand->instances,
-          plan.cost.ondemand->total, plan.cost.currency.c_str(), plan.cost.ondemand->p10_total,
-          plan.cost.ondemand->p90_total);
+    out << fmt::format(
+        "  on-demand: {:.2f} {}/h x {} instance(s) = {:.2f} {} (P10 {:.2f}, P90 {:.2f})\n",
+        plan.cost.ondemand->price_per_hour, plan.cost.currency.c_str(),
+        plan.cost.ondemand->instances, plan.cost.ondemand->total, plan.cost.currency.c_str(),
+        plan.cost.ondemand->p10_total, plan.cost.ondemand->p90_total);
   }
   if (plan.cost.spot && plan.cost.spot->run.viable) {
     const plan::SpotTrainingCost& s = *plan.cost.spot;
-    out << fmt::format("  spot: {:.2f} {}/h, expected {:.2f} {} over {} wall time (P10 {}, P90 {}; {:.1f} "
-          "interruptions)\n",
-          s.price_per_hour, plan.cost.currency.c_str(), s.expected_total,
-          plan.cost.currency.c_str(), db::FormatHours(s.run.wall_hours).c_str(),
-          db::FormatHours(s.p10_wall_hours).c_str(), db::FormatHours(s.p90_wall_hours).c_str(),
-          s.run.expected_interruptions);
+    out << fmt::format(
+        "  spot: {:.2f} {}/h, expected {:.2f} {} over {} wall time (P10 {}, P90 {}; {:.1f} "
+        "interruptions)\n",
+        s.price_per_hour, plan.cost.currency.c_str(), s.expected_total, plan.cost.currency.c_str(),
+        db::FormatHours(s.run.wall_hours).c_str(), db::FormatHours(s.p10_wall_hours).c_str(),
+        db::FormatHours(s.p90_wall_hours).c_str(), s.run.expected_interruptions);
   }
 
   for (const auto& wmsg : e.warnings) out << "  warning: " << wmsg << "\n";
@@ -209,10 +219,10 @@ void PrintTraining(const plan::TrainingPlan& plan, std::ostream& out) {
 }
 
 void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
-  std::string line = fmt::format("{:>4}  {:<8} {:<14} {:<28} {:<16} {:>5} {:<18} {:>10} {:>10} {:>12}\n",
-                "rank", "cloud", "region", "instance type", "GPU", "nodes", "price kind",
-                r.inference ? "p95 latency" : "time", r.inference ? "" : "P90",
-                r.inference ? "cost/h" : "cost");
+  std::string line = fmt::format(
+      "{:>4}  {:<8} {:<14} {:<28} {:<16} {:>5} {:<18} {:>10} {:>10} {:>12}\n", "rank", "cloud",
+      "region", "instance type", "GPU", "nodes", "price kind", r.inference ? "p95 latency" : "time",
+      r.inference ? "" : "P90", r.inference ? "cost/h" : "cost");
   out << line;
   for (size_t i = 0; i < r.items.size(); ++i) {
     const plan::RecommendedOption& c = r.items[i];
@@ -220,9 +230,9 @@ void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
     std::string time = r.inference ? fmt::format("{:.2f} s", c.hours) : db::FormatHours(c.hours);
     std::string p90 = r.inference ? "" : db::FormatHours(c.p90_hours);
     line = fmt::format("{:4}  {:<8} {:<14} {:<28} {:<16} {:5} {:<18} {:>10} {:>10} {:12.2f}\n",
-                  i + 1, c.offer.instance.cloud.c_str(), c.offer.region.c_str(),
-                  c.offer.instance.id.c_str(), c.offer.instance.gpu_id.c_str(), c.nodes, kind.c_str(),
-                  time.c_str(), p90.c_str(), c.cost);
+                       i + 1, c.offer.instance.cloud.c_str(), c.offer.region.c_str(),
+                       c.offer.instance.id.c_str(), c.offer.instance.gpu_id.c_str(), c.nodes,
+                       kind.c_str(), time.c_str(), p90.c_str(), c.cost);
     out << line;
     for (const auto& w : c.warnings) out << "      warning: " << w << "\n";
   }
@@ -237,8 +247,9 @@ void PrintRecommendation(const plan::Recommendation& r, std::ostream& out) {
 }
 
 void PrintComparison(const plan::Comparison& c, std::ostream& out) {
-  std::string line = fmt::format("{:<18} {:<5} {:>12} {:>10} {:<18} {:>12} {:>12}  {}\n", "GPU", "prec",
-                "samples/s", "time", "bottleneck", "per GPU-h", "cost", "price from");
+  std::string line =
+      fmt::format("{:<18} {:<5} {:>12} {:>10} {:<18} {:>12} {:>12}  {}\n", "GPU", "prec",
+                  "samples/s", "time", "bottleneck", "per GPU-h", "cost", "price from");
   out << line;
   for (const plan::ComparisonRow& r : c.rows) {
     if (r.error) {
@@ -256,9 +267,9 @@ void PrintComparison(const plan::Comparison& c, std::ostream& out) {
                                  std::to_string(r.price_source->instance.gpu_count) + " GPUs)"
                            : "";
     line = fmt::format("{:<18} {:<5} {:>12} {:>10} {:<18} {:>12} {:>12}  {}\n", r.gpu.c_str(),
-                  std::string(model::PrecisionName(r.precision)).c_str(), rate.c_str(),
-                  time.c_str(), fits ? r.estimate.step.bottleneck.c_str() : "-", per_gpu.c_str(),
-                  cost.c_str(), from.c_str());
+                       std::string(model::PrecisionName(r.precision)).c_str(), rate.c_str(),
+                       time.c_str(), fits ? r.estimate.step.bottleneck.c_str() : "-",
+                       per_gpu.c_str(), cost.c_str(), from.c_str());
     out << line;
     PrintInfeasible(r.feasibility, "  ", out);
     for (const auto& w : r.warnings) out << "  warning: " << w << "\n";

@@ -22,17 +22,17 @@ std::string Pct(double v) {
 void PrintGroups(const char* heading, const std::vector<model::ServingErrorGroup>& groups,
                  const model::ServingErrorGroup& overall, std::ostream& out) {
   std::string line = fmt::format("{:<24} {:>5} {:>10} {:>10} {:>12}\n", heading, "rows", "TTFT %",
-                "TPOT %", "throughput %");
+                                 "TPOT %", "throughput %");
   out << line;
   for (const auto& g : groups) {
     line = fmt::format("{:<24} {:5} {:>10} {:>10} {:>12}\n", g.name.c_str(), g.rows,
-                  Pct(g.median_ttft).c_str(), Pct(g.median_tpot).c_str(),
-                  Pct(g.median_throughput).c_str());
+                       Pct(g.median_ttft).c_str(), Pct(g.median_tpot).c_str(),
+                       Pct(g.median_throughput).c_str());
     out << line;
   }
-  line = fmt::format("{:<24} {:5} {:>10} {:>10} {:>12}\n", "ALL (median |error|)",
-                overall.rows, Pct(overall.median_ttft).c_str(), Pct(overall.median_tpot).c_str(),
-                Pct(overall.median_throughput).c_str());
+  line = fmt::format("{:<24} {:5} {:>10} {:>10} {:>12}\n", "ALL (median |error|)", overall.rows,
+                     Pct(overall.median_ttft).c_str(), Pct(overall.median_tpot).c_str(),
+                     Pct(overall.median_throughput).c_str());
   out << line;
 }
 
@@ -48,20 +48,21 @@ void PrintMedianOfGroups(const char* what, const std::vector<model::ServingError
     std::sort(v.begin(), v.end());
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
   };
-  std::string line = fmt::format("{}: median over held-out groups of the median |error|: TTFT {} %, TPOT {} %, "
-                "throughput {} %\n",
-                what, Pct(median(&model::ServingErrorGroup::median_ttft)).c_str(),
-                Pct(median(&model::ServingErrorGroup::median_tpot)).c_str(),
-                Pct(median(&model::ServingErrorGroup::median_throughput)).c_str());
+  std::string line = fmt::format(
+      "{}: median over held-out groups of the median |error|: TTFT {} %, TPOT {} %, "
+      "throughput {} %\n",
+      what, Pct(median(&model::ServingErrorGroup::median_ttft)).c_str(),
+      Pct(median(&model::ServingErrorGroup::median_tpot)).c_str(),
+      Pct(median(&model::ServingErrorGroup::median_throughput)).c_str());
   out << line;
 }
 
 void PrintRows(const model::ServingCalibrationReport& r, std::ostream& out) {
   for (const auto& row : r.rows) {
-    std::string line = fmt::format("  {:<64} {:<18} measured {:10.2f} predicted {:10.2f} {:+7.1f}%\n",
-                  row.run->label.c_str(),
-                  std::string(model::ServingMetricClass(row.measured.metric)).c_str(),
-                  row.measured.value, row.predicted, row.error_pct);
+    std::string line = fmt::format(
+        "  {:<64} {:<18} measured {:10.2f} predicted {:10.2f} {:+7.1f}%\n", row.run->label.c_str(),
+        std::string(model::ServingMetricClass(row.measured.metric)).c_str(), row.measured.value,
+        row.predicted, row.error_pct);
     out << line;
   }
 }
@@ -116,8 +117,9 @@ int RunServingCalibrate(const CalibrateOptions& options, std::ostream& out) {
       double v = report.constants.*(s.field);
       bool bound = v <= s.lo * 1.0001 || v >= s.hi * 0.9999;
       at_bound += bound;
-      std::string line = fmt::format("  {:<22}{} {:<11.4g} prior {:<9.4g} [{:g}, {:g}]{}\n", s.name,
-                    s.shared ? "*" : " ", v, s.prior, s.lo, s.hi, bound ? "  AT BOUND" : "");
+      std::string line =
+          fmt::format("  {:<22}{} {:<11.4g} prior {:<9.4g} [{:g}, {:g}]{}\n", s.name,
+                      s.shared ? "*" : " ", v, s.prior, s.lo, s.hi, bound ? "  AT BOUND" : "");
       out << line;
     }
     out << "constants at a bound: " << at_bound << "\n";

@@ -50,8 +50,10 @@ class TrainingLayoutsTest : public ::testing::Test {
   // H100 offers counted as precision_unsupported.
   static void OnlyBlackwellIsRecommended(const json& recipe) {
     SCOPED_TRACE(recipe.dump());
-    json recommend = {{"workload", "llama-2-7b"}, {"dataset", {{"tokens", 1e9}}},
-                      {"global_batch_size", 64}, {"framework", "optimized"},
+    json recommend = {{"workload", "llama-2-7b"},
+                      {"dataset", {{"tokens", 1e9}}},
+                      {"global_batch_size", 64},
+                      {"framework", "optimized"},
                       {"constraints", {{"gpus", {"B200-180GB-SXM", "H100-80GB-SXM5"}}}}};
     recommend.update(recipe);
     auto reply = server_->Post("/api/v1/recommendations", recommend);
@@ -223,7 +225,9 @@ TEST_F(TrainingLayoutsTest, Nvfp4TrainingOnGpusWithAnFp4Rate) {
   EXPECT_TRUE(h100.body["peak_tflops"]["fp4"].is_null());
 
   json body = Llama({{"hardware", {{"gpu", "B200-180GB-SXM"}, {"gpus_per_node", 8}}},
-                     {"tensor_parallel", 1}, {"pipeline_parallel", 1}, {"zero_stage", 1},
+                     {"tensor_parallel", 1},
+                     {"pipeline_parallel", 1},
+                     {"zero_stage", 1},
                      {"micro_batch_size", 2}});
   body["precision"] = "fp8";
   json fp8 = Estimate(body);
@@ -234,7 +238,8 @@ TEST_F(TrainingLayoutsTest, Nvfp4TrainingOnGpusWithAnFp4Rate) {
   EXPECT_GT(fp4["step_time_s"].get<double>(), fp8["step_time_s"].get<double>() / 2);
   EXPECT_TRUE(Mentions(fp4, "assumptions", "5.12 bytes moved per cast element"))
       << fp4["assumptions"].dump();
-  EXPECT_TRUE(Mentions(fp4, "warnings", "nvfp4 training is not calibrated")) << fp4["warnings"].dump();
+  EXPECT_TRUE(Mentions(fp4, "warnings", "nvfp4 training is not calibrated"))
+      << fp4["warnings"].dump();
 
   json refused_gpu = Llama({{"precision", "nvfp4"}});
   EXPECT_EQ(RefusedAt(refused_gpu), "/precision");
@@ -242,21 +247,25 @@ TEST_F(TrainingLayoutsTest, Nvfp4TrainingOnGpusWithAnFp4Rate) {
   eager["framework"] = "eager";
   EXPECT_EQ(RefusedAt(eager), "/precision");
 
-  json serve = {{"workload", "llama-2-7b"}, {"precision", "nvfp4"}, {"input_tokens", 1000},
-                {"output_tokens", 200}, {"target_requests_per_s", 1},
+  json serve = {{"workload", "llama-2-7b"},
+                {"precision", "nvfp4"},
+                {"input_tokens", 1000},
+                {"output_tokens", 200},
+                {"target_requests_per_s", 1},
                 {"hardware", {{"gpu", "B200-180GB-SXM"}, {"gpus_per_node", 1}}}};
   auto serving = server_->Post("/api/v1/estimates/inference", serve);
   ASSERT_EQ(serving.status, 422) << serving.body.dump();
   EXPECT_EQ(serving.body["errors"][0]["pointer"], "/precision");
-  EXPECT_NE(serving.body["errors"][0]["detail"].get<std::string>().find("mxfp4"), std::string::npos);
+  EXPECT_NE(serving.body["errors"][0]["detail"].get<std::string>().find("mxfp4"),
+            std::string::npos);
 
   json referenced = body;
-  for (const char* key : {"dataset", "tensor_parallel", "pipeline_parallel", "zero_stage",
-                          "micro_batch_size"}) {
+  for (const char* key :
+       {"dataset", "tensor_parallel", "pipeline_parallel", "zero_stage", "micro_batch_size"}) {
     referenced.erase(key);
   }
-  referenced["reference_run"] = {
-      {"hardware", {{"gpu", "H100-80GB-SXM5"}, {"gpus_per_node", 8}}}, {"hours", 10}};
+  referenced["reference_run"] = {{"hardware", {{"gpu", "H100-80GB-SXM5"}, {"gpus_per_node", 8}}},
+                                 {"hours", 10}};
   json from_hopper = Estimate(referenced);
   EXPECT_EQ(from_hopper["precision"], "nvfp4");
   EXPECT_TRUE(Mentions(from_hopper, "assumptions",

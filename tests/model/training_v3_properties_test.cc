@@ -162,10 +162,10 @@ TEST(TrainingV3PropertiesTest, Nvfp4RunsWhereTheGpuHasFp4AndGainsLessThanThePeak
   // precision auto never picks the 4-bit recipe, and says so where the GPU has one.
   EXPECT_EQ(AutoTrainingPrecision(b200, Framework::kOptimized, llama, Fp8Scaling::kDelayed),
             Precision::kFp8);
-  EXPECT_NE(AutoTrainingPrecisionAssumption(b200, Framework::kOptimized, llama,
-                                            Fp8Scaling::kDelayed)
-                .find("never picks nvfp4"),
-            std::string::npos);
+  EXPECT_NE(
+      AutoTrainingPrecisionAssumption(b200, Framework::kOptimized, llama, Fp8Scaling::kDelayed)
+          .find("never picks nvfp4"),
+      std::string::npos);
 
   int checked = 0, faster_than_delayed = 0;
   ForEachShapeAndLayout(
