@@ -125,11 +125,18 @@ Result<SeedFileReport> SeedCatalogFile(Connection& db, const std::string& file,
                         static_cast<int>(batch->prices.size())};
 }
 
-Status SeedReferenceTables(Connection& db, GpuResolver& resolver, SeedReport& report) {
-  auto gpu_table = SeedTable("gpus.csv");
-  if (!gpu_table.ok()) return gpu_table.error();
-  auto gpus = ParseGpuCsv(*gpu_table);
+// The embedded seed's GPUs (gpus.csv); kInternal if it is malformed.
+Result<std::vector<model::GpuSpec>> SeedGpus() {
+  auto table = SeedTable("gpus.csv");
+  if (!table.ok()) return table.error();
+  auto gpus = ParseGpuCsv(*table);
   if (!gpus.ok()) return Error::Internal("seed gpus.csv: " + gpus.error().message);
+  return gpus;
+}
+
+Status SeedReferenceTables(Connection& db, GpuResolver& resolver, SeedReport& report) {
+  auto gpus = SeedGpus();
+  if (!gpus.ok()) return gpus.error();
   for (const model::GpuSpec& gpu : *gpus) {
     UpsertGpu(db, gpu);
     resolver.AddGpu(gpu);
@@ -275,10 +282,8 @@ Result<int> SeedSourcesOfFormat(Connection& db, const std::string& format,
 // that have none: a catalog seeded before the column holds 0 for every GPU. A rate an
 // operator set is kept. Returns how many GPUs got one.
 Result<int> AddMissingSeedFp4Rates(Connection& db) {
-  auto table = SeedTable("gpus.csv");
-  if (!table.ok()) return table.error();
-  auto gpus = ParseGpuCsv(*table);
-  if (!gpus.ok()) return Error::Internal("seed gpus.csv: " + gpus.error().message);
+  auto gpus = SeedGpus();
+  if (!gpus.ok()) return gpus.error();
   Statement update(db, "UPDATE gpus SET fp4_tflops = ? WHERE id = ? AND fp4_tflops = 0");
   int added = 0;
   for (const model::GpuSpec& gpu : *gpus) {

@@ -18,6 +18,24 @@ namespace gpuplan::model {
 
 namespace {
 
+// Serving computes in the request's precision: nvfp4, a training recipe, is refused whatever
+// the GPU (4-bit serving weights are a weight_quantization).
+Status CheckServingPrecision(const ServingRequest& r) {
+  if (r.precision != Precision::kNvfp4 || r.precision_auto) return OkStatus();
+  return Error::Invalid({Part::kServing, "precision"},
+                        "nvfp4 is a training recipe here; to serve 4-bit weights ask for "
+                        "weight_quantization mxfp4 (or int4_awq, int4_gptq) with a 16-bit "
+                        "precision");
+}
+
+// A tensor-parallel degree the request fixes must divide a decoder's attention heads.
+Status CheckFixedTensorParallel(const Workload& w, int tp) {
+  if (tp <= 0 || !IsDecoderOnly(w.family) || w.heads % tp == 0) return OkStatus();
+  return Error::Invalid({Part::kServing, "tensor_parallel"},
+                        "tensor_parallel " + std::to_string(tp) + " does not divide the model's " +
+                            std::to_string(w.heads) + " attention heads");
+}
+
 double UsableGb(const GpuSpec& gpu, const ModelConstants& c) {
   return gpu.memory_gb * c.usable_memory_fraction - c.memory_reserve_gb;
 }
@@ -27,9 +45,8 @@ Status ValidateRequest(const Workload& w, const NodeSpec& node, const ServingReq
     return Error::Invalid({Part::kHardware, "gpus_per_node"},
                           "gpus_per_node must be from 1 to " + std::to_string(kMaxGpusPerNode));
   }
-  if (r.precision == Precision::kNvfp4) {  // whatever the GPU: ValidateServingRequest
-    return ValidateServingRequest(w, r);
-  }
+  Status precision = CheckServingPrecision(r);
+  if (!precision.ok()) return precision;
   if (PeakTflops(node.gpu, r.precision) <= 0) {
     return Error::Invalid({Part::kServing, "precision"}, std::string(PrecisionName(r.precision)) +
                                                              " is not supported by " + node.gpu.id)
@@ -383,17 +400,8 @@ std::vector<std::string> ServingDefaultsAssumptions(const ServingConstants& s, b
 }
 
 Status ValidateServingRequest(const Workload& w, const ServingRequest& r) {
-  if (r.precision == Precision::kNvfp4 && !r.precision_auto) {
-    return Error::Invalid({Part::kServing, "precision"},
-                          "nvfp4 is a training recipe here; to serve 4-bit weights ask for "
-                          "weight_quantization mxfp4 (or int4_awq, int4_gptq) with a 16-bit "
-                          "precision");
-  }
-  const int tp = r.tensor_parallel;
-  if (tp <= 0 || !IsDecoderOnly(w.family) || w.heads % tp == 0) return OkStatus();
-  return Error::Invalid({Part::kServing, "tensor_parallel"},
-                        "tensor_parallel " + std::to_string(tp) + " does not divide the model's " +
-                            std::to_string(w.heads) + " attention heads");
+  Status precision = CheckServingPrecision(r);
+  return precision.ok() ? CheckFixedTensorParallel(w, r.tensor_parallel) : precision;
 }
 
 Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
@@ -427,7 +435,7 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     auto divides = [&](int tp) { return w.heads % tp == 0; };
     std::vector<int> tps;
     if (r.tensor_parallel > 0) {
-      Status fixed = ValidateServingRequest(w, r);
+      Status fixed = CheckFixedTensorParallel(w, r.tensor_parallel);
       if (!fixed.ok()) return fixed.error();
       tps.push_back(r.tensor_parallel);
     } else {
