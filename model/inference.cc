@@ -18,6 +18,10 @@ namespace gpuplan::model {
 
 namespace {
 
+// Whether an estimate is said in words (assumptions, warnings, replica_rule, slo_detail) or
+// holds its figures only (EstimateServingFigures).
+enum class Words { kExplained, kFiguresOnly };
+
 // Serving computes in the request's precision: nvfp4, a training recipe, is refused whatever
 // the GPU (4-bit serving weights are a weight_quantization).
 Status CheckServingPrecision(const ServingRequest& r) {
@@ -211,7 +215,7 @@ Precision ComputePrecision(const ServingRequest& r, const GpuSpec& gpu) {
 ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const ServingRequest& r,
                                int tp, const EngineSettings& engine, const ModelConstants& c,
                                const ServingConstants& s, double& gpus_needed,
-                               double gpus_to_beat, bool& pruned) {
+                               double gpus_to_beat, bool& pruned, Words words) {
   gpus_needed = 0;
   pruned = false;
   ServingEstimate e;
@@ -294,8 +298,10 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
   if (!e.slo_met) {
     // Even a trickle of requests misses a target: say so, and size the fleet by throughput
     // alone so its figures show what the load would get.
-    MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, trickle), r, &why);
-    e.slo_detail = "even one request at a time: " + why;
+    if (words == Words::kExplained) {
+      MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, trickle), r, &why);
+      e.slo_detail = "even one request at a time: " + why;
+    }
     rate = ceiling;
   }
   e.capacity_requests_per_s_per_replica = rate;
@@ -312,17 +318,19 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
     replicas += std::max(1.0, std::ceil(replicas * 0.05));
     plan_at(replicas);
   }
-  if (e.slo_met && !MeetsSlo(e.planned, r, &why)) {
+  if (e.slo_met && !MeetsSlo(e.planned, r, words == Words::kExplained ? &why : nullptr)) {
     e.slo_met = false;
-    e.slo_detail = "at the planned load: " + why;
+    if (words == Words::kExplained) e.slo_detail = "at the planned load: " + why;
   }
   e.chosen = PointOf(e.planned);
-  e.replica_rule = fmt::format(
+  if (words == Words::kExplained) {
+    e.replica_rule = fmt::format(
       "replicas = ceil(target {:.4g} req/s / {:.4g} req/s per replica): the most a replica takes "
       "{} and at most {:.0f} % of its saturated {:.4g} req/s",
       r.target_requests_per_s, rate,
       HasSlo(r) ? "with p95 latency within the targets" : "(no latency target given)",
       s.utilization * 100, e.saturation.requests_per_s);
+  }
   const double gpus = replicas * tp;
   e.replicas = 0;
   e.total_gpus = 0;
@@ -404,15 +412,20 @@ Status ValidateServingRequest(const Workload& w, const ServingRequest& r) {
   return precision.ok() ? CheckFixedTensorParallel(w, r.tensor_parallel) : precision;
 }
 
-Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
-                                        const ServingRequest& r, const ModelConstants& c,
-                                        const ServingConstants& s) {
+namespace {
+
+Result<ServingEstimate> Estimate(const Workload& w, const NodeSpec& node, const ServingRequest& r,
+                                 const ModelConstants& c, const ServingConstants& s,
+                                 Words words) {
+  const bool explained = words == Words::kExplained;
   if (r.precision_auto) {  // resolved, then counted once by the call below
     ServingRequest resolved = r;
     resolved.precision_auto = false;
     resolved.precision = AutoPrecision(node.gpu);
-    auto e = EstimateServing(w, node, resolved, c, s);
-    if (e.ok()) e->assumptions.insert(e->assumptions.begin(), AutoPrecisionAssumption(node.gpu));
+    auto e = Estimate(w, node, resolved, c, s, words);
+    if (e.ok() && explained) {
+      e->assumptions.insert(e->assumptions.begin(), AutoPrecisionAssumption(node.gpu));
+    }
     return e;
   }
   internal::CountServingEvaluation();
@@ -429,7 +442,8 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                 ") exceed " + w.name + "'s context of " +
                                 std::to_string(w.max_context) + " tokens");
     }
-    auto engine = ResolveEngine(r.engine, node.gpu, w.max_context, request_tokens, &engine_assumptions);
+    auto engine = ResolveEngine(r.engine, node.gpu, w.max_context, request_tokens,
+                                explained ? &engine_assumptions : nullptr);
     if (!engine.ok()) return engine.error();
     // vLLM shards attention heads (and KV heads, or replicates them) over the GPUs.
     auto divides = [&](int tp) { return w.heads % tp == 0; };
@@ -453,10 +467,10 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
       const double to_beat = found && best.slo_met ? best.total_gpus
                                                    : std::numeric_limits<double>::infinity();
       ServingEstimate e =
-          DecoderServing(w, node, r, tp, *engine, c, s, gpus_needed, to_beat, pruned);
+          DecoderServing(w, node, r, tp, *engine, c, s, gpus_needed, to_beat, pruned, words);
       if (pruned) continue;
       if (e.verdict == FitVerdict::kDoesNotFit) {
-        if (!found) best = e;
+        if (!found) best = std::move(e);
         continue;
       }
       if (gpus_needed > kMaxTotalGpus) {
@@ -469,50 +483,52 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                      (e.total_gpus < best.total_gpus ||
                       (e.total_gpus == best.total_gpus &&
                        e.chosen.latency_s < best.chosen.latency_s)));
-      if (better) best = e;
+      if (better) best = std::move(e);
       found = true;
     }
     if (!found && fewest_over) return OverMaxGpus(fewest_over->first, fewest_over->second);
     if (best.engine.name.empty()) best.engine = *engine;
-    for (std::string& a : engine_assumptions) best.assumptions.push_back(std::move(a));
-    best.assumptions.push_back(
-        "continuous batching, timed per scheduler iteration: weights and KV cache stream at " +
-        BandwidthBasis(node.gpu, c) + " (x the engine's fitted share), prompt chunks and large "
-        "batches at the fitted share of the dense peak, kernel floors per layer (CUDA graphs "
-        "up to " + std::to_string(best.engine.graph_capture_max_batch) + " tokens), host time "
-        "per iteration and per sequence, two tensor-parallel all-reduces per layer");
-    best.assumptions.push_back(
-        "latency percentiles at the planned load: Poisson arrivals; decode batch per Little's "
-        "law with p95 = mean + 1.645 sqrt(mean) / (1 - e), e the iteration time's elasticity in "
-        "the batch (at most 0.8); waits for a sequence slot (Erlang C) and for the token budget "
-        "(M/D/1); the API frontend's fixed time per request");
-    if (!best.replica_rule.empty()) best.assumptions.push_back(best.replica_rule);
-    best.assumptions.push_back(
-        std::string("weights ") +
-        std::string(EnumName(kWeightQuantizationNames, r.quantization)) +
-        " (compute " + std::string(PrecisionName(ComputePrecision(r, node.gpu))) +
-        "), KV cache " + std::string(EnumName(kKvCacheDtypeNames, r.kv_cache)) +
-        (r.kv_cache == KvCacheDtype::kAuto ? " (the compute precision's size)" : ""));
-    if (r.shared_prefix_tokens > 0) {
+    if (explained) {
+      for (std::string& a : engine_assumptions) best.assumptions.push_back(std::move(a));
       best.assumptions.push_back(
-          best.engine.prefix_caching
-              ? std::to_string(r.shared_prefix_tokens) + " shared prompt tokens are found in the "
-                "prefix cache (not recomputed)"
-              : "prefix caching is off: the shared prompt tokens are recomputed");
-    }
-    if (best.verdict != FitVerdict::kDoesNotFit && !HasSlo(r)) {
-      const OperatingPoint& p = best.planned;
-      if (p.ttft_s.p95 > s.high_ttft_s || p.tpot_s.p95 > s.high_tpot_s ||
-          p.e2e_s.p95 > s.high_e2e_s) {
-        best.warnings.push_back("no latency target given: at the planned load p95 time to first "
-                                "token is " + Seconds(p.ttft_s.p95) + " and p95 time per output "
-                                "token " + Seconds(p.tpot_s.p95) + " (end-to-end " +
-                                Seconds(p.e2e_s.p95) + "); give latency_slo_ms (or ttft_slo_ms, "
-                                "tpot_slo_ms) to size replicas for latency");
+          "continuous batching, timed per scheduler iteration: weights and KV cache stream at " +
+          BandwidthBasis(node.gpu, c) + " (x the engine's fitted share), prompt chunks and large "
+          "batches at the fitted share of the dense peak, kernel floors per layer (CUDA graphs "
+          "up to " + std::to_string(best.engine.graph_capture_max_batch) + " tokens), host time "
+          "per iteration and per sequence, two tensor-parallel all-reduces per layer");
+      best.assumptions.push_back(
+          "latency percentiles at the planned load: Poisson arrivals; decode batch per Little's "
+          "law with p95 = mean + 1.645 sqrt(mean) / (1 - e), e the iteration time's elasticity in "
+          "the batch (at most 0.8); waits for a sequence slot (Erlang C) and for the token budget "
+          "(M/D/1); the API frontend's fixed time per request");
+      if (!best.replica_rule.empty()) best.assumptions.push_back(best.replica_rule);
+      best.assumptions.push_back(
+          std::string("weights ") +
+          std::string(EnumName(kWeightQuantizationNames, r.quantization)) +
+          " (compute " + std::string(PrecisionName(ComputePrecision(r, node.gpu))) +
+          "), KV cache " + std::string(EnumName(kKvCacheDtypeNames, r.kv_cache)) +
+          (r.kv_cache == KvCacheDtype::kAuto ? " (the compute precision's size)" : ""));
+      if (r.shared_prefix_tokens > 0) {
+        best.assumptions.push_back(
+            best.engine.prefix_caching
+                ? std::to_string(r.shared_prefix_tokens) + " shared prompt tokens are found in the "
+                  "prefix cache (not recomputed)"
+                : "prefix caching is off: the shared prompt tokens are recomputed");
       }
-    }
-    if (!best.slo_met && best.verdict != FitVerdict::kDoesNotFit) {
-      best.warnings.push_back("the latency target is not met: " + best.slo_detail);
+      if (best.verdict != FitVerdict::kDoesNotFit && !HasSlo(r)) {
+        const OperatingPoint& p = best.planned;
+        if (p.ttft_s.p95 > s.high_ttft_s || p.tpot_s.p95 > s.high_tpot_s ||
+            p.e2e_s.p95 > s.high_e2e_s) {
+          best.warnings.push_back("no latency target given: at the planned load p95 time to first "
+                                  "token is " + Seconds(p.ttft_s.p95) + " and p95 time per output "
+                                  "token " + Seconds(p.tpot_s.p95) + " (end-to-end " +
+                                  Seconds(p.e2e_s.p95) + "); give latency_slo_ms (or ttft_slo_ms, "
+                                  "tpot_slo_ms) to size replicas for latency");
+        }
+      }
+      if (!best.slo_met && best.verdict != FitVerdict::kDoesNotFit) {
+        best.warnings.push_back("the latency target is not met: " + best.slo_detail);
+      }
     }
   } else {
     // The engine, quantisation, concurrency, prefix and TTFT/TPOT options are a decoder's.
@@ -543,10 +559,12 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
     if (gpus_needed > kMaxTotalGpus) return OverMaxGpus(gpus_needed, 1);
     best.assumptions.push_back("dynamic batching; latency = batch fill + batch time");
   }
-  for (std::string& a : ServingDefaultsAssumptions(s, IsDecoderOnly(w.family))) {
-    best.assumptions.push_back(std::move(a));
+  if (explained) {
+    for (std::string& a : ServingDefaultsAssumptions(s, IsDecoderOnly(w.family))) {
+      best.assumptions.push_back(std::move(a));
+    }
+    for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   }
-  for (std::string& d : ShapeDefaults(w)) best.warnings.push_back(std::move(d));
   if (best.verdict == FitVerdict::kDoesNotFit) {
     // Nothing is served: no replicas, no latency, and no SLO met.
     best.slo_met = false;
@@ -560,7 +578,25 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                             " GPUs per replica");
   }
   best.precision = r.precision;
+  if (!explained) {  // what the batch path says in passing, too
+    best.assumptions.clear();
+    best.warnings.clear();
+  }
   return best;
+}
+
+}  // namespace
+
+Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
+                                        const ServingRequest& r, const ModelConstants& c,
+                                        const ServingConstants& s) {
+  return Estimate(w, node, r, c, s, Words::kExplained);
+}
+
+Result<ServingEstimate> EstimateServingFigures(const Workload& w, const NodeSpec& node,
+                                               const ServingRequest& r, const ModelConstants& c,
+                                               const ServingConstants& s) {
+  return Estimate(w, node, r, c, s, Words::kFiguresOnly);
 }
 
 }  // namespace gpuplan::model

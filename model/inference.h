@@ -111,4 +111,13 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
                                         const ModelConstants& c = DefaultConstants(),
                                         const ServingConstants& s = ServingConstants());
 
+// The figures of EstimateServing, the same values and the same errors, without its words:
+// no assumptions or warnings, replica_rule or slo_detail (all empty). For walks that rank
+// hundreds of configurations and show none of those words (plan/recommend_inference.cc):
+// the words cost more than the figures there.
+Result<ServingEstimate> EstimateServingFigures(const Workload& w, const NodeSpec& node,
+                                               const ServingRequest& request,
+                                               const ModelConstants& c = DefaultConstants(),
+                                               const ServingConstants& s = ServingConstants());
+
 }  // namespace gpuplan::model

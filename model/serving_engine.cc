@@ -175,7 +175,7 @@ Result<EngineSettings> ResolveEngine(const EngineConfig& config, const GpuSpec& 
   auto take = [&](auto& field, const auto& given, const char* name, auto shown) {
     if (given) {
       field = *given;
-    } else {
+    } else if (assumptions) {  // said only where asked
       defaulted.push_back(std::string(name) + " " + shown(field));
     }
   };
@@ -192,7 +192,9 @@ Result<EngineSettings> ResolveEngine(const EngineConfig& config, const GpuSpec& 
   take(s.prefix_caching, config.prefix_caching, "prefix caching", flag);
   take(s.num_scheduler_steps, config.num_scheduler_steps, "num_scheduler_steps", num);
   take(s.frontend_multiprocessing, config.frontend_multiprocessing, "frontend multiprocessing", flag);
-  if (!config.max_model_len) defaulted.push_back("max_model_len " + std::to_string(max_len));
+  if (!config.max_model_len && assumptions) {
+    defaulted.push_back("max_model_len " + std::to_string(max_len));
+  }
   if (s.max_num_seqs < 1)
     return Error::Invalid({Part::kEngine, "max_num_seqs"}, "must be at least 1");
   if (!s.chunked_prefill && s.max_num_batched_tokens < max_len) {

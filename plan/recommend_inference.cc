@@ -54,8 +54,9 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
     if (it == cache.end()) {
       auto node = nodes_of.Of(offer.instance);
       if (!node.ok()) return node.error();
-      it = cache.emplace(key, Shared(model::EstimateServing(request.workload, *node,
-                                                            request.serving)))
+      // Figures only: an option shows none of the estimate's words (api/plan_json.cc).
+      it = cache.emplace(key, Shared(model::EstimateServingFigures(request.workload, *node,
+                                                                   request.serving)))
                .first;
     }
     auto prices = PriceOffer(pricing, offer);

@@ -49,6 +49,8 @@ struct RecommendedOption {
   double score = 0;
   std::string why;
   std::vector<std::string> warnings;
+  // The option's estimate, its figures only (model::EstimateTrainingFigures,
+  // model::EstimateServingFigures): an option shows no estimate's words.
   std::shared_ptr<const model::TrainingEstimate> training;  // set for training
   std::shared_ptr<const model::ServingEstimate> serving;    // set for inference
 };
