@@ -155,14 +155,11 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
           }
           c.hours = cost.fallback->run.expected_hours;
           c.p90_hours = cost.fallback->run.p90_hours;
-          // The P10 run finishes on spot: the spot run's P10 (never past the expected).
+          // The P10 run finishes on spot: the spot run's P10 (never past the expected), the
+          // same for every offer of this configuration and risk (memo).
           c.p10_hours = c.hours;
-          auto on_spot = model::SpotRun(estimate->total_hours, nodes, cost.fallback->params);
-          if (on_spot.ok()) {
-            c.p10_hours = std::min(c.hours, model::SpotWallRange(estimate->p10_hours,
-                                                                 estimate->p90_hours, nodes,
-                                                                 cost.fallback->params, *on_spot)
-                                                .p10_hours);
+          if (auto p10 = memo.SpotP10Of(*estimate, nodes, cost.fallback->params)) {
+            c.p10_hours = std::min(c.hours, *p10);
           }
           c.cost = RoundMoney(cost.fallback->expected_total);
           c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;

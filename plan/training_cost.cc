@@ -111,6 +111,20 @@ const Result<model::FallbackOutcome>& SpotTimesMemo::FallbackOf(const model::Tra
   return list.back().run;
 }
 
+std::optional<double> SpotTimesMemo::SpotP10Of(const model::TrainingEstimate& e, int nodes,
+                                               const model::SpotParams& params) {
+  std::vector<SpotP10Entry>& list = spot_p10s_[{&e, nodes}];
+  for (const SpotP10Entry& entry : list) {
+    if (SameParams(entry.params, params)) return entry.p10_wall_hours;
+  }
+  std::optional<double> p10;
+  if (auto run = model::SpotRun(e.total_hours, nodes, params); run.ok()) {
+    p10 = model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *run).p10_hours;
+  }
+  list.push_back({params, p10});
+  return p10;
+}
+
 TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w, int nodes,
                             const PriceQuote& price, const PricingRequest& pricing,
                             const SpotPricing& spot, const SpotRisk& risk,

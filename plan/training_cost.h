@@ -91,6 +91,11 @@ class SpotTimesMemo {
   const Result<model::FallbackOutcome>& FallbackOf(const model::TrainingEstimate& e, int nodes,
                                                    const model::SpotParams& params,
                                                    double deadline_hours);
+  // The P10 wall hours of `e` run on spot alone on `nodes` nodes with `params` (the P10 of a
+  // spot_with_fallback option, which finishes on spot): model::SpotWallRange's at
+  // model::SpotRun's outcome, nullopt when that run is refused. Computed on the first call.
+  std::optional<double> SpotP10Of(const model::TrainingEstimate& e, int nodes,
+                                  const model::SpotParams& params);
 
  private:
   struct Entry {
@@ -103,6 +108,10 @@ class SpotTimesMemo {
     double deadline_hours;
     Result<model::FallbackOutcome> run;
   };
+  struct SpotP10Entry {
+    model::SpotParams params;
+    std::optional<double> p10_wall_hours;
+  };
   struct KeyHash {
     size_t operator()(const std::pair<const model::TrainingEstimate*, int>& k) const {
       return std::hash<const void*>()(k.first) * 31 + static_cast<size_t>(k.second);
@@ -114,6 +123,9 @@ class SpotTimesMemo {
   std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<FallbackEntry>,
                      KeyHash>
       fallbacks_;
+  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<SpotP10Entry>,
+                     KeyHash>
+      spot_p10s_;
 };
 
 // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;

@@ -1,9 +1,11 @@
 // SpotTimesMemo: a recommendation's spot options reuse spot times computed for the same
 // estimate, node count, parameters and interruption range, and its spot_with_fallback options
-// the fallback outcome of the same estimate, node count, parameters and deadline. Reused or
-// not, every figure of the cost is the same; a different rate, range, notice, deadline or
-// node count is not reused.
+// the fallback outcome of the same estimate, node count, parameters and deadline (and the P10
+// of its spot run). Reused or not, every figure of the cost is the same; a different rate,
+// range, notice, deadline or node count is not reused.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "model/spot_interruption.h"
 #include "model/training.h"
@@ -158,6 +160,34 @@ TEST_F(SpotTimesMemoTest, ReusedFallbackOutcomesGiveTheCostComputedAfresh) {
   EXPECT_EQ(std::adjacent_find(outcomes.begin(), outcomes.end()), outcomes.end())
       << "two options with different deadlines, rates, notices or node counts had the same "
          "fallback outcome";
+}
+
+// The P10 of a spot_with_fallback option (its spot run's): model::SpotWallRange at
+// model::SpotRun's outcome, reused for the same estimate, nodes and parameters only.
+TEST_F(SpotTimesMemoTest, SpotP10IsTheSpotRunsP10ForEachEstimateNodesAndParameters) {
+  SpotTimesMemo memo;
+  std::vector<double> p10s;
+  for (double rate : {0.002, 0.02, 0.2}) {
+    for (size_t i = 0; i < estimates.size(); ++i) {
+      model::SpotParams params;
+      params.interruption_rate_per_hour = rate;
+      params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
+      const model::TrainingEstimate& e = estimates[i];
+      auto run = model::SpotRun(e.total_hours, NodesOf(i), params);
+      ASSERT_TRUE(run.ok());
+      const double fresh =
+          model::SpotWallRange(e.p10_hours, e.p90_hours, NodesOf(i), params, *run).p10_hours;
+      for (int call = 0; call < 2; ++call) {  // computed, then reused
+        auto p10 = memo.SpotP10Of(e, NodesOf(i), params);
+        ASSERT_TRUE(p10.has_value());
+        EXPECT_EQ(*p10, fresh) << "rate " << rate << ", " << NodesOf(i) << " nodes";
+      }
+      p10s.push_back(fresh);
+    }
+  }
+  // Rates and node counts give different P10s: none was answered from another's entry.
+  std::sort(p10s.begin(), p10s.end());
+  EXPECT_EQ(std::unique(p10s.begin(), p10s.end()), p10s.end());
 }
 
 }  // namespace
