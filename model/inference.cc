@@ -211,7 +211,8 @@ Precision ComputePrecision(const ServingRequest& r, const GpuSpec& gpu) {
 // `gpus_needed` receives replicas x tp in floating point (0 when the model does not fit).
 // `gpus_to_beat`: the GPUs of a plan already found that meets the targets (infinity when
 // none); a degree whose fewest possible GPUs (replicas at `utilization` of saturation) exceed
-// it cannot win and is left unfinished, with `pruned` set.
+// it cannot win and is left unfinished, with `pruned` set. `words`: kFiguresOnly leaves
+// replica_rule and slo_detail empty (the figures are the same).
 ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const ServingRequest& r,
                                int tp, const EngineSettings& engine, const ModelConstants& c,
                                const ServingConstants& s, double& gpus_needed,
@@ -572,13 +573,13 @@ Result<ServingEstimate> Estimate(const Workload& w, const NodeSpec& node, const 
     best.total_gpus = 0;
     best.chosen = ServingPoint{};
     best.curve.clear();
-    best.warnings.push_back("the weights (and one request's KV cache) do not fit in " +
+    if (explained) best.warnings.push_back("the weights (and one request's KV cache) do not fit in " +
                             std::to_string(static_cast<int>(node.gpu.memory_gb)) +
                             " GB per GPU with up to " + std::to_string(node.gpus_per_node) +
                             " GPUs per replica");
   }
   best.precision = r.precision;
-  if (!explained) {  // what the batch path says in passing, too
+  if (!explained) {  // the batch path's assumption (BatchServing's words), too
     best.assumptions.clear();
     best.warnings.clear();
   }

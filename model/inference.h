@@ -74,8 +74,10 @@ struct ServingEstimate {
   OperatingPoint planned;          // at the planned rate per replica
   double planned_requests_per_s_per_replica = 0;
   double capacity_requests_per_s_per_replica = 0;  // the most one replica takes under the rule
-  std::string replica_rule;        // how replicas were sized, in words
-  std::string slo_detail;          // why the SLO is not met (empty when met)
+  // In words (empty from EstimateServingFigures): how replicas were sized, and why the SLO
+  // is not met (empty when met, and for batch-served models).
+  std::string replica_rule;
+  std::string slo_detail;
   int gpus_per_replica = 1;
   double weights_gb = 0;            // per GPU
   double kv_cache_bytes_per_token = 0;  // whole model, all layers
@@ -89,7 +91,7 @@ struct ServingEstimate {
   bool slo_met = true;              // false whenever verdict is kDoesNotFit
   int replicas = 0;                 // 0 (and chosen empty) whenever verdict is kDoesNotFit
   int total_gpus = 0;
-  std::vector<std::string> assumptions, warnings;
+  std::vector<std::string> assumptions, warnings;  // empty from EstimateServingFigures
 };
 
 
@@ -114,7 +116,8 @@ Result<ServingEstimate> EstimateServing(const Workload& w, const NodeSpec& node,
 // The figures of EstimateServing, the same values and the same errors, without its words:
 // no assumptions or warnings, replica_rule or slo_detail (all empty). For walks that rank
 // hundreds of configurations and show none of those words (plan/recommend_inference.cc):
-// the words cost more than the figures there.
+// formatting them took about a fifth of such a walk. Not for ServingFeasibility, which reads
+// slo_detail.
 Result<ServingEstimate> EstimateServingFigures(const Workload& w, const NodeSpec& node,
                                                const ServingRequest& request,
                                                const ModelConstants& c = DefaultConstants(),

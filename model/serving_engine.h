@@ -99,7 +99,8 @@ const EngineProfile* FindEngineProfile(std::string_view name, std::string_view v
 
 // Resolves `config` on `gpu` for a model of `model_max_len` tokens (0 = unknown) serving
 // requests of `request_tokens` (prompt + output). Every default taken is appended to
-// `assumptions` in words. Errors name the engine field ("version", ...).
+// `assumptions` in words (null: none is said, nor built). Errors name the engine field
+// ("version", ...).
 Result<EngineSettings> ResolveEngine(const EngineConfig& config, const GpuSpec& gpu,
                                      int model_max_len, int request_tokens,
                                      std::vector<std::string>* assumptions);

@@ -156,7 +156,7 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
           c.hours = cost.fallback->run.expected_hours;
           c.p90_hours = cost.fallback->run.p90_hours;
           // The P10 run finishes on spot: the spot run's P10 (never past the expected), the
-          // same for every offer of this configuration and risk (memo).
+          // same for every offer of this configuration with these spot parameters (memo).
           c.p10_hours = c.hours;
           if (auto p10 = memo.SpotP10Of(*estimate, nodes, cost.fallback->params)) {
             c.p10_hours = std::min(c.hours, *p10);

@@ -49,6 +49,13 @@ double PreemptionNoticeMinutes(const std::string& cloud) {
 
 namespace {
 
+// The P10 and P90 wall hours of `e` run on spot on `nodes` nodes with `params`, whose
+// expected run is `run` (model::SpotRun's), at the rate alone.
+model::WallRange SpotWallOf(const model::TrainingEstimate& e, int nodes,
+                            const model::SpotParams& params, const model::SpotOutcome& run) {
+  return model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, run);
+}
+
 SpotTimes ComputeSpotTimes(const model::TrainingEstimate& e, int nodes,
                            const model::SpotParams& params, const SpotRisk& risk) {
   SpotTimes t;
@@ -61,7 +68,7 @@ SpotTimes ComputeSpotTimes(const model::TrainingEstimate& e, int nodes,
     t.range = model::SpotRangeOverRates(e.total_hours, e.p10_hours, e.p90_hours, nodes, params,
                                         *t.run, risk.rate.low_per_hour, risk.rate.high_per_hour);
   } else {
-    model::WallRange wall = model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *t.run);
+    model::WallRange wall = SpotWallOf(e, nodes, params, *t.run);
     t.range.p10_wall_hours = wall.p10_hours;
     t.range.p90_wall_hours = wall.p90_hours;
   }
@@ -83,7 +90,7 @@ bool SameParams(const model::SpotParams& a, const model::SpotParams& b) {
 
 const SpotTimes& SpotTimesMemo::Of(const model::TrainingEstimate& e, int nodes,
                                    const model::SpotParams& params, const SpotRisk& risk) {
-  std::vector<Entry>& list = entries_[{&e, nodes}];
+  std::vector<Entry>& list = kept_[{&e, nodes}].times;
   for (const Entry& entry : list) {
     if (entry.low_per_hour == risk.rate.low_per_hour &&
         entry.high_per_hour == risk.rate.high_per_hour && SameParams(entry.params, params)) {
@@ -99,7 +106,7 @@ const Result<model::FallbackOutcome>& SpotTimesMemo::FallbackOf(const model::Tra
                                                                 int nodes,
                                                                 const model::SpotParams& params,
                                                                 double deadline_hours) {
-  std::vector<FallbackEntry>& list = fallbacks_[{&e, nodes}];
+  std::vector<FallbackEntry>& list = kept_[{&e, nodes}].fallbacks;
   for (const FallbackEntry& entry : list) {
     if (entry.deadline_hours == deadline_hours && SameParams(entry.params, params)) {
       return entry.run;
@@ -113,13 +120,13 @@ const Result<model::FallbackOutcome>& SpotTimesMemo::FallbackOf(const model::Tra
 
 std::optional<double> SpotTimesMemo::SpotP10Of(const model::TrainingEstimate& e, int nodes,
                                                const model::SpotParams& params) {
-  std::vector<SpotP10Entry>& list = spot_p10s_[{&e, nodes}];
+  std::vector<SpotP10Entry>& list = kept_[{&e, nodes}].spot_p10s;
   for (const SpotP10Entry& entry : list) {
     if (SameParams(entry.params, params)) return entry.p10_wall_hours;
   }
   std::optional<double> p10;
   if (auto run = model::SpotRun(e.total_hours, nodes, params); run.ok()) {
-    p10 = model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *run).p10_hours;
+    p10 = SpotWallOf(e, nodes, params, *run).p10_hours;
   }
   list.push_back({params, p10});
   return p10;

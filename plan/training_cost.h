@@ -77,8 +77,9 @@ struct SpotTimes {
 // Spot times already computed, for options that share them: a recommendation's offers of one
 // hardware configuration in many regions share an estimate, and most share an interruption
 // risk and a notice. Keyed by the estimate's address (the walk's estimates are shared and
-// outlive the memo), the node count, every SpotParams field and the risk's range (spot) or
-// the deadline (spot_with_fallback, whose outcome reads the rate alone). Not thread-safe: one
+// outlive the memo), the node count, every SpotParams field and the risk's range (spot),
+// the deadline (spot_with_fallback, whose outcome reads the rate alone), or nothing more
+// (the P10 of a spot_with_fallback option's spot run). Not thread-safe: one
 // per thread (the walk keeps one per thread for all the offers it walks).
 class SpotTimesMemo {
  public:
@@ -112,20 +113,19 @@ class SpotTimesMemo {
     model::SpotParams params;
     std::optional<double> p10_wall_hours;
   };
+  // What is kept of one estimate on one node count: the few risks, notices and deadlines of
+  // each kind in a list.
+  struct Kept {
+    std::vector<Entry> times;
+    std::vector<FallbackEntry> fallbacks;
+    std::vector<SpotP10Entry> spot_p10s;
+  };
   struct KeyHash {
     size_t operator()(const std::pair<const model::TrainingEstimate*, int>& k) const {
       return std::hash<const void*>()(k.first) * 31 + static_cast<size_t>(k.second);
     }
   };
-  // By estimate and node count; the few risks and notices of each in a list.
-  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<Entry>, KeyHash>
-      entries_;
-  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<FallbackEntry>,
-                     KeyHash>
-      fallbacks_;
-  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, std::vector<SpotP10Entry>,
-                     KeyHash>
-      spot_p10s_;
+  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, Kept, KeyHash> kept_;
 };
 
 // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;

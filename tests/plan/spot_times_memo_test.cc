@@ -188,6 +188,17 @@ TEST_F(SpotTimesMemoTest, SpotP10IsTheSpotRunsP10ForEachEstimateNodesAndParamete
   // Rates and node counts give different P10s: none was answered from another's entry.
   std::sort(p10s.begin(), p10s.end());
   EXPECT_EQ(std::unique(p10s.begin(), p10s.end()), p10s.end());
+  // One estimate on two node counts: two entries, not one.
+  model::SpotParams params;
+  params.interruption_rate_per_hour = 0.2;
+  params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
+  const model::TrainingEstimate& e = estimates[0];
+  auto on_one = memo.SpotP10Of(e, 1, params), on_four = memo.SpotP10Of(e, 4, params);
+  ASSERT_TRUE(on_one && on_four);
+  auto run = model::SpotRun(e.total_hours, 4, params);
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(*on_four, model::SpotWallRange(e.p10_hours, e.p90_hours, 4, params, *run).p10_hours);
+  EXPECT_NE(*on_one, *on_four);
 }
 
 }  // namespace
