@@ -215,8 +215,8 @@ Precision ComputePrecision(const ServingRequest& r, const GpuSpec& gpu) {
 // replica_rule and slo_detail empty (the figures are the same).
 ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const ServingRequest& r,
                                int tp, const EngineSettings& engine, const ModelConstants& c,
-                               const ServingConstants& s, double& gpus_needed,
-                               double gpus_to_beat, bool& pruned, Words words) {
+                               const ServingConstants& s, double& gpus_needed, double gpus_to_beat,
+                               bool& pruned, Words words) {
   gpus_needed = 0;
   pruned = false;
   ServingEstimate e;
@@ -326,11 +326,11 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
   e.chosen = PointOf(e.planned);
   if (words == Words::kExplained) {
     e.replica_rule = fmt::format(
-      "replicas = ceil(target {:.4g} req/s / {:.4g} req/s per replica): the most a replica takes "
-      "{} and at most {:.0f} % of its saturated {:.4g} req/s",
-      r.target_requests_per_s, rate,
-      HasSlo(r) ? "with p95 latency within the targets" : "(no latency target given)",
-      s.utilization * 100, e.saturation.requests_per_s);
+        "replicas = ceil(target {:.4g} req/s / {:.4g} req/s per replica): the most a replica takes "
+        "{} and at most {:.0f} % of its saturated {:.4g} req/s",
+        r.target_requests_per_s, rate,
+        HasSlo(r) ? "with p95 latency within the targets" : "(no latency target given)",
+        s.utilization * 100, e.saturation.requests_per_s);
   }
   const double gpus = replicas * tp;
   e.replicas = 0;
@@ -416,8 +416,7 @@ Status ValidateServingRequest(const Workload& w, const ServingRequest& r) {
 namespace {
 
 Result<ServingEstimate> Estimate(const Workload& w, const NodeSpec& node, const ServingRequest& r,
-                                 const ModelConstants& c, const ServingConstants& s,
-                                 Words words) {
+                                 const ModelConstants& c, const ServingConstants& s, Words words) {
   const bool explained = words == Words::kExplained;
   if (r.precision_auto) {  // resolved, then counted once by the call below
     ServingRequest resolved = r;
@@ -493,9 +492,12 @@ Result<ServingEstimate> Estimate(const Workload& w, const NodeSpec& node, const 
       for (std::string& a : engine_assumptions) best.assumptions.push_back(std::move(a));
       best.assumptions.push_back(
           "continuous batching, timed per scheduler iteration: weights and KV cache stream at " +
-          BandwidthBasis(node.gpu, c) + " (x the engine's fitted share), prompt chunks and large "
+          BandwidthBasis(node.gpu, c) +
+          " (x the engine's fitted share), prompt chunks and large "
           "batches at the fitted share of the dense peak, kernel floors per layer (CUDA graphs "
-          "up to " + std::to_string(best.engine.graph_capture_max_batch) + " tokens), host time "
+          "up to " +
+          std::to_string(best.engine.graph_capture_max_batch) +
+          " tokens), host time "
           "per iteration and per sequence, two tensor-parallel all-reduces per layer");
       best.assumptions.push_back(
           "latency percentiles at the planned load: Poisson arrivals; decode batch per Little's "
@@ -505,26 +507,31 @@ Result<ServingEstimate> Estimate(const Workload& w, const NodeSpec& node, const 
       if (!best.replica_rule.empty()) best.assumptions.push_back(best.replica_rule);
       best.assumptions.push_back(
           std::string("weights ") +
-          std::string(EnumName(kWeightQuantizationNames, r.quantization)) +
-          " (compute " + std::string(PrecisionName(ComputePrecision(r, node.gpu))) +
-          "), KV cache " + std::string(EnumName(kKvCacheDtypeNames, r.kv_cache)) +
+          std::string(EnumName(kWeightQuantizationNames, r.quantization)) + " (compute " +
+          std::string(PrecisionName(ComputePrecision(r, node.gpu))) + "), KV cache " +
+          std::string(EnumName(kKvCacheDtypeNames, r.kv_cache)) +
           (r.kv_cache == KvCacheDtype::kAuto ? " (the compute precision's size)" : ""));
       if (r.shared_prefix_tokens > 0) {
         best.assumptions.push_back(
             best.engine.prefix_caching
-                ? std::to_string(r.shared_prefix_tokens) + " shared prompt tokens are found in the "
-                  "prefix cache (not recomputed)"
+                ? std::to_string(r.shared_prefix_tokens) +
+                      " shared prompt tokens are found in the "
+                      "prefix cache (not recomputed)"
                 : "prefix caching is off: the shared prompt tokens are recomputed");
       }
       if (best.verdict != FitVerdict::kDoesNotFit && !HasSlo(r)) {
         const OperatingPoint& p = best.planned;
         if (p.ttft_s.p95 > s.high_ttft_s || p.tpot_s.p95 > s.high_tpot_s ||
             p.e2e_s.p95 > s.high_e2e_s) {
-          best.warnings.push_back("no latency target given: at the planned load p95 time to first "
-                                  "token is " + Seconds(p.ttft_s.p95) + " and p95 time per output "
-                                  "token " + Seconds(p.tpot_s.p95) + " (end-to-end " +
-                                  Seconds(p.e2e_s.p95) + "); give latency_slo_ms (or ttft_slo_ms, "
-                                  "tpot_slo_ms) to size replicas for latency");
+          best.warnings.push_back(
+              "no latency target given: at the planned load p95 time to first "
+              "token is " +
+              Seconds(p.ttft_s.p95) +
+              " and p95 time per output "
+              "token " +
+              Seconds(p.tpot_s.p95) + " (end-to-end " + Seconds(p.e2e_s.p95) +
+              "); give latency_slo_ms (or ttft_slo_ms, "
+              "tpot_slo_ms) to size replicas for latency");
         }
       }
       if (!best.slo_met && best.verdict != FitVerdict::kDoesNotFit) {
@@ -573,10 +580,11 @@ Result<ServingEstimate> Estimate(const Workload& w, const NodeSpec& node, const 
     best.total_gpus = 0;
     best.chosen = ServingPoint{};
     best.curve.clear();
-    if (explained) best.warnings.push_back("the weights (and one request's KV cache) do not fit in " +
-                            std::to_string(static_cast<int>(node.gpu.memory_gb)) +
-                            " GB per GPU with up to " + std::to_string(node.gpus_per_node) +
-                            " GPUs per replica");
+    if (explained)
+      best.warnings.push_back("the weights (and one request's KV cache) do not fit in " +
+                              std::to_string(static_cast<int>(node.gpu.memory_gb)) +
+                              " GB per GPU with up to " + std::to_string(node.gpus_per_node) +
+                              " GPUs per replica");
   }
   best.precision = r.precision;
   if (!explained) {  // the batch path's assumption (BatchServing's words), too

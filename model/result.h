@@ -135,9 +135,9 @@ class [[nodiscard]] Result {
  public:
   // A value or an error is copied or moved in once (a by-value parameter would move a
   // returned plan twice: planning answers are large).
-  Result(const T& value) : data_(value) {}        // NOLINT: implicit by design
-  Result(T&& value) : data_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(const Error& error) : data_(error) {}    // NOLINT: implicit by design
+  Result(const T& value) : data_(value) {}            // NOLINT: implicit by design
+  Result(T&& value) : data_(std::move(value)) {}      // NOLINT: implicit by design
+  Result(const Error& error) : data_(error) {}        // NOLINT: implicit by design
   Result(Error&& error) : data_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(data_); }

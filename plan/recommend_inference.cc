@@ -55,8 +55,9 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
       auto node = nodes_of.Of(offer.instance);
       if (!node.ok()) return node.error();
       // Figures only: an option shows none of the estimate's words (api/plan_json.cc).
-      it = cache.emplace(key, Shared(model::EstimateServingFigures(request.workload, *node,
-                                                                   request.serving)))
+      it = cache
+               .emplace(key, Shared(model::EstimateServingFigures(request.workload, *node,
+                                                                  request.serving)))
                .first;
     }
     auto prices = PriceOffer(pricing, offer);
