@@ -217,6 +217,7 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
                                int tp, const EngineSettings& engine, const ModelConstants& c,
                                const ServingConstants& s, double& gpus_needed, double gpus_to_beat,
                                bool& pruned, Words words) {
+  const bool explained = words == Words::kExplained;
   gpus_needed = 0;
   pruned = false;
   ServingEstimate e;
@@ -299,7 +300,7 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
   if (!e.slo_met) {
     // Even a trickle of requests misses a target: say so, and size the fleet by throughput
     // alone so its figures show what the load would get.
-    if (words == Words::kExplained) {
+    if (explained) {
       MeetsSlo(AtRate(shape, engine, k, q, e.batch_cap, trickle), r, &why);
       e.slo_detail = "even one request at a time: " + why;
     }
@@ -319,12 +320,12 @@ ServingEstimate DecoderServing(const Workload& w, const NodeSpec& node, const Se
     replicas += std::max(1.0, std::ceil(replicas * 0.05));
     plan_at(replicas);
   }
-  if (e.slo_met && !MeetsSlo(e.planned, r, words == Words::kExplained ? &why : nullptr)) {
+  if (e.slo_met && !MeetsSlo(e.planned, r, explained ? &why : nullptr)) {
     e.slo_met = false;
-    if (words == Words::kExplained) e.slo_detail = "at the planned load: " + why;
+    if (explained) e.slo_detail = "at the planned load: " + why;
   }
   e.chosen = PointOf(e.planned);
-  if (words == Words::kExplained) {
+  if (explained) {
     e.replica_rule = fmt::format(
         "replicas = ceil(target {:.4g} req/s / {:.4g} req/s per replica): the most a replica takes "
         "{} and at most {:.0f} % of its saturated {:.4g} req/s",

@@ -49,13 +49,6 @@ double PreemptionNoticeMinutes(const std::string& cloud) {
 
 namespace {
 
-// The P10 and P90 wall hours of `e` run on spot on `nodes` nodes with `params`, whose
-// expected run is `run` (model::SpotRun's), at the rate alone.
-model::WallRange SpotWallOf(const model::TrainingEstimate& e, int nodes,
-                            const model::SpotParams& params, const model::SpotOutcome& run) {
-  return model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, run);
-}
-
 SpotTimes ComputeSpotTimes(const model::TrainingEstimate& e, int nodes,
                            const model::SpotParams& params, const SpotRisk& risk) {
   SpotTimes t;
@@ -68,7 +61,7 @@ SpotTimes ComputeSpotTimes(const model::TrainingEstimate& e, int nodes,
     t.range = model::SpotRangeOverRates(e.total_hours, e.p10_hours, e.p90_hours, nodes, params,
                                         *t.run, risk.rate.low_per_hour, risk.rate.high_per_hour);
   } else {
-    model::WallRange wall = SpotWallOf(e, nodes, params, *t.run);
+    model::WallRange wall = model::SpotWallRange(e.p10_hours, e.p90_hours, nodes, params, *t.run);
     t.range.p10_wall_hours = wall.p10_hours;
     t.range.p90_wall_hours = wall.p90_hours;
   }
@@ -120,16 +113,13 @@ const Result<model::FallbackOutcome>& SpotTimesMemo::FallbackOf(const model::Tra
 
 std::optional<double> SpotTimesMemo::SpotP10Of(const model::TrainingEstimate& e, int nodes,
                                                const model::SpotParams& params) {
-  std::vector<SpotP10Entry>& list = kept_[{&e, nodes}].spot_p10s;
-  for (const SpotP10Entry& entry : list) {
-    if (SameParams(entry.params, params)) return entry.p10_wall_hours;
-  }
-  std::optional<double> p10;
-  if (auto run = model::SpotRun(e.total_hours, nodes, params); run.ok()) {
-    p10 = SpotWallOf(e, nodes, params, *run).p10_hours;
-  }
-  list.push_back({params, p10});
-  return p10;
+  // The spot times at the rate alone (no range): shared with spot options of that risk.
+  SpotRisk at_rate;
+  const double rate = params.interruption_rate_per_hour;
+  at_rate.rate = {rate, rate, rate};
+  const SpotTimes& times = Of(e, nodes, params, at_rate);
+  if (!times.run.ok()) return std::nullopt;
+  return times.range.p10_wall_hours;
 }
 
 TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w, int nodes,

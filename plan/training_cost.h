@@ -77,9 +77,8 @@ struct SpotTimes {
 // Spot times already computed, for options that share them: a recommendation's offers of one
 // hardware configuration in many regions share an estimate, and most share an interruption
 // risk and a notice. Keyed by the estimate's address (the walk's estimates are shared and
-// outlive the memo), the node count, every SpotParams field and the risk's range (spot),
-// the deadline (spot_with_fallback, whose outcome reads the rate alone), or nothing more
-// (the P10 of a spot_with_fallback option's spot run). Not thread-safe: one
+// outlive the memo), the node count, every SpotParams field and the risk's range (spot) or
+// the deadline (spot_with_fallback, whose outcome reads the rate alone). Not thread-safe: one
 // per thread (the walk keeps one per thread for all the offers it walks).
 class SpotTimesMemo {
  public:
@@ -94,7 +93,8 @@ class SpotTimesMemo {
                                                    double deadline_hours);
   // The P10 wall hours of `e` run on spot alone on `nodes` nodes with `params` (the P10 of a
   // spot_with_fallback option, which finishes on spot): model::SpotWallRange's at
-  // model::SpotRun's outcome, nullopt when that run is refused. Computed on the first call.
+  // model::SpotRun's outcome, nullopt when that run is refused: Of's times at the rate alone
+  // (no range), so shared with the spot options of such a risk.
   std::optional<double> SpotP10Of(const model::TrainingEstimate& e, int nodes,
                                   const model::SpotParams& params);
 
@@ -109,16 +109,11 @@ class SpotTimesMemo {
     double deadline_hours;
     Result<model::FallbackOutcome> run;
   };
-  struct SpotP10Entry {
-    model::SpotParams params;
-    std::optional<double> p10_wall_hours;
-  };
   // What is kept of one estimate on one node count: the few risks, notices and deadlines of
   // each kind in a list.
   struct Kept {
     std::vector<Entry> times;
     std::vector<FallbackEntry> fallbacks;
-    std::vector<SpotP10Entry> spot_p10s;
   };
   struct KeyHash {
     size_t operator()(const std::pair<const model::TrainingEstimate*, int>& k) const {
