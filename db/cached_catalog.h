@@ -95,35 +95,21 @@ class CachedCatalog : public CatalogReader {
   // runs are append-only (db/measurements.h), so a larger id means runs were recorded.
   Result<long long> NewestMeasurementId();
 
-  // A T derived from this generation's catalog (and measured runs), kept in the snapshot
-  // and shared by every request of the generation. `update` gets this generation's value
-  // kept so far (nullptr: none) and returns it when still current, or a new one (built by
-  // reading this catalog on this request's connection). One request updates at a time;
-  // the others do not wait for it: they get the value kept, which may lack what the update
-  // adds, or, in a new generation, the value of the previous one (derived from the catalog
-  // before the last write). Only while no value was ever kept do they wait (each holding
-  // its connection). After an error nothing is kept. In-memory databases keep the value
-  // for this CachedCatalog only. `update` must not call Derived. Errors: `update`'s, or
-  // kUnavailable. Thread-safe across CachedCatalogs; a CachedCatalog is one request's.
-  template <typename T>
-  using Update = std::function<Result<std::shared_ptr<const T>>(std::shared_ptr<const T>)>;
-  template <typename T>
-  Result<std::shared_ptr<const T>> Derived(const Update<T>& update) {
-    auto value = DerivedValue(typeid(T), [&](std::shared_ptr<const void> kept)
-                                             -> Result<std::shared_ptr<const void>> {
-      auto updated = update(std::static_pointer_cast<const T>(kept));
-      if (!updated.ok()) return updated.error();
-      return std::shared_ptr<const void>(*updated);
-    });
-    if (!value.ok()) return value.error();
-    return std::static_pointer_cast<const T>(*value);
-  }
+  // Derived (CatalogReader): a T derived from this generation's catalog (and measured
+  // runs), kept in the snapshot and shared by every request of the generation. `update`
+  // gets this generation's value kept so far (nullptr: none) and returns it when still
+  // current, or a new one (built by reading this catalog on this request's connection). One
+  // request updates at a time; the others do not wait for it: they get the value kept, which
+  // may lack what the update adds, or, in a new generation, the value of the previous one
+  // (derived from the catalog before the last write). Only while no value was ever kept do
+  // they wait (each holding its connection). After an error nothing is kept. In-memory
+  // databases keep the value for this CachedCatalog only. `update` must not call Derived.
+  // Errors: `update`'s, or kUnavailable. Thread-safe across CachedCatalogs; a CachedCatalog
+  // is one request's.
 
  private:
-  using ErasedUpdate =
-      std::function<Result<std::shared_ptr<const void>>(std::shared_ptr<const void>)>;
   Result<std::shared_ptr<const void>> DerivedValue(std::type_index type,
-                                                   const ErasedUpdate& update);
+                                                   const ErasedUpdate& update) override;
   // The snapshot of the current generation, built on first use; nullptr for in-memory
   // databases.
   Result<std::shared_ptr<CachedSnapshot>> Snapshot();

@@ -4,11 +4,13 @@
 // for a failed backend.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <typeindex>
 #include <utility>
 #include <vector>
 
@@ -107,6 +109,37 @@ class CatalogReader {
   // do ("H100" before "H100-MEGA", then by name); nullopt when none does.
   virtual Result<std::optional<GpuSynonym>> SynonymOf(const std::string& scope,
                                                       const std::string& gpu_id) = 0;
+
+  // A T that an upper layer derives from this catalog, kept where the reader keeps the
+  // catalog so that requests do not derive it again. `update` gets the value kept so far
+  // (nullptr: none) and returns it when still current, or a new one. A reader that keeps
+  // nothing (the default) calls update(nullptr) on every call; db::CachedCatalog keeps one
+  // per catalog generation and says which value a request may get while another request
+  // updates it (possibly the previous generation's: a value names what it was derived from
+  // where that matters). `update` must not call Derived. Errors: `update`'s, or the
+  // reader's.
+  template <typename T>
+  using Update = std::function<Result<std::shared_ptr<const T>>(std::shared_ptr<const T>)>;
+  template <typename T>
+  Result<std::shared_ptr<const T>> Derived(const Update<T>& update) {
+    auto value = DerivedValue(
+        typeid(T), [&](std::shared_ptr<const void> kept) -> Result<std::shared_ptr<const void>> {
+          auto updated = update(std::static_pointer_cast<const T>(kept));
+          if (!updated.ok()) return updated.error();
+          return std::shared_ptr<const void>(*updated);
+        });
+    if (!value.ok()) return value.error();
+    return std::static_pointer_cast<const T>(*value);
+  }
+
+ protected:
+  using ErasedUpdate =
+      std::function<Result<std::shared_ptr<const void>>(std::shared_ptr<const void>)>;
+  // Derived's value of `type`: by default update(nullptr), kept nowhere.
+  virtual Result<std::shared_ptr<const void>> DerivedValue(std::type_index,
+                                                           const ErasedUpdate& update) {
+    return update(nullptr);
+  }
 };
 
 }  // namespace gpuplan::db

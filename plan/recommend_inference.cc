@@ -1,7 +1,8 @@
 // The serving walk of a recommendation: every admitted offer as one replica's node, each
 // price kind asked, estimated once per distinct hardware configuration.
 #include <map>
-#include <unordered_map>
+#include <optional>
+#include <vector>
 
 #include "model/counts.h"
 #include "plan/recommend_walk.h"
@@ -36,9 +37,10 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
   OptionCounts counts;
   counts.rejected[static_cast<size_t>(Rejection::kNodeTooLarge)] = offers->unsupported;
   NodeSpecs nodes_of(context.catalog);
-  std::unordered_map<HardwareKey, Result<std::shared_ptr<const model::ServingEstimate>>,
-                     HardwareKeyHash>
-      cache;
+  // Each hardware's estimate (OfferIndex::HardwareOf), made when an offer first needs it.
+  const OfferIndex& index = *offers->index;
+  std::vector<std::optional<Result<std::shared_ptr<const model::ServingEstimate>>>> estimates(
+      index.hardware());
   std::vector<Candidate> feasible;
   feasible.reserve(offers->offers.size() * 2);  // every option: on demand and spot
   // The model's defaults (utilisation, weight overhead) hold for every option.
@@ -49,27 +51,23 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
   for (size_t next = 0; next < offers->offers.size(); ++next) {
     if (StopEarly(offers->offers.size(), next, out)) break;
     const db::Offer& offer = *offers->offers[next];
-    HardwareKey key = KeyOf(offer.instance, 1, KeyFor::kServing);
-    auto it = cache.find(key);
-    if (it == cache.end()) {
+    auto& estimated = estimates[index.HardwareOf(index.TypeOf(offer), KeyFor::kServing, false)];
+    if (!estimated) {
       auto node = nodes_of.Of(offer.instance);
       if (!node.ok()) return node.error();
       // Figures only: an option shows none of the estimate's words (api/plan_json.cc).
-      it = cache
-               .emplace(key, Shared(model::EstimateServingFigures(request.workload, *node,
-                                                                  request.serving)))
-               .first;
+      estimated = Shared(model::EstimateServingFigures(request.workload, *node, request.serving));
     }
     auto prices = PriceOffer(pricing, offer);
     if (!prices.ok()) return prices.error();
     for (PriceKind kind : {PriceKind::kOndemand, PriceKind::kSpot}) {
       auto price = OptionPrice(kind, *prices, cons, counts);
       if (!price) continue;
-      if (!it->second.ok()) {
-        if (Reject(it->second.error(), counts)) continue;
-        return it->second.error();
+      if (!estimated->ok()) {
+        if (Reject(estimated->error(), counts)) continue;
+        return estimated->error();
       }
-      const auto& e = *it->second;
+      const auto& e = **estimated;
       if (e->verdict == model::FitVerdict::kDoesNotFit) {
         counts.Reject(Rejection::kDoesNotFit);
         continue;

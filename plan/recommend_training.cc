@@ -3,12 +3,13 @@
 // the options' costs run on the spare cores (plan/worker_pool.h); the catalog is read on the
 // request's thread only.
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <deque>
 #include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -38,40 +39,17 @@ struct OfferInputs {
   SpotRisk risk;  // its spot interruption rate (set with `spot`)
 };
 
-// An instance type's key, (cloud, id), as the walk's maps hash it.
-using TypeKey = std::pair<std::string_view, std::string_view>;
-struct TypeKeyHash {
-  size_t operator()(const TypeKey& t) const {
-    return std::hash<std::string_view>()(t.first) * 31 + std::hash<std::string_view>()(t.second);
-  }
-};
-
 // The offer whose options an offer's options repeat, for each offer of the walk (itself when
-// none): an instance type of a cloud that lists one price in every region (price_scope
-// "cloud": Lambda, OCI) is offered in every region with the same prices, date and currency,
-// and, without spot history, its options differ only by region. Such an offer takes the
-// options and counts of the type's first offer with the same prices instead of walking.
-std::vector<size_t> RepeatedOffers(const std::vector<const db::Offer*>& offers) {
-  std::vector<size_t> rep_of(offers.size());
-  std::unordered_map<TypeKey, std::vector<size_t>, TypeKeyHash> firsts;
-  for (size_t i = 0; i < offers.size(); ++i) {
-    rep_of[i] = i;
-    const db::Offer& o = *offers[i];
-    if (o.price_scope != "cloud" || o.spot_observation_times >= 3) continue;
-    auto& seen = firsts[{o.instance.cloud, o.instance.id}];
-    for (size_t j : seen) {
-      const db::Offer& r = *offers[j];
-      if (r.price_ondemand_per_hour == o.price_ondemand_per_hour &&
-          r.price_spot_per_hour == o.price_spot_per_hour && r.currency == o.currency &&
-          r.ondemand_observed_at == o.ondemand_observed_at &&
-          r.spot_observed_at == o.spot_observed_at && r.observed_at == o.observed_at &&
-          r.source == o.source &&
-          r.spot_band == o.spot_band) {  // the band sets the option's interruption risk
-        rep_of[i] = j;
-        break;
-      }
-    }
-    if (rep_of[i] == i) seen.push_back(i);
+// none): the first offer of its repeat group (OfferIndex::RepeatGroupOf) in the walk's order.
+// Such an offer takes the options and counts of that one instead of walking.
+std::vector<size_t> RepeatedOffers(const CandidateOfferList& offers) {
+  constexpr size_t kNone = SIZE_MAX;
+  std::vector<size_t> first_of(offers.index->repeat_groups(), kNone);
+  std::vector<size_t> rep_of(offers.offers.size());
+  for (size_t i = 0; i < offers.offers.size(); ++i) {
+    size_t& first = first_of[offers.index->RepeatGroupOf(*offers.offers[i])];
+    if (first == kNone) first = i;
+    rep_of[i] = first;
   }
   return rep_of;
 }
@@ -94,32 +72,69 @@ struct Configuration {
   int nodes = 1;
 };
 
+// The costs of a block's spot_with_fallback options: appended while the block is walked (the
+// vector moves them as it grows, and one allocation per cost, as a deque of these makes, costs
+// more than the copies) and linked to their options once the block is done.
+struct FallbackCosts {
+  std::vector<FallbackTrainingCost> costs;
+  std::vector<size_t> options;  // of each cost, its option's position in the block's options
+
+  void Add(FallbackTrainingCost&& cost, size_t option) {
+    costs.push_back(std::move(cost));
+    options.push_back(option);
+  }
+  // Points each option at its cost: `costs` must not change while the options are used.
+  void Link(std::vector<Candidate>& feasible) const {
+    for (size_t i = 0; i < costs.size(); ++i) feasible[options[i]].fallback = &costs[i];
+  }
+};
+
 using TrainingEstimates =
     std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>>;
 
 // The options of `offer` on 1, 2, 4... nodes (`slots`: their configurations' and estimates'
 // positions) and each price kind asked: the feasible ones added to `feasible` (the cost of a
-// spot_with_fallback option kept in `fallbacks`), the others counted in `counts`. Answers
-// the first error met, in the order a walk meets them: the offer's prices, then per node
-// count its cluster, its estimate (an error that is not an option's refusal) and its spot
+// spot_with_fallback option added to `fallbacks`, to be linked to it), the others counted in
+// `counts`. Answers the first error met, in the order a walk meets them: the offer's prices, then
+// per node count its cluster, its estimate (an error that is not an option's refusal) and its spot
 // pricing. Reads only its arguments: blocks of offers run on several threads.
 std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, const size_t* slots,
                                const std::vector<Configuration>& configurations,
                                const TrainingEstimates& estimates, const TrainingRequest& request,
                                const Constraints& cons, SpotTimesMemo& memo,
-                               std::vector<Candidate>& feasible,
-                               std::deque<FallbackTrainingCost>& fallbacks,
+                               std::vector<Candidate>& feasible, FallbackCosts& fallbacks,
                                OptionCounts& counts) {
   if (!in.prices->ok()) return in.prices->error();
   const OfferPrices& prices = **in.prices;
+  // Each kind's price (or why it has none) is the same on every node count.
+  struct KindPrice {
+    PriceKind kind;
+    bool asked;
+    std::optional<double> price;
+    Rejection why;
+  };
+  std::array<KindPrice, model::kPriceKindNames.size()> kinds;
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    KindPrice& p = kinds[k];
+    p.kind = model::kPriceKindNames[k].second;
+    p.asked = cons.kinds.Has(p.kind);
+    p.why = Rejection::kNoPrice;
+    if (p.asked) p.price = PriceOfOption(p.kind, prices, cons, &p.why);
+  }
+  std::optional<model::SpotParams> spot_params;  // of the offer's spot options, once
   for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
     const Configuration& configuration = configurations[slots[level]];
     if (!configuration.gpu.ok()) return configuration.gpu.error();
     const auto& slot = *estimates[slots[level]];
-    for (const auto& [name, kind] : model::kPriceKindNames) {
-      const bool spot = model::StartsOnSpot(kind);
-      auto price = OptionPrice(kind, prices, cons, counts);
-      if (!price) continue;
+    for (const KindPrice& option : kinds) {
+      if (!option.asked) continue;
+      ++counts.considered;
+      if (!option.price) {
+        counts.Reject(option.why);
+        continue;
+      }
+      const PriceKind kind = option.kind;
+      const std::optional<double>& price = option.price;
       if (!slot.ok()) {
         if (!Reject(slot.error(), counts)) return slot.error();
         continue;
@@ -131,49 +146,54 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
       }
       Candidate c = NewCandidate(offer, nodes, kind, prices, *price);
       c.training = &estimate;
-      std::optional<FallbackTrainingCost> fallback;  // kept in `fallbacks` if the option is
-      if (spot) {
+      std::optional<FallbackTrainingCost> fallback;  // added to `fallbacks` if the option is
+      if (model::StartsOnSpot(kind)) {
         if (!in.spot) return Error::Internal("a spot option without its offer's spot pricing");
         if (!in.spot->ok()) return in.spot->error();
-        const SpotPricing* spot_pricing = &**in.spot;
-        PricingRequest spot_only = request.pricing;
-        spot_only.kinds = {kind};
-        spot_only.deadline_hours = cons.deadline_hours;
-        c.price_per_hour = spot_pricing->price_per_hour;
+        const SpotPricing& spot_pricing = **in.spot;
+        if (!spot_params) {
+          spot_params =
+              SpotParamsOf(request.pricing, in.risk, request.workload, offer.instance.cloud);
+        }
+        c.price_per_hour = spot_pricing.price_per_hour;
         c.risk = in.risk;
-        TrainingCost cost = CostOfTraining(*estimate, request.workload, nodes, prices.quote,
-                                           spot_only, *spot_pricing, in.risk,
-                                           offer.instance.cloud, &memo);
         if (kind == PriceKind::kSpotWithFallback) {
-          if (!cost.fallback) {
+          if (!cons.deadline_hours || !prices.ondemand) {
             counts.Reject(Rejection::kNoPrice);
             continue;
           }
-          if (!cost.fallback->run.feasible) {
+          fallback = FallbackCostOfTraining(*estimate, nodes, *prices.ondemand, spot_pricing,
+                                            in.risk, *spot_params, *cons.deadline_hours, &memo);
+          if (!fallback) {
+            counts.Reject(Rejection::kNoPrice);
+            continue;
+          }
+          if (!fallback->run.feasible) {
             counts.Reject(Rejection::kOverDeadline);
             continue;
           }
-          c.hours = cost.fallback->run.expected_hours;
-          c.p90_hours = cost.fallback->run.p90_hours;
+          c.hours = fallback->run.expected_hours;
+          c.p90_hours = fallback->run.p90_hours;
           // The P10 run finishes on spot: the spot run's P10 (never past the expected), the
           // same for every offer of this configuration with these spot parameters (memo).
           c.p10_hours = c.hours;
-          if (auto p10 = memo.SpotP10Of(*estimate, nodes, cost.fallback->params)) {
+          if (auto p10 = memo.SpotP10Of(*estimate, nodes, fallback->params)) {
             c.p10_hours = std::min(c.hours, *p10);
           }
-          c.cost = RoundMoney(cost.fallback->expected_total);
-          c.checkpoint_interval_minutes = cost.fallback->run.checkpoint_interval_minutes;
-          fallback = std::move(cost.fallback);
+          c.cost = RoundMoney(fallback->expected_total);
+          c.checkpoint_interval_minutes = fallback->run.checkpoint_interval_minutes;
         } else {
-          if (!cost.spot || !cost.spot->run.viable) {
+          auto spot =
+              SpotCostOfTraining(*estimate, nodes, spot_pricing, in.risk, *spot_params, &memo);
+          if (!spot || !spot->run.viable) {
             counts.Reject(Rejection::kNoPrice);
             continue;
           }
-          c.hours = cost.spot->run.wall_hours;
-          c.p10_hours = cost.spot->p10_wall_hours;
-          c.p90_hours = cost.spot->p90_wall_hours;
-          c.cost = RoundMoney(cost.spot->expected_total);
-          c.checkpoint_interval_minutes = cost.spot->run.checkpoint_interval_minutes;
+          c.hours = spot->run.wall_hours;
+          c.p10_hours = spot->p10_wall_hours;
+          c.p90_hours = spot->p90_wall_hours;
+          c.cost = RoundMoney(spot->expected_total);
+          c.checkpoint_interval_minutes = spot->run.checkpoint_interval_minutes;
         }
       } else {
         c.hours = estimate->total_hours;
@@ -186,7 +206,7 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
         continue;
       }
       if (!WithinBudget(c.cost, cons, counts)) continue;
-      if (fallback) c.fallback = &fallbacks.emplace_back(std::move(*fallback));
+      if (fallback) fallbacks.Add(std::move(*fallback), feasible.size());
       feasible.push_back(c);
     }
   }
@@ -277,7 +297,6 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   const KeyFor key_for =
       model::IsImage(request.workload.family) ? KeyFor::kImageTraining : KeyFor::kTraining;
   NodeSpecs nodes_of(context.catalog);
-  std::unordered_map<HardwareKey, size_t, HardwareKeyHash> slot_of;
   std::vector<Configuration> configurations;
   std::vector<size_t> slots;  // of each offer on 1, 2, 4... nodes, in the walk's order
   int node_counts = 0;
@@ -285,42 +304,44 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   slots.reserve(offers->offers.size() * node_counts);
   // An instance type has one offer per region and zone, all with the same keys: its first
   // offer's slots serve the others. The configurations are collected on the request's thread
-  // (NodeSpecs reads the catalog) while a worker finds the offers that repeat others.
-  std::vector<size_t> rep_of;
-  std::vector<OfferInputs> inputs;
-  auto collect_configurations = [&] {
-    std::unordered_map<TypeKey, size_t, TypeKeyHash> first_of;
+  // (NodeSpecs reads the catalog).
+  {
+    const OfferIndex& index = *offers->index;
+    constexpr size_t kNone = SIZE_MAX;
+    std::vector<size_t> first_of(index.types(), kNone);  // by OfferIndex::TypeOf
+    // By OfferIndex::HardwareOf and node count (its level).
+    std::vector<size_t> slot_of(static_cast<size_t>(index.hardware()) * node_counts, kNone);
     for (const db::Offer* offer : offers->offers) {
-      auto [type, first] =
-          first_of.try_emplace(TypeKey(offer->instance.cloud, offer->instance.id), slots.size());
-      if (!first) {
-        const size_t from = type->second;
+      const uint32_t type = index.TypeOf(*offer);
+      size_t& first = first_of[type];
+      if (first != kNone) {
+        const size_t from = first;
         for (int level = 0; level < node_counts; ++level) slots.push_back(slots[from + level]);
         continue;
       }
-      for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) {
-        auto [it, added] =
-            slot_of.try_emplace(KeyOf(offer->instance, nodes, key_for), configurations.size());
-        slots.push_back(it->second);
-        if (!added) continue;
-        configurations.push_back({&offer->instance, nodes_of.GpuOf(offer->instance), nodes});
+      first = slots.size();
+      for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
+        size_t& slot = slot_of[index.HardwareOf(type, key_for, nodes > 1) * node_counts + level];
+        if (slot == kNone) {
+          slot = configurations.size();
+          configurations.push_back({&offer->instance, nodes_of.GpuOf(offer->instance), nodes});
+        }
+        slots.push_back(slot);
       }
     }
-  };
-  ParallelFor(
-      1,
-      [&](size_t) {
-        rep_of = RepeatedOffers(offers->offers);
-        inputs.resize(offers->offers.size());
-      },
-      collect_configurations);
+  }
   // Each offer's prices and spot pricing are read on the request's thread (the catalog is
   // its own), while the other threads start on the estimates. The spot history of an offer
   // is read when a spot option of it has a price, whether or not it fits (the estimates are
-  // not known yet): more reads where little fits, in time the estimates take anyway.
+  // not known yet): more reads where little fits, in time the estimates take anyway. The
+  // offers that repeat others are found first, in that time too.
+  std::vector<size_t> rep_of;
+  std::vector<OfferInputs> inputs;
   int spot_offers[3] = {0, 0, 0};  // by SpotRisk::Source
   size_t prices_read = 0;  // the offers before it had their prices read (or repeat one that did)
   auto read_prices = [&] {
+    rep_of = RepeatedOffers(*offers);
+    inputs.resize(offers->offers.size());
     for (size_t next = 0; next < offers->offers.size(); ++next, prices_read = next) {
       if (StopEarly(offers->offers.size(), next, out)) break;
       if (rep_of[next] != next) continue;  // its first offer's prices serve it
@@ -328,7 +349,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       OfferInputs& in = inputs[next];
       in.prices = PriceOffer(pricing, offer);
       if (in.prices->ok() && NeedsSpotPricing(**in.prices, cons)) {
-        in.spot = pricing.SpotPricingFor(&offer, *(*in.prices)->quote.spot);
+        in.spot = pricing.SpotPricingFor(&offer, *(*in.prices)->spot);
         in.risk = SpotRiskOf(&offer, request.pricing);
         ++spot_offers[static_cast<int>(in.risk.source)];
       }
@@ -385,7 +406,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   struct Block {
     bool walked = false;
     std::vector<Candidate> feasible;
-    std::deque<FallbackTrainingCost> fallbacks;  // of its spot_with_fallback options
+    FallbackCosts fallbacks;     // of its spot_with_fallback options
     std::vector<size_t> starts;  // of each offer's options in `feasible`, and the end
     OptionCounts counts;
     std::optional<Error> error;
@@ -419,6 +440,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       if (repeated[next]) block.counts += counts;
     }
     block.starts.push_back(block.feasible.size());
+    block.fallbacks.Link(block.feasible);
   });
   // The options of offer `i` (walked, in a walked block), in `blocks`.
   auto options_of = [&](size_t i) {

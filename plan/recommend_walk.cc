@@ -179,36 +179,17 @@ void NoteDoubtfulPrices(Recommendation& out) {
 
 }  // namespace
 
-size_t HardwareKeyHash::operator()(const HardwareKey& k) const {
-  size_t h = std::hash<std::string_view>()(std::get<0>(k));
-  auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-  mix(std::hash<int>()(std::get<1>(k)));
-  mix(std::hash<std::string_view>()(std::get<2>(k)));
-  mix(std::hash<double>()(std::get<3>(k)));
-  mix(std::hash<double>()(std::get<4>(k)));
-  mix(std::hash<double>()(std::get<5>(k)));
-  mix(std::hash<int>()(std::get<6>(k)));
-  return h;
-}
-
-HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use) {
-  const double network = use != KeyFor::kServing && nodes > 1 ? t.network_gbps.value_or(0) : 0;
-  const double vcpus = use == KeyFor::kImageTraining ? t.vcpus.value_or(0) : 0;
-  return {t.gpu_id, t.gpu_count, t.interconnect, t.interconnect_bw_gbps, network, vcpus, nodes};
-}
-
 Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer) {
   auto quote = pricing.QuotePrices(offer);
   if (!quote.ok()) return quote.error();
-  return OfferPrices{std::move(quote).value(), pricing.Assess(offer)};
+  return OfferPrices{quote->ondemand, quote->spot, pricing.Assess(offer)};
 }
 
 std::optional<double> PriceOfOption(PriceKind kind, const OfferPrices& prices,
                                     const Constraints& cons, Rejection* why) {
   if (!cons.kinds.Has(kind)) return std::nullopt;
-  const PriceQuote& quote = prices.quote;
-  std::optional<double> price = kind == PriceKind::kOndemand ? quote.ondemand : quote.spot;
-  if (kind == PriceKind::kSpotWithFallback && !quote.ondemand) price.reset();
+  std::optional<double> price = kind == PriceKind::kOndemand ? prices.ondemand : prices.spot;
+  if (kind == PriceKind::kSpotWithFallback && !prices.ondemand) price.reset();
   if (!price) {
     if (why) *why = Rejection::kNoPrice;
     return std::nullopt;
@@ -268,7 +249,9 @@ Result<model::NodeSpec> NodeSpecs::Of(const db::InstanceType& type) {
 Result<CandidateOfferList> CandidateOffers(db::CatalogReader& catalog, const Constraints& c) {
   auto all = catalog.AllOffers();
   if (!all.ok()) return all.error();
-  CandidateOfferList out{*all, {}, 0};
+  auto index = IndexOfOffers(catalog, *all);
+  if (!index.ok()) return index.error();
+  CandidateOfferList out{*all, *index, {}, 0};
   for (const db::Offer& o : **all) {
     if (c.min_gpu_memory_gb > 0 && o.gpu_memory_gb < c.min_gpu_memory_gb) continue;
     if (!c.clouds.empty() && !c.clouds.count(o.instance.cloud)) continue;

@@ -14,35 +14,16 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "db/catalog_reader.h"
 #include "model/enum_names.h"
+#include "plan/offer_index.h"
 #include "plan/price_quality.h"
 #include "plan/recommendation.h"
 
 namespace gpuplan::plan {
-
-// What the model sees of an offer: offers with equal keys get equal estimates, whatever
-// their cloud, region or price (a p4d.24xlarge in six regions is estimated once; an
-// 8 x A100 node of any cloud, on one node, once). Its text is the offer's (no copy): a key
-// lives no longer than the walk over the offers it was made of.
-using HardwareKey =
-    std::tuple<std::string_view, int, std::string_view, double, double, double, int>;
-
-// Offers are looked up by key three times each (1, 2, 4 nodes): a hash, not an ordered map
-// of string tuples.
-struct HardwareKeyHash {
-  size_t operator()(const HardwareKey& k) const;
-};
-
-// Only what the model reads is in the key: the network between nodes when there are several,
-// the vCPUs (the input pipeline) for image workloads in training; serving reads neither.
-enum class KeyFor { kTraining, kImageTraining, kServing };
-HardwareKey KeyOf(const db::InstanceType& t, int nodes, KeyFor use);
 
 // Why an option a walk met is not ranked: the keys of a recommendation's `rejected` (the
 // model's refusals, plan/feasibility.h's reasons an option is not a plan under the same
@@ -94,10 +75,10 @@ struct OptionCounts {
 // always lists; others appear once counted).
 std::map<std::string, int> RejectedAtZero(std::initializer_list<Rejection> always);
 
-// An offer's prices in the request currency (Pricing::QuotePrices: no text) and their
-// flags, read once per offer.
+// An offer's prices in the request currency (Pricing::QuotePrices' figures, without its
+// text: the walks keep one per offer) and their flags, read once per offer.
 struct OfferPrices {
-  PriceQuote quote;
+  std::optional<double> ondemand, spot;
   PriceQuality quality;
 };
 Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer);
@@ -130,10 +111,12 @@ class NodeSpecs {
 };
 
 // The offers a recommendation walks: pointers into the catalog's shared offers (`all`
-// keeps them alive while the options point at them), and how many were skipped as nodes
-// larger than the model covers.
+// keeps them alive while the options point at them) in the catalog's order, the ids that
+// group them (`index`, of `all`), and how many were skipped as nodes larger than the model
+// covers.
 struct CandidateOfferList {
   std::shared_ptr<const std::vector<db::Offer>> all;
+  std::shared_ptr<const OfferIndex> index;
   std::vector<const db::Offer*> offers;
   int unsupported = 0;
 };

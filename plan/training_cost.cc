@@ -122,6 +122,73 @@ std::optional<double> SpotTimesMemo::SpotP10Of(const model::TrainingEstimate& e,
   return times.range.p10_wall_hours;
 }
 
+model::SpotParams SpotParamsOf(const PricingRequest& pricing, const SpotRisk& risk,
+                               const model::Workload& w, const std::string& cloud) {
+  model::SpotParams params = pricing.spot_params;
+  params.interruption_rate_per_hour = risk.rate.per_hour;
+  params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
+  if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
+  return params;
+}
+
+std::optional<FallbackTrainingCost> FallbackCostOfTraining(
+    const model::TrainingEstimate& e, int nodes, double ondemand_per_hour, const SpotPricing& spot,
+    const SpotRisk& risk, const model::SpotParams& params, double deadline_hours,
+    SpotTimesMemo* memo) {
+  Result<model::FallbackOutcome> computed = model::FallbackOutcome{};
+  const Result<model::FallbackOutcome>& run =
+      memo ? memo->FallbackOf(e, nodes, params, deadline_hours)
+           : (computed = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
+                                                 deadline_hours));
+  if (!run.ok()) return std::nullopt;
+  std::optional<FallbackTrainingCost> out;
+  FallbackTrainingCost& f = out.emplace();
+  f.pricing = spot;
+  f.risk = risk;
+  f.spot_price_per_hour = spot.price_per_hour;
+  f.ondemand_price_per_hour = ondemand_per_hour;
+  f.instances = nodes;
+  f.params = params;
+  f.run = *run;
+  f.expected_total = nodes * (spot.price_per_hour * run->expected_spot_hours +
+                              ondemand_per_hour * run->expected_ondemand_hours);
+  f.p90_total = nodes * (spot.p90_per_hour * run->p90_spot_hours +
+                         ondemand_per_hour * run->p90_ondemand_hours);
+  f.units = model::SpreadCost(f.expected_total, e.epochs, e.total_tokens, e.total_samples);
+  return out;
+}
+
+std::optional<SpotTrainingCost> SpotCostOfTraining(const model::TrainingEstimate& e, int nodes,
+                                                   const SpotPricing& spot, const SpotRisk& risk,
+                                                   const model::SpotParams& params,
+                                                   SpotTimesMemo* memo) {
+  SpotTimes computed;
+  const SpotTimes& times = memo ? memo->Of(e, nodes, params, risk)
+                                : (computed = ComputeSpotTimes(e, nodes, params, risk));
+  const auto& run = times.run;
+  if (!run.ok()) return std::nullopt;
+  std::optional<SpotTrainingCost> out;
+  SpotTrainingCost& s = out.emplace();
+  s.pricing = spot;
+  s.risk = risk;
+  s.price_per_hour = spot.price_per_hour;
+  s.instances = nodes;
+  s.params = params;
+  s.run = *run;
+  const model::SpotRange& range = times.range;
+  s.p10_wall_hours = range.p10_wall_hours;
+  s.p90_wall_hours = range.p90_wall_hours;
+  if (run->viable) {
+    s.expected_total = spot.price_per_hour * nodes * run->billable_hours;
+    double time_p10 = e.total_hours > 0 ? e.p10_hours / e.total_hours : 1;
+    double time_p90 = e.total_hours > 0 ? e.p90_hours / e.total_hours : 1;
+    s.p10_total = spot.p10_per_hour * nodes * range.p10_billable_hours * time_p10;
+    s.p90_total = spot.p90_per_hour * nodes * range.p90_billable_hours * time_p90;
+    s.units = model::SpreadCost(s.expected_total, e.epochs, e.total_tokens, e.total_samples);
+  }
+  return out;
+}
+
 TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workload& w, int nodes,
                             const PriceQuote& price, const PricingRequest& pricing,
                             const SpotPricing& spot, const SpotRisk& risk,
@@ -138,64 +205,16 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
     c.p90_total = *price.ondemand * nodes * e.p90_hours;
     c.units = model::SpreadCost(c.total, e.epochs, e.total_tokens, e.total_samples);
   }
-  if (pricing.kinds.Has(PriceKind::kSpotWithFallback) && price.spot && price.ondemand &&
-      pricing.deadline_hours) {
-    model::SpotParams params = pricing.spot_params;
-    params.interruption_rate_per_hour = risk.rate.per_hour;
-    params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
-    if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
-    Result<model::FallbackOutcome> computed = model::FallbackOutcome{};
-    const Result<model::FallbackOutcome>& run =
-        memo ? memo->FallbackOf(e, nodes, params, *pricing.deadline_hours)
-             : (computed = model::SpotWithFallback(e.total_hours, e.p90_hours, nodes, params,
-                                                   *pricing.deadline_hours));
-    if (run.ok()) {
-      FallbackTrainingCost& f = cost.fallback.emplace();
-      f.pricing = spot;
-      f.risk = risk;
-      f.spot_price_per_hour = spot.price_per_hour;
-      f.ondemand_price_per_hour = *price.ondemand;
-      f.instances = nodes;
-      f.params = params;
-      f.run = *run;
-      f.expected_total = nodes * (spot.price_per_hour * run->expected_spot_hours +
-                                  *price.ondemand * run->expected_ondemand_hours);
-      f.p90_total = nodes * (spot.p90_per_hour * run->p90_spot_hours +
-                             *price.ondemand * run->p90_ondemand_hours);
-      f.units = model::SpreadCost(f.expected_total, e.epochs, e.total_tokens, e.total_samples);
-    }
+  const bool fallback = pricing.kinds.Has(PriceKind::kSpotWithFallback) && price.spot &&
+                        price.ondemand && pricing.deadline_hours;
+  const bool spot_only = pricing.kinds.Has(PriceKind::kSpot) && price.spot;
+  if (!fallback && !spot_only) return cost;
+  const model::SpotParams params = SpotParamsOf(pricing, risk, w, cloud);
+  if (fallback) {
+    cost.fallback = FallbackCostOfTraining(e, nodes, *price.ondemand, spot, risk, params,
+                                           *pricing.deadline_hours, memo);
   }
-  if (pricing.kinds.Has(PriceKind::kSpot) && price.spot) {
-    model::SpotParams params = pricing.spot_params;
-    params.interruption_rate_per_hour = risk.rate.per_hour;
-    params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
-    if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
-    SpotTimes computed;
-    const SpotTimes& times =
-        memo ? memo->Of(e, nodes, params, risk)
-             : (computed = ComputeSpotTimes(e, nodes, params, risk));
-    const auto& run = times.run;
-    if (run.ok()) {
-      SpotTrainingCost& s = cost.spot.emplace();
-      s.pricing = spot;
-      s.risk = risk;
-      s.price_per_hour = spot.price_per_hour;
-      s.instances = nodes;
-      s.params = params;
-      s.run = *run;
-      const model::SpotRange& range = times.range;
-      s.p10_wall_hours = range.p10_wall_hours;
-      s.p90_wall_hours = range.p90_wall_hours;
-      if (run->viable) {
-        s.expected_total = spot.price_per_hour * nodes * run->billable_hours;
-        double time_p10 = e.total_hours > 0 ? e.p10_hours / e.total_hours : 1;
-        double time_p90 = e.total_hours > 0 ? e.p90_hours / e.total_hours : 1;
-        s.p10_total = spot.p10_per_hour * nodes * range.p10_billable_hours * time_p10;
-        s.p90_total = spot.p90_per_hour * nodes * range.p90_billable_hours * time_p90;
-        s.units = model::SpreadCost(s.expected_total, e.epochs, e.total_tokens, e.total_samples);
-      }
-    }
-  }
+  if (spot_only) cost.spot = SpotCostOfTraining(e, nodes, spot, risk, params, memo);
   return cost;
 }
 

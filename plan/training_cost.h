@@ -135,6 +135,23 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model
                             const SpotPricing& spot, const SpotRisk& risk,
                             const std::string& cloud, SpotTimesMemo* memo = nullptr);
 
+// CostOfTraining's pieces, for a caller that prices one kind at a time (a recommendation's
+// options): the spot parameters of `risk` (its rate), `w` (its checkpoint) and `cloud` (its
+// preemption notice) unless `pricing` gives them; the spot_with_fallback cost at
+// `ondemand_per_hour` and `deadline_hours` (nullopt when the fallback run is refused); the
+// spot cost (nullopt when the spot run is refused). The same figures as CostOfTraining's.
+model::SpotParams SpotParamsOf(const PricingRequest& pricing, const SpotRisk& risk,
+                               const model::Workload& w, const std::string& cloud);
+std::optional<FallbackTrainingCost> FallbackCostOfTraining(
+    const model::TrainingEstimate& estimate, int nodes, double ondemand_per_hour,
+    const SpotPricing& spot, const SpotRisk& risk, const model::SpotParams& params,
+    double deadline_hours, SpotTimesMemo* memo = nullptr);
+std::optional<SpotTrainingCost> SpotCostOfTraining(const model::TrainingEstimate& estimate,
+                                                   int nodes, const SpotPricing& spot,
+                                                   const SpotRisk& risk,
+                                                   const model::SpotParams& params,
+                                                   SpotTimesMemo* memo = nullptr);
+
 // Adds to `assumptions` and `warnings` what `cost` rests on: the spot price's basis, the
 // interruption rate and its source (`risk`, SpotRiskAssumption), the preemption notice of `cloud`, a spot run that never
 // finishes, the fallback rule and a deadline missed even on demand. `feasible`: the plan
