@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -19,6 +18,7 @@
 #include "db/text.h"
 #include "model/training_job.h"
 #include "model/counts.h"
+#include "model/memory.h"
 #include "plan/deadline.h"
 #include "plan/hardware.h"
 #include "plan/recommend_walk.h"
@@ -97,13 +97,14 @@ using TrainingEstimates =
 // spot_with_fallback option added to `fallbacks`, to be linked to it), the others counted in
 // `counts`. Answers the first error met, in the order a walk meets them: the offer's prices, then
 // per node count its cluster, its estimate (an error that is not an option's refusal) and its spot
-// pricing. Reads only its arguments: blocks of offers run on several threads.
+// pricing. `checkpoint_bytes`: the workload's (model::TrainingCheckpointBytes), for the spot
+// options. Reads only its arguments: blocks of offers run on several threads.
 std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, const size_t* slots,
                                const std::vector<Configuration>& configurations,
                                const TrainingEstimates& estimates, const TrainingRequest& request,
-                               const Constraints& cons, SpotTimesMemo& memo,
-                               std::vector<Candidate>& feasible, FallbackCosts& fallbacks,
-                               OptionCounts& counts) {
+                               const Constraints& cons, double checkpoint_bytes,
+                               SpotTimesMemo& memo, std::vector<Candidate>& feasible,
+                               FallbackCosts& fallbacks, OptionCounts& counts) {
   if (!in.prices->ok()) return in.prices->error();
   const OfferPrices& prices = **in.prices;
   // Each kind's price (or why it has none) is the same on every node count.
@@ -153,7 +154,7 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
         const SpotPricing& spot_pricing = **in.spot;
         if (!spot_params) {
           spot_params =
-              SpotParamsOf(request.pricing, in.risk, request.workload, offer.instance.cloud);
+              SpotParamsOf(request.pricing, in.risk, checkpoint_bytes, offer.instance.cloud);
         }
         c.price_per_hour = spot_pricing.price_per_hour;
         c.risk = in.risk;
@@ -422,6 +423,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       return by_thread[std::this_thread::get_id()];  // node-based: the reference stays valid
     }
   } memos;
+  const double checkpoint_bytes = model::TrainingCheckpointBytes(request.workload);
   ParallelFor(blocks.size(), [&](size_t b) {
     if (time_up()) return;
     Block& block = blocks[b];
@@ -435,8 +437,8 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       if (rep_of[next] != next) continue;  // joined below from its first offer's
       OptionCounts& counts = repeated[next] ? counts_of.at(next) : block.counts;
       block.error = WalkOffer(*offers->offers[next], inputs[next], &slots[next * node_counts],
-                              configurations, estimates, request, cons, memo, block.feasible,
-                              block.fallbacks, counts);
+                              configurations, estimates, request, cons, checkpoint_bytes, memo,
+                              block.feasible, block.fallbacks, counts);
       if (repeated[next]) block.counts += counts;
     }
     block.starts.push_back(block.feasible.size());
@@ -450,19 +452,22 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
                           block.feasible.begin() + block.starts[k + 1]);
   };
   // The options in the walk's order: those of walked offers where their block keeps them,
-  // those of repeating offers copied (with their own offer) into `copies`.
+  // those of repeating offers copied (with their own offer) into `copies`, which is sized
+  // for them first so that it never moves them.
   std::vector<Candidate*> feasible;
-  std::deque<Candidate> copies;
-  size_t options = 0;  // those the loop below joins
+  std::vector<Candidate> copies;
+  size_t options = 0, copied = 0;  // those the loop below joins, and copies
   for (size_t b = 0; b < blocks.size() && blocks[b].walked; ++b) {
     const size_t first = b * kOffersPerBlock;
     for (size_t i = first; i + 1 - first < blocks[b].starts.size(); ++i) {
       auto [from, to] = options_of(rep_of[i]);
       options += to - from;
+      if (rep_of[i] != i) copied += to - from;
     }
     if (blocks[b].error) break;  // as the join: the walk answers that error
   }
   feasible.reserve(options);
+  copies.reserve(copied);
   OptionCounts total;
   for (size_t b = 0; b < blocks.size(); ++b) {
     Block& block = blocks[b];
@@ -481,6 +486,9 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       total += counts_of.at(rep_of[i]);
       auto [from, to] = options_of(rep_of[i]);
       for (auto c = from; c != to; ++c) {
+        if (copies.size() == copies.capacity()) {
+          return Error::Internal("more copies of options than counted");  // would move them
+        }
         Candidate& copy = copies.emplace_back(*c);
         copy.offer = offers->offers[i];
         feasible.push_back(&copy);

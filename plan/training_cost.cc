@@ -123,10 +123,10 @@ std::optional<double> SpotTimesMemo::SpotP10Of(const model::TrainingEstimate& e,
 }
 
 model::SpotParams SpotParamsOf(const PricingRequest& pricing, const SpotRisk& risk,
-                               const model::Workload& w, const std::string& cloud) {
+                               double checkpoint_bytes, const std::string& cloud) {
   model::SpotParams params = pricing.spot_params;
   params.interruption_rate_per_hour = risk.rate.per_hour;
-  params.checkpoint_bytes = model::TrainingCheckpointBytes(w);
+  params.checkpoint_bytes = checkpoint_bytes;
   if (!pricing.notice_given) params.preemption_notice_minutes = PreemptionNoticeMinutes(cloud);
   return params;
 }
@@ -209,7 +209,8 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& e, const model::Workl
                         price.ondemand && pricing.deadline_hours;
   const bool spot_only = pricing.kinds.Has(PriceKind::kSpot) && price.spot;
   if (!fallback && !spot_only) return cost;
-  const model::SpotParams params = SpotParamsOf(pricing, risk, w, cloud);
+  const model::SpotParams params =
+      SpotParamsOf(pricing, risk, model::TrainingCheckpointBytes(w), cloud);
   if (fallback) {
     cost.fallback = FallbackCostOfTraining(e, nodes, *price.ondemand, spot, risk, params,
                                            *pricing.deadline_hours, memo);

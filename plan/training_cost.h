@@ -136,12 +136,13 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model
                             const std::string& cloud, SpotTimesMemo* memo = nullptr);
 
 // CostOfTraining's pieces, for a caller that prices one kind at a time (a recommendation's
-// options): the spot parameters of `risk` (its rate), `w` (its checkpoint) and `cloud` (its
-// preemption notice) unless `pricing` gives them; the spot_with_fallback cost at
+// options): the spot parameters of `risk` (its rate), a checkpoint of `checkpoint_bytes`
+// (model::TrainingCheckpointBytes of the workload) and `cloud`'s preemption notice unless
+// `pricing` gives one; the spot_with_fallback cost at
 // `ondemand_per_hour` and `deadline_hours` (nullopt when the fallback run is refused); the
 // spot cost (nullopt when the spot run is refused). The same figures as CostOfTraining's.
 model::SpotParams SpotParamsOf(const PricingRequest& pricing, const SpotRisk& risk,
-                               const model::Workload& w, const std::string& cloud);
+                               double checkpoint_bytes, const std::string& cloud);
 std::optional<FallbackTrainingCost> FallbackCostOfTraining(
     const model::TrainingEstimate& estimate, int nodes, double ondemand_per_hour,
     const SpotPricing& spot, const SpotRisk& risk, const model::SpotParams& params,
