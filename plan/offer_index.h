@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -33,7 +34,8 @@ class OfferIndex {
   }
 
   // The id, in [0, types()), of the instance type (cloud, id) of `offer`, which must point
-  // into the list this index was built from: offers of one type share it.
+  // into the list this index was built from: offers of one type share it. The catalog holds
+  // one InstanceType per (cloud, id) (its key), so a walk may read any of them for all.
   uint32_t TypeOf(const db::Offer& offer) const { return type_of_[Position(offer)]; }
   uint32_t types() const { return types_; }
 
@@ -58,7 +60,10 @@ class OfferIndex {
   uint32_t repeat_groups() const { return groups_; }
 
  private:
-  size_t Position(const db::Offer& offer) const { return &offer - first_; }
+  size_t Position(const db::Offer& offer) const {
+    assert(&offer >= first_ && static_cast<size_t>(&offer - first_) < type_of_.size());
+    return &offer - first_;
+  }
   // Serving reads what training on one node reads.
   static int Variant(KeyFor use, bool several_nodes) {
     if (use == KeyFor::kServing) return 0;
@@ -72,9 +77,11 @@ class OfferIndex {
   uint32_t types_ = 0, groups_ = 0, hardware_ = 0;
 };
 
-// The index of `offers` (what `catalog.AllOffers()` answered): the one `catalog` keeps for
-// its generation when it indexes these offers, else built now (and kept when the catalog
-// keeps none yet for this generation). Errors: the catalog's (CatalogReader::Derived).
+// The index of `offers` (what `catalog.AllOffers()` answered): the one `catalog` keeps
+// (CatalogReader::Derived) when it indexes these offers; else one built now, which the
+// catalog keeps in place of its own when this request may update it (Derived's update).
+// An index of other offers (another request still updating, or another generation's, or a
+// reader whose every AllOffers is a new list) is never answered. Errors: the catalog's.
 Result<std::shared_ptr<const OfferIndex>> IndexOfOffers(
     db::CatalogReader& catalog, const std::shared_ptr<const std::vector<db::Offer>>& offers);
 

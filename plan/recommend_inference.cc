@@ -61,7 +61,7 @@ Result<Recommendation> RecommendInference(PlanContext& context, const InferenceR
     auto prices = PriceOffer(pricing, offer);
     if (!prices.ok()) return prices.error();
     for (PriceKind kind : {PriceKind::kOndemand, PriceKind::kSpot}) {
-      auto price = OptionPrice(kind, *prices, cons, counts);
+      auto price = PriceOfKind(kind, *prices, cons).Count(counts);
       if (!price) continue;
       if (!estimated->ok()) {
         if (Reject(estimated->error(), counts)) continue;

@@ -39,11 +39,13 @@ struct OfferInputs {
   SpotRisk risk;  // its spot interruption rate (set with `spot`)
 };
 
+// No offer, or no slot, yet (in the walk's tables indexed by OfferIndex ids).
+constexpr size_t kNone = SIZE_MAX;
+
 // The offer whose options an offer's options repeat, for each offer of the walk (itself when
 // none): the first offer of its repeat group (OfferIndex::RepeatGroupOf) in the walk's order.
 // Such an offer takes the options and counts of that one instead of walking.
 std::vector<size_t> RepeatedOffers(const CandidateOfferList& offers) {
-  constexpr size_t kNone = SIZE_MAX;
   std::vector<size_t> first_of(offers.index->repeat_groups(), kNone);
   std::vector<size_t> rep_of(offers.offers.size());
   for (size_t i = 0; i < offers.offers.size(); ++i) {
@@ -108,19 +110,9 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
   if (!in.prices->ok()) return in.prices->error();
   const OfferPrices& prices = **in.prices;
   // Each kind's price (or why it has none) is the same on every node count.
-  struct KindPrice {
-    PriceKind kind;
-    bool asked;
-    std::optional<double> price;
-    Rejection why;
-  };
   std::array<KindPrice, model::kPriceKindNames.size()> kinds;
   for (size_t k = 0; k < kinds.size(); ++k) {
-    KindPrice& p = kinds[k];
-    p.kind = model::kPriceKindNames[k].second;
-    p.asked = cons.kinds.Has(p.kind);
-    p.why = Rejection::kNoPrice;
-    if (p.asked) p.price = PriceOfOption(p.kind, prices, cons, &p.why);
+    kinds[k] = PriceOfKind(model::kPriceKindNames[k].second, prices, cons);
   }
   std::optional<model::SpotParams> spot_params;  // of the offer's spot options, once
   for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
@@ -128,14 +120,9 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
     if (!configuration.gpu.ok()) return configuration.gpu.error();
     const auto& slot = *estimates[slots[level]];
     for (const KindPrice& option : kinds) {
-      if (!option.asked) continue;
-      ++counts.considered;
-      if (!option.price) {
-        counts.Reject(option.why);
-        continue;
-      }
+      const std::optional<double> price = option.Count(counts);
+      if (!price) continue;
       const PriceKind kind = option.kind;
-      const std::optional<double>& price = option.price;
       if (!slot.ok()) {
         if (!Reject(slot.error(), counts)) return slot.error();
         continue;
@@ -159,7 +146,8 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
         c.price_per_hour = spot_pricing.price_per_hour;
         c.risk = in.risk;
         if (kind == PriceKind::kSpotWithFallback) {
-          if (!cons.deadline_hours || !prices.ondemand) {
+          // PriceOfOption: a fallback option has an on-demand price to move to.
+          if (!cons.deadline_hours) {  // nothing to move to on-demand in time for
             counts.Reject(Rejection::kNoPrice);
             continue;
           }
@@ -303,12 +291,11 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   int node_counts = 0;
   for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
   slots.reserve(offers->offers.size() * node_counts);
-  // An instance type has one offer per region and zone, all with the same keys: its first
-  // offer's slots serve the others. The configurations are collected on the request's thread
-  // (NodeSpecs reads the catalog).
+  // An instance type has one offer per region and zone, all with the same ids (OfferIndex::
+  // TypeOf, HardwareOf): its first offer's slots serve the others. The configurations are collected
+  // on the request's thread (NodeSpecs reads the catalog).
   {
     const OfferIndex& index = *offers->index;
-    constexpr size_t kNone = SIZE_MAX;
     std::vector<size_t> first_of(index.types(), kNone);  // by OfferIndex::TypeOf
     // By OfferIndex::HardwareOf and node count (its level).
     std::vector<size_t> slot_of(static_cast<size_t>(index.hardware()) * node_counts, kNone);

@@ -201,12 +201,17 @@ std::optional<double> PriceOfOption(PriceKind kind, const OfferPrices& prices,
   return price;
 }
 
-std::optional<double> OptionPrice(PriceKind kind, const OfferPrices& prices,
-                                  const Constraints& cons, OptionCounts& counts) {
-  if (!cons.kinds.Has(kind)) return std::nullopt;
+KindPrice PriceOfKind(PriceKind kind, const OfferPrices& prices, const Constraints& cons) {
+  KindPrice out;
+  out.kind = kind;
+  out.asked = cons.kinds.Has(kind);
+  if (out.asked) out.price = PriceOfOption(kind, prices, cons, &out.why);
+  return out;
+}
+
+std::optional<double> KindPrice::Count(OptionCounts& counts) const {
+  if (!asked) return std::nullopt;
   ++counts.considered;
-  Rejection why = Rejection::kNoPrice;
-  auto price = PriceOfOption(kind, prices, cons, &why);
   if (!price) counts.Reject(why);
   return price;
 }

@@ -83,18 +83,27 @@ struct OfferPrices {
 };
 Result<OfferPrices> PriceOffer(const Pricing& pricing, const db::Offer& offer);
 
-// The price of one option (offer x price kind; spot_with_fallback starts at the spot price and
-// needs an on-demand one too): nullopt when the kind is not allowed; when it is not offered
-// (counted in `counts` as considered and rejected for no_price); or when its spot price is
-// above its own on-demand one and the request does not rank such prices (rejected for
-// doubtful_price).
-std::optional<double> OptionPrice(model::PriceKind kind, const OfferPrices& prices,
-                                  const Constraints& cons, OptionCounts& counts);
-// The same price without counting the option: nullopt when the kind is not asked, or, with
-// `*why` set to the rejection reason, when it is not offered (no_price) or doubtful and not
-// ranked (doubtful_price).
+// The price of an offer's options of one kind (spot_with_fallback starts at the spot price and
+// needs an on-demand one too), without counting an option: nullopt when the kind is not
+// asked, or, with `*why` set to the rejection reason, when it is not offered (no_price) or its
+// spot price is above its own on-demand one and the request does not rank such prices
+// (doubtful_price).
 std::optional<double> PriceOfOption(model::PriceKind kind, const OfferPrices& prices,
                                     const Constraints& cons, Rejection* why = nullptr);
+
+// An offer's PriceOfOption of one kind, read once and counted for each of its options of that
+// kind (the same price on every node count).
+struct KindPrice {
+  model::PriceKind kind = model::PriceKind::kOndemand;
+  bool asked = false;  // the request allows the kind
+  std::optional<double> price;
+  Rejection why = Rejection::kNoPrice;  // when asked without a price
+  // The price of one option of this kind: nullopt when the kind is not asked, or when it has
+  // no price (counted in `counts` as considered and rejected for `why`); a priced option is
+  // counted as considered.
+  std::optional<double> Count(OptionCounts& counts) const;
+};
+KindPrice PriceOfKind(model::PriceKind kind, const OfferPrices& prices, const Constraints& cons);
 
 // The node of each instance type a walk meets, its GPU's spec read from the catalog once.
 class NodeSpecs {

@@ -140,7 +140,8 @@ TrainingCost CostOfTraining(const model::TrainingEstimate& estimate, const model
 // (model::TrainingCheckpointBytes of the workload) and `cloud`'s preemption notice unless
 // `pricing` gives one; the spot_with_fallback cost at
 // `ondemand_per_hour` and `deadline_hours` (nullopt when the fallback run is refused); the
-// spot cost (nullopt when the spot run is refused). The same figures as CostOfTraining's.
+// spot cost (nullopt when the spot run is refused; a run that is not viable has its times and
+// zero totals). The same figures as CostOfTraining's.
 model::SpotParams SpotParamsOf(const PricingRequest& pricing, const SpotRisk& risk,
                                double checkpoint_bytes, const std::string& cloud);
 std::optional<FallbackTrainingCost> FallbackCostOfTraining(

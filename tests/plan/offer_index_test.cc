@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <typeindex>
 #include <vector>
 
 #include "db/cached_catalog.h"
@@ -181,19 +182,22 @@ TEST(OfferIndexTest, KeptPerGenerationWhereTheReaderKeepsTheCatalog) {
   ASSERT_TRUE(db::SeedIfEmpty(**writer).ok());
   auto reader = db::OpenDatabase(path);
   ASSERT_TRUE(reader.ok());
-  auto index_of = [&](std::shared_ptr<const OfferIndex>* index) {
-    db::CachedCatalog catalog(**reader);  // one request's
-    auto offers = catalog.AllOffers();
-    EXPECT_TRUE(offers.ok());
-    auto got = IndexOfOffers(catalog, *offers);
-    EXPECT_TRUE(got.ok());
+  // One request's offers and their index.
+  auto index_of = [&](Offers* offers, std::shared_ptr<const OfferIndex>* index) {
+    db::CachedCatalog catalog(**reader);
+    auto listed = catalog.AllOffers();
+    ASSERT_TRUE(listed.ok());
+    auto got = IndexOfOffers(catalog, *listed);
+    ASSERT_TRUE(got.ok());
+    ASSERT_TRUE((*got)->Indexes(*listed));
+    *offers = *listed;
     *index = *got;
-    EXPECT_TRUE((*index)->Indexes(*offers));
-    return *offers;
   };
-  std::shared_ptr<const OfferIndex> first, second, third;
-  auto offers = index_of(&first);
-  index_of(&second);
+  Offers offers, newer, again;
+  std::shared_ptr<const OfferIndex> first, second, third, fourth;
+  index_of(&offers, &first);
+  index_of(&again, &second);
+  EXPECT_EQ(again, offers);
   EXPECT_EQ(first, second);  // one generation: one index
   {
     auto gpu = db::CatalogStore(**writer).GetGpu("T4");
@@ -202,10 +206,12 @@ TEST(OfferIndexTest, KeptPerGenerationWhereTheReaderKeepsTheCatalog) {
     db::UpsertGpu(**writer, *gpu);  // a new generation
     tx.commit();
   }
-  auto newer = index_of(&third);
+  index_of(&newer, &third);
   EXPECT_NE(newer, offers);
   EXPECT_NE(third, first);
   EXPECT_FALSE(first->Indexes(newer));
+  index_of(&again, &fourth);
+  EXPECT_EQ(fourth, third);  // the new generation's, kept
 
   // A reader that keeps nothing (CatalogReader's default) gets an index built per call.
   testing::MemoryCatalog memory;
@@ -216,6 +222,52 @@ TEST(OfferIndexTest, KeptPerGenerationWhereTheReaderKeepsTheCatalog) {
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_NE(*a, *b);
   EXPECT_TRUE((*a)->Indexes(*listed) && (*b)->Indexes(*listed));
+}
+
+// A reader that hands over an index of other offers (another request still updating the
+// value, or the previous generation's): IndexOfOffers answers one of the request's own.
+class HandsOverAnIndex : public testing::MemoryCatalog {
+ public:
+  std::shared_ptr<const void> handed;
+  int updates = 0;
+
+ protected:
+  Result<std::shared_ptr<const void>> DerivedValue(std::type_index, const ErasedUpdate&) override {
+    ++updates;
+    return handed;
+  }
+};
+
+TEST(OfferIndexTest, AnIndexOfOtherOffersIsNeverAnswered) {
+  HandsOverAnIndex catalog;
+  catalog.AddOffer("a", "x8", "A100", 8, "r1", 20, 8);
+  catalog.AddOffer("b", "y8", "A100", 8, "r1", 20, 8);
+  auto other = catalog.AllOffers();  // an equal list, not this request's
+  auto listed = catalog.AllOffers();
+  ASSERT_TRUE(other.ok() && listed.ok());
+  auto stale = std::make_shared<const OfferIndex>(*other);
+  catalog.handed = stale;
+  auto got = IndexOfOffers(catalog, *listed);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(catalog.updates, 1);
+  EXPECT_NE(*got, stale);
+  EXPECT_TRUE((*got)->Indexes(*listed));
+  EXPECT_FALSE(stale->Indexes(*listed));
+
+  // The same on an in-memory database, whose CachedCatalog keeps the first index it built
+  // while every AllOffers is a new list.
+  auto memory = db::OpenDatabase(":memory:");
+  ASSERT_TRUE(memory.ok());
+  ASSERT_TRUE(db::Migrate(**memory).ok());
+  ASSERT_TRUE(db::SeedIfEmpty(**memory).ok());
+  db::CachedCatalog request(**memory);
+  auto first = request.AllOffers(), second = request.AllOffers();
+  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_NE(*first, *second);
+  auto first_index = IndexOfOffers(request, *first), second_index = IndexOfOffers(request, *second);
+  ASSERT_TRUE(first_index.ok() && second_index.ok());
+  EXPECT_TRUE((*first_index)->Indexes(*first));
+  EXPECT_TRUE((*second_index)->Indexes(*second));
 }
 
 }  // namespace

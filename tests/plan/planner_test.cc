@@ -114,6 +114,44 @@ TEST(PlannerTest, CloudWidePricesAnswerWhatWalkingEveryRegionAnswers) {
   EXPECT_EQ(regions, (std::set<std::string>{"r-east", "r-west", "r-north", "r-south"}));
 }
 
+// The same when the request's regions leave out the offer that comes first in the catalog:
+// the first offer the walk meets of a repeat group (plan/offer_index.h) serves the others.
+TEST(PlannerTest, CloudWidePricesUnderARegionFilterAnswerWhatWalkingAnswers) {
+  auto answer = [&](const std::string& scope) {
+    FakeCatalog catalog;  // a100x8 in r-east (first), r-west, r-north
+    catalog.AddOffer("cloudy", "a100x8", "A100-80GB-SXM4", 8, "r-south", 20.0, 8.0);
+    for (auto& o : catalog.offers) o.price_scope = scope;
+    RecommendRequest request;
+    request.training = ResNet();
+    request.constraints.max_nodes = 2;
+    request.constraints.regions = {"r-west", "r-north", "r-south"};
+    request.constraints.region_names = {"r-west", "r-north", "r-south"};
+    request.limit = 100;
+    return Planner(catalog).Recommend(request);
+  };
+  auto walked = answer("region");
+  auto repeated = answer("cloud");
+  ASSERT_TRUE(walked.ok() && repeated.ok());
+  ASSERT_GT(walked->feasible, 0);
+  EXPECT_EQ(repeated->considered, walked->considered);
+  EXPECT_EQ(repeated->feasible, walked->feasible);
+  EXPECT_EQ(repeated->rejected, walked->rejected);
+  ASSERT_EQ(repeated->items.size(), walked->items.size());
+  std::set<std::string> regions;
+  for (size_t i = 0; i < walked->items.size(); ++i) {
+    const auto& r = repeated->items[i];
+    const auto& w = walked->items[i];
+    EXPECT_EQ(r.offer.region, w.offer.region) << i;
+    EXPECT_EQ(r.offer.instance.id, w.offer.instance.id) << i;
+    EXPECT_EQ(r.nodes, w.nodes) << i;
+    EXPECT_EQ(r.price_kind, w.price_kind) << i;
+    EXPECT_EQ(r.cost, w.cost) << i;
+    regions.insert(r.offer.region);
+  }
+  EXPECT_EQ(regions.count("r-east"), 0u);
+  EXPECT_EQ(regions.count("r-west"), 1u);
+}
+
 TEST(PlannerTest, ConstraintNamesAreCheckedAgainstTheCatalog) {
   FakeCatalog catalog;
   Planner planner(catalog);
