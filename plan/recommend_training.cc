@@ -144,7 +144,7 @@ std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, co
               SpotParamsOf(request.pricing, in.risk, checkpoint_bytes, offer.instance.cloud);
         }
         c.price_per_hour = spot_pricing.price_per_hour;
-        c.risk = in.risk;
+        c.risk = &in.risk;
         if (kind == PriceKind::kSpotWithFallback) {
           // PriceOfOption: a fallback option has an on-demand price to move to.
           if (!cons.deadline_hours) {  // nothing to move to on-demand in time for

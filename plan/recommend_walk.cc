@@ -48,7 +48,7 @@ RecommendedOption Materialize(const Candidate& c) {
   if (c.training) o.training = *c.training;
   if (c.serving) o.serving = *c.serving;
   if (c.fallback) o.fallback = std::make_shared<const FallbackTrainingCost>(*c.fallback);
-  o.spot_risk = c.risk;
+  if (c.risk) o.spot_risk = *c.risk;
   const std::string& gpu = c.offer->instance.gpu_id;
   if (c.training) {
     const model::TrainingEstimate& e = **c.training;
@@ -60,7 +60,7 @@ RecommendedOption Materialize(const Candidate& c) {
     o.why = std::to_string(o.total_gpus) + "x " + gpu + kind + ", " +
             fmt::format("{:.1f} h", c.hours) + ", bottleneck " + e.step.bottleneck + ", MFU " +
             fmt::format("{:.2f}", e.mfu);
-    if (model::StartsOnSpot(c.kind)) o.why += ", " + SpotRiskInWords(c.risk);
+    if (model::StartsOnSpot(c.kind) && c.risk) o.why += ", " + SpotRiskInWords(*c.risk);
   }
   if (c.serving) {
     const model::ServingEstimate& e = **c.serving;
@@ -153,17 +153,22 @@ void Rank(const std::vector<Candidate*>& feasible, Objective objective, int limi
     }
   }
   out.feasible = static_cast<int>(feasible.size());
-  // Only the best few are answered: a heap yields them in order without sorting the rest.
-  auto worse = [&](const ScoreKey& a, const ScoreKey& b) { return better(b, a); };
-  std::make_heap(by_score.begin(), by_score.end(), worse);
+  // Only the best few are answered: the keys are put in order a prefix at a time (the best
+  // `limit`, then twice as many while the distinct rule skips some), not all of them.
   std::set<std::string> seen;
-  for (auto end = by_score.end();
-       end != by_score.begin() && static_cast<int>(out.items.size()) < limit; --end) {
-    std::pop_heap(by_score.begin(), end, worse);
-    const Candidate* next = feasible[(end - 1)->index];
-    std::string key = DistinctKey(*next, distinct);
+  const size_t wanted = static_cast<size_t>(std::max(limit, 0));
+  size_t in_order = 0;
+  for (size_t next = 0; next < by_score.size() && out.items.size() < wanted; ++next) {
+    if (next == in_order) {
+      const size_t more = std::min(by_score.size(), std::max(2 * in_order, in_order + wanted));
+      std::partial_sort(by_score.begin() + in_order, by_score.begin() + more, by_score.end(),
+                        better);
+      in_order = more;
+    }
+    const Candidate* option = feasible[by_score[next].index];
+    std::string key = DistinctKey(*option, distinct);
     if (!key.empty() && !seen.insert(key).second) continue;
-    out.items.push_back(Materialize(*next));
+    out.items.push_back(Materialize(*option));
   }
 }
 

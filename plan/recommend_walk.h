@@ -152,9 +152,9 @@ bool Reject(const Error& e, OptionCounts& counts);
 
 // An option while options are counted and ranked: no strings, the offer by pointer (the
 // offers outlive the ranking); only the options answered become RecommendedOptions.
-// Its estimate (and a fallback's cost) is the walk's, by pointer: the walk keeps them until
-// the ranking ends, and a copy of a candidate (tens of thousands per walk) is a plain copy
-// that touches no reference count every thread of the walk shares.
+// Its estimate (and a fallback's cost, a spot option's risk) is the walk's, by pointer: the walk
+// keeps them until the ranking ends, and a copy of a candidate (tens of thousands per walk) is a
+// plain copy that touches no reference count every thread of the walk shares.
 struct Candidate {
   const db::Offer* offer = nullptr;
   int nodes = 1;
@@ -163,7 +163,9 @@ struct Candidate {
   double p10_hours = 0, p90_hours = 0;  // training
   PriceQuality price;  // the flags of the price it is costed on (plan/price_quality.h)
   double checkpoint_interval_minutes = 0;
-  SpotRisk risk;  // spot training options: the interruption rate they are costed at
+  // Spot training options: the interruption rate they are costed at (the walk's, kept as
+  // the estimates are; null for the others).
+  const SpotRisk* risk = nullptr;
   const FallbackTrainingCost* fallback = nullptr;  // kept by the walk, as the estimates
   const std::shared_ptr<const model::TrainingEstimate>* training = nullptr;
   const std::shared_ptr<const model::ServingEstimate>* serving = nullptr;
