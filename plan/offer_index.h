@@ -11,6 +11,7 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -61,7 +62,8 @@ class OfferIndex {
 
  private:
   size_t Position(const db::Offer& offer) const {
-    assert(&offer >= first_ && static_cast<size_t>(&offer - first_) < type_of_.size());
+    assert(!std::less<const db::Offer*>()(&offer, first_) &&
+           std::less<const db::Offer*>()(&offer, first_ + type_of_.size()));
     return &offer - first_;
   }
   // Serving reads what training on one node reads.

@@ -124,6 +124,7 @@ TEST(PlannerTest, CloudWidePricesUnderARegionFilterAnswerWhatWalkingAnswers) {
     RecommendRequest request;
     request.training = ResNet();
     request.constraints.max_nodes = 2;
+    request.constraints.deadline_hours = 1000;  // spot_with_fallback options too
     request.constraints.regions = {"r-west", "r-north", "r-south"};
     request.constraints.region_names = {"r-west", "r-north", "r-south"};
     request.limit = 100;
@@ -146,8 +147,20 @@ TEST(PlannerTest, CloudWidePricesUnderARegionFilterAnswerWhatWalkingAnswers) {
     EXPECT_EQ(r.nodes, w.nodes) << i;
     EXPECT_EQ(r.price_kind, w.price_kind) << i;
     EXPECT_EQ(r.cost, w.cost) << i;
+    EXPECT_EQ(r.hours, w.hours) << i;
+    EXPECT_EQ(r.p90_hours, w.p90_hours) << i;
+    EXPECT_EQ(r.why, w.why) << i;
     regions.insert(r.offer.region);
   }
+  ASSERT_EQ(repeated->pareto_front.size(), walked->pareto_front.size());
+  for (size_t i = 0; i < walked->pareto_front.size(); ++i) {
+    EXPECT_EQ(repeated->pareto_front[i].offer.region, walked->pareto_front[i].offer.region) << i;
+    EXPECT_EQ(repeated->pareto_front[i].cost, walked->pareto_front[i].cost) << i;
+    EXPECT_EQ(repeated->pareto_front[i].hours, walked->pareto_front[i].hours) << i;
+  }
+  bool fallback = false;
+  for (const auto& o : repeated->items) fallback = fallback || o.fallback != nullptr;
+  EXPECT_TRUE(fallback) << "no spot_with_fallback option was ranked";
   EXPECT_EQ(regions.count("r-east"), 0u);
   EXPECT_EQ(regions.count("r-west"), 1u);
 }
