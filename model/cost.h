@@ -84,12 +84,13 @@ SpotRange SpotRangeOverRates(double solve_hours, double solve_p10_hours, double 
 // finished `switch_at_hours` of wall time after the start, it moves to on-demand nodes for
 // the rest. The switch point is the latest at which a run still going then (it met more
 // interruptions than the runs that have finished) finishes on-demand by the deadline, at the
-// P90 of the interruption count among such runs and the P90 work (`solve_p90_hours`). So the
-// P90 time meets the deadline, and at most a tenth of the runs that move miss it.
-// Interruptions: Poisson in running time at `nodes` x the rate; each costs half a checkpoint
-// interval of work (none when the notice covers the write) and the write, the restart
-// (billed) and the capacity wait (not billed); the move costs a checkpoint write and a
-// restart on on-demand nodes, which are not interrupted.
+// P90 of the interruption count among such runs and the P90 work (`solve_p90_hours`), found
+// to within 1e-9 x `deadline_hours` (exactly the deadline less the move's cost when even that
+// late a move meets it, as when every run is done by then). So the P90 time meets the deadline, and
+// at most a tenth of the runs that move miss it. Interruptions: Poisson in running time at `nodes`
+// x the rate; each costs half a checkpoint interval of work (none when the notice covers the write)
+// and the write, the restart (billed) and the capacity wait (not billed); the move costs a
+// checkpoint write and a restart on on-demand nodes, which are not interrupted.
 struct FallbackOutcome {
   bool feasible = true;  // false: even on-demand from the start misses the deadline at P90
   double deadline_hours = 0;

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "plan/pricing.h"
+
 namespace gpuplan::plan {
 
 namespace {
@@ -43,7 +45,7 @@ HardwareKey KeyOf(const db::InstanceType& t, bool network, bool vcpus) {
 
 // Whether `offer`'s options may repeat another offer's (OfferIndex::RepeatGroupOf).
 bool MayRepeat(const db::Offer& offer) {
-  return offer.price_scope == "cloud" && offer.spot_observation_times < 3;
+  return offer.price_scope == "cloud" && !MayHaveSpotHistory(offer);
 }
 
 // Whether two offers of one instance type (both MayRepeat) have the same options.

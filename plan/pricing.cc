@@ -115,7 +115,7 @@ Result<SpotPricing> Pricing::SpotPricingFor(const db::Offer* offer, double curre
   out.price_per_hour = out.p10_per_hour = out.p90_per_hour = current;
   // Fewer than 3 observation times in all of the region's history: fewer in the window too,
   // a snapshot (below), so the history is not read (most offers: one catalog import).
-  if (!offer || offer->spot_observation_times < 3) return out;
+  if (!offer || !MayHaveSpotHistory(*offer)) return out;
   auto latest = db::rules::ParseTimestamp(offer->observed_at);
   if (!latest) return out;
   const std::time_t window = kSpotHistoryWindowDays * 24 * 3600;
@@ -150,7 +150,7 @@ Result<SpotPricing> Pricing::SpotPricingFor(const db::Offer* offer, double curre
                    [](const Change& a, const Change& b) { return a.t < b.t; });
   size_t times = 0;
   for (size_t i = 0; i < changes.size(); ++i) times += i == 0 || changes[i].t != changes[i - 1].t;
-  if (times < 3) return out;  // a snapshot, not a history
+  if (times < kMinSpotHistoryTimes) return out;  // a snapshot, not a history
   const std::time_t last = changes.back().t;
   std::vector<std::pair<std::string_view, double>> zone_price;  // a few zones: a flat list
   std::vector<double> prices;

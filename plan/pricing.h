@@ -62,6 +62,15 @@ struct SpotPricing {
 std::string SpotPricingBasis(const SpotPricing& pricing);
 
 inline constexpr int kSpotHistoryWindowDays = 30;
+// Fewer distinct observation times than this is a snapshot, not a spot history: the current
+// price is used (SpotPricingFor).
+inline constexpr size_t kMinSpotHistoryTimes = 3;
+// Whether `offer`'s region has enough spot observation times in all its history for
+// SpotPricingFor to read it (db::Offer::spot_observation_times); when not, its spot pricing is
+// the current price whatever the window.
+inline bool MayHaveSpotHistory(const db::Offer& offer) {
+  return offer.spot_observation_times >= static_cast<int>(kMinSpotHistoryTimes);
+}
 // Hours billed in a month of a service that runs around the clock (model/spot_interruption.h).
 using model::kHoursPerMonth;
 

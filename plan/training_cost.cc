@@ -81,9 +81,18 @@ bool SameParams(const model::SpotParams& a, const model::SpotParams& b) {
 
 }  // namespace
 
+SpotTimesMemo::Kept& SpotTimesMemo::KeptFor(const model::TrainingEstimate& e, int nodes) {
+  const Key key{&e, nodes};
+  if (last_ == nullptr || last_key_ != key) {
+    last_ = &kept_[key];
+    last_key_ = key;
+  }
+  return *last_;
+}
+
 const SpotTimes& SpotTimesMemo::Of(const model::TrainingEstimate& e, int nodes,
                                    const model::SpotParams& params, const SpotRisk& risk) {
-  std::vector<Entry>& list = kept_[{&e, nodes}].times;
+  std::vector<Entry>& list = KeptFor(e, nodes).times;
   for (const Entry& entry : list) {
     if (entry.low_per_hour == risk.rate.low_per_hour &&
         entry.high_per_hour == risk.rate.high_per_hour && SameParams(entry.params, params)) {
@@ -99,7 +108,7 @@ const Result<model::FallbackOutcome>& SpotTimesMemo::FallbackOf(const model::Tra
                                                                 int nodes,
                                                                 const model::SpotParams& params,
                                                                 double deadline_hours) {
-  std::vector<FallbackEntry>& list = kept_[{&e, nodes}].fallbacks;
+  std::vector<FallbackEntry>& list = KeptFor(e, nodes).fallbacks;
   for (const FallbackEntry& entry : list) {
     if (entry.deadline_hours == deadline_hours && SameParams(entry.params, params)) {
       return entry.run;

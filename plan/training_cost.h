@@ -82,6 +82,11 @@ struct SpotTimes {
 // per thread (the walk keeps one per thread for all the offers it walks).
 class SpotTimesMemo {
  public:
+  SpotTimesMemo() = default;
+  // Not copied or moved: the last key's entry would point into another memo's map.
+  SpotTimesMemo(const SpotTimesMemo&) = delete;
+  SpotTimesMemo& operator=(const SpotTimesMemo&) = delete;
+
   // The times of `e` on `nodes` nodes with `params` and `risk`'s range, computed on the first
   // call; the reference is valid until the next call.
   const SpotTimes& Of(const model::TrainingEstimate& e, int nodes, const model::SpotParams& params,
@@ -115,12 +120,20 @@ class SpotTimesMemo {
     std::vector<Entry> times;
     std::vector<FallbackEntry> fallbacks;
   };
+  using Key = std::pair<const model::TrainingEstimate*, int>;
   struct KeyHash {
-    size_t operator()(const std::pair<const model::TrainingEstimate*, int>& k) const {
+    size_t operator()(const Key& k) const {
       return std::hash<const void*>()(k.first) * 31 + static_cast<size_t>(k.second);
     }
   };
-  std::unordered_map<std::pair<const model::TrainingEstimate*, int>, Kept, KeyHash> kept_;
+  // What is kept of `e` on `nodes` nodes. The walk asks for one key several times in a row
+  // (an offer's spot, fallback and P10 times; the regions of one configuration): the last
+  // key's entry is answered without hashing (the map's nodes never move).
+  Kept& KeptFor(const model::TrainingEstimate& e, int nodes);
+
+  std::unordered_map<Key, Kept, KeyHash> kept_;
+  Key last_key_{nullptr, 0};
+  Kept* last_ = nullptr;
 };
 
 // The cost of `estimate` on `nodes` instances at `price`, for the kinds `pricing` asks;

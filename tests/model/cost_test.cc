@@ -160,9 +160,22 @@ TEST(SpotWithFallbackTest, TheSwitchPointLeavesRoomForTheOnDemandFinish) {
   // less the checkpoint write (0.1 h) and the restart (0.2 h).
   auto out = SpotWithFallback(20, 24, 1, Params(0), 40);
   ASSERT_TRUE(out.ok());
-  EXPECT_NEAR(out->switch_at_hours, 40 - 0.3, 1e-6);
+  EXPECT_DOUBLE_EQ(out->switch_at_hours, 40 - (0.1 + 0.2));
   EXPECT_NEAR(out->expected_hours, 20, 1e-9);  // no interruptions, no checkpoints
   EXPECT_DOUBLE_EQ(out->fallback_probability, 0);
+}
+
+// 32.6 h of work (P90 39.12) on 2 nodes at 0.03 interruptions an hour each, by 66.504 h:
+// a move at about hour 64 would be too late for the few runs still going then, but from a
+// little later every run has finished on spot, so a later point meets the deadline again
+// (nothing moves). The switch point is the latest, the deadline less the move's cost (a
+// bisection over the whole deadline stopped at 63.92 h).
+TEST(SpotWithFallbackTest, TheSwitchPointIsTheLatestWhereEveryRunIsDoneByThen) {
+  auto out = SpotWithFallback(32.6, 32.6 * 1.2, 2, Params(0.03), 66.504);
+  ASSERT_TRUE(out.ok());
+  EXPECT_DOUBLE_EQ(out->switch_at_hours, 66.504 - (0.1 + 0.2));
+  EXPECT_LE(out->p90_hours, 66.504);
+  EXPECT_LT(out->fallback_probability, 1e-12);
 }
 
 TEST(SpotWithFallbackTest, ATightDeadlineMovesToOnDemandEarlierAndMoreOften) {

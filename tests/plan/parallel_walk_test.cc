@@ -10,22 +10,14 @@
 #include "plan/planner.h"
 #include "plan/worker_pool.h"
 #include "tests/db/seeded_db_test.h"
+#include "tests/plan/describe_options.h"
 
 namespace gpuplan::plan {
 namespace {
 
 class ParallelWalkTest : public db::SeededDbTest {};
 
-std::vector<std::string> Describe(const std::vector<RecommendedOption>& options) {
-  std::vector<std::string> out;
-  for (const RecommendedOption& o : options) {
-    out.push_back(o.offer.instance.cloud + "/" + o.offer.region + "/" + o.offer.instance.id +
-                  " x" + std::to_string(o.nodes) + " " +
-                  std::string(model::PriceKindName(o.price_kind)) + " " +
-                  std::to_string(o.hours) + " h " + std::to_string(o.cost) + " " + o.why);
-  }
-  return out;
-}
+using testing::Describe;
 
 TEST_F(ParallelWalkTest, AnswersWhatOneThreadAnswers) {
   for (const char* workload : {"llama-2-7b", "bert-large", "resnet-50"}) {

@@ -11,6 +11,7 @@
 
 #include "model/workload_presets.h"
 #include "tests/model/model_fixtures.h"
+#include "tests/plan/describe_options.h"
 #include "tests/plan/memory_catalog.h"
 
 namespace gpuplan::plan {
@@ -78,16 +79,6 @@ TEST(PlannerTest, RecommendationRanksWhatTheCatalogOffers) {
 // full catalog's speed): the answer is exactly what walking each of them answers, with each
 // option naming its own region, in the same order; an offer whose price differs walks.
 TEST(PlannerTest, CloudWidePricesAnswerWhatWalkingEveryRegionAnswers) {
-  auto describe = [](const std::vector<RecommendedOption>& options) {
-    std::vector<std::string> out;
-    for (const auto& o : options) {
-      out.push_back(o.offer.instance.cloud + "/" + o.offer.region + "/" + o.offer.instance.id +
-                    " x" + std::to_string(o.nodes) + " " +
-                    std::string(model::PriceKindName(o.price_kind)) + " " +
-                    std::to_string(o.cost) + " " + std::to_string(o.hours));
-    }
-    return out;
-  };
   auto answer = [&](const std::string& scope) {
     FakeCatalog catalog;
     catalog.AddOffer("cloudy", "a100x8", "A100-80GB-SXM4", 8, "r-south", 21.0, 8.0);
@@ -105,8 +96,8 @@ TEST(PlannerTest, CloudWidePricesAnswerWhatWalkingEveryRegionAnswers) {
   EXPECT_EQ(repeated->considered, walked->considered);
   EXPECT_EQ(repeated->feasible, walked->feasible);
   EXPECT_EQ(repeated->rejected, walked->rejected);
-  EXPECT_EQ(describe(repeated->items), describe(walked->items));
-  EXPECT_EQ(describe(repeated->pareto_front), describe(walked->pareto_front));
+  EXPECT_EQ(testing::Describe(repeated->items), testing::Describe(walked->items));
+  EXPECT_EQ(testing::Describe(repeated->pareto_front), testing::Describe(walked->pareto_front));
   std::set<std::string> regions;
   for (const auto& o : repeated->items) {
     if (o.offer.instance.id == "a100x8") regions.insert(o.offer.region);
@@ -137,27 +128,10 @@ TEST(PlannerTest, CloudWidePricesUnderARegionFilterAnswerWhatWalkingAnswers) {
   EXPECT_EQ(repeated->considered, walked->considered);
   EXPECT_EQ(repeated->feasible, walked->feasible);
   EXPECT_EQ(repeated->rejected, walked->rejected);
-  ASSERT_EQ(repeated->items.size(), walked->items.size());
+  EXPECT_EQ(testing::Describe(repeated->items), testing::Describe(walked->items));
+  EXPECT_EQ(testing::Describe(repeated->pareto_front), testing::Describe(walked->pareto_front));
   std::set<std::string> regions;
-  for (size_t i = 0; i < walked->items.size(); ++i) {
-    const auto& r = repeated->items[i];
-    const auto& w = walked->items[i];
-    EXPECT_EQ(r.offer.region, w.offer.region) << i;
-    EXPECT_EQ(r.offer.instance.id, w.offer.instance.id) << i;
-    EXPECT_EQ(r.nodes, w.nodes) << i;
-    EXPECT_EQ(r.price_kind, w.price_kind) << i;
-    EXPECT_EQ(r.cost, w.cost) << i;
-    EXPECT_EQ(r.hours, w.hours) << i;
-    EXPECT_EQ(r.p90_hours, w.p90_hours) << i;
-    EXPECT_EQ(r.why, w.why) << i;
-    regions.insert(r.offer.region);
-  }
-  ASSERT_EQ(repeated->pareto_front.size(), walked->pareto_front.size());
-  for (size_t i = 0; i < walked->pareto_front.size(); ++i) {
-    EXPECT_EQ(repeated->pareto_front[i].offer.region, walked->pareto_front[i].offer.region) << i;
-    EXPECT_EQ(repeated->pareto_front[i].cost, walked->pareto_front[i].cost) << i;
-    EXPECT_EQ(repeated->pareto_front[i].hours, walked->pareto_front[i].hours) << i;
-  }
+  for (const auto& o : repeated->items) regions.insert(o.offer.region);
   bool fallback = false;
   for (const auto& o : repeated->items) fallback = fallback || o.fallback != nullptr;
   EXPECT_TRUE(fallback) << "no spot_with_fallback option was ranked";
