@@ -93,11 +93,7 @@ TEST(PlannerTest, CloudWidePricesAnswerWhatWalkingEveryRegionAnswers) {
   auto walked = answer("region");
   auto repeated = answer("cloud");
   ASSERT_TRUE(walked.ok() && repeated.ok());
-  EXPECT_EQ(repeated->considered, walked->considered);
-  EXPECT_EQ(repeated->feasible, walked->feasible);
-  EXPECT_EQ(repeated->rejected, walked->rejected);
-  EXPECT_EQ(testing::Describe(repeated->items), testing::Describe(walked->items));
-  EXPECT_EQ(testing::Describe(repeated->pareto_front), testing::Describe(walked->pareto_front));
+  testing::ExpectSameAnswer(*repeated, *walked);
   std::set<std::string> regions;
   for (const auto& o : repeated->items) {
     if (o.offer.instance.id == "a100x8") regions.insert(o.offer.region);
@@ -125,11 +121,7 @@ TEST(PlannerTest, CloudWidePricesUnderARegionFilterAnswerWhatWalkingAnswers) {
   auto repeated = answer("cloud");
   ASSERT_TRUE(walked.ok() && repeated.ok());
   ASSERT_GT(walked->feasible, 0);
-  EXPECT_EQ(repeated->considered, walked->considered);
-  EXPECT_EQ(repeated->feasible, walked->feasible);
-  EXPECT_EQ(repeated->rejected, walked->rejected);
-  EXPECT_EQ(testing::Describe(repeated->items), testing::Describe(walked->items));
-  EXPECT_EQ(testing::Describe(repeated->pareto_front), testing::Describe(walked->pareto_front));
+  testing::ExpectSameAnswer(*repeated, *walked);
   std::set<std::string> regions;
   for (const auto& o : repeated->items) regions.insert(o.offer.region);
   bool fallback = false;
