@@ -103,16 +103,16 @@ OfferIndex::OfferIndex(const std::shared_ptr<const std::vector<db::Offer>>& offe
 
 Result<std::shared_ptr<const OfferIndex>> IndexOfOffers(
     db::CatalogReader& catalog, const std::shared_ptr<const std::vector<db::Offer>>& offers) {
-  auto kept = catalog.Derived<OfferIndex>(
+  auto index = catalog.Derived<OfferIndex>(
       [&](std::shared_ptr<const OfferIndex> kept) -> Result<std::shared_ptr<const OfferIndex>> {
         if (kept && kept->Indexes(offers)) return kept;
         return std::make_shared<const OfferIndex>(offers);
       });
-  if (!kept.ok()) return kept.error();
+  if (!index.ok()) return index.error();
   // Another request may have handed over an index of another generation's offers (kept
   // while it updates): this request's own, then.
-  if (!(*kept)->Indexes(offers)) return std::make_shared<const OfferIndex>(offers);
-  return *kept;
+  if (!(*index)->Indexes(offers)) return std::make_shared<const OfferIndex>(offers);
+  return *index;
 }
 
 }  // namespace gpuplan::plan

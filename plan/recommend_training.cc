@@ -1,7 +1,7 @@
 // The training walk of a recommendation: every admitted offer on 1, 2, 4... nodes and each
 // price kind asked, estimated once per distinct hardware configuration. The estimates and
 // the options' costs run on the spare cores (plan/worker_pool.h); the catalog is read on the
-// request's thread only.
+// request's thread only. One offer's options are costed by WalkOffer (plan/training_options.h).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -22,6 +22,7 @@
 #include "plan/deadline.h"
 #include "plan/hardware.h"
 #include "plan/recommend_walk.h"
+#include "plan/training_options.h"
 #include "plan/worker_pool.h"
 
 namespace gpuplan::plan {
@@ -29,15 +30,6 @@ namespace gpuplan::plan {
 using model::PriceKind;
 
 namespace {
-
-// What the walk reads of an offer on the request's thread: its prices, and its spot pricing
-// when a spot option of it has a price (NeedsSpotPricing). An error is kept and answered
-// only where the walk needs what failed.
-struct OfferInputs {
-  std::optional<Result<OfferPrices>> prices;  // not read: the planning time ran out first
-  std::optional<Result<SpotPricing>> spot;
-  SpotRisk risk;  // its spot interruption rate (set with `spot`)
-};
 
 // No offer, or no slot, yet (in the walk's tables indexed by OfferIndex ids).
 constexpr size_t kNone = SIZE_MAX;
@@ -63,143 +55,6 @@ bool NeedsSpotPricing(const OfferPrices& prices, const Constraints& cons) {
     if (model::StartsOnSpot(kind) && PriceOfOption(kind, prices, cons)) return true;
   }
   return false;
-}
-
-// A distinct hardware configuration of the walk: an instance type (one of the offers with its
-// key) on `nodes` nodes, and its GPU's spec (an error answered if the walk gets that far).
-// Its cluster is built where it is estimated, on any thread.
-struct Configuration {
-  const db::InstanceType* type = nullptr;
-  Result<const model::GpuSpec*> gpu = static_cast<const model::GpuSpec*>(nullptr);
-  int nodes = 1;
-};
-
-// The costs of a block's spot_with_fallback options: appended while the block is walked (the
-// vector moves them as it grows, and one allocation per cost, as a deque of these makes, costs
-// more than the copies) and linked to their options once the block is done.
-struct FallbackCosts {
-  std::vector<FallbackTrainingCost> costs;
-  std::vector<size_t> options;  // of each cost, its option's position in the block's options
-
-  void Add(FallbackTrainingCost&& cost, size_t option) {
-    costs.push_back(std::move(cost));
-    options.push_back(option);
-  }
-  // Points each option at its cost: `costs` must not change while the options are used.
-  void Link(std::vector<Candidate>& feasible) const {
-    for (size_t i = 0; i < costs.size(); ++i) feasible[options[i]].fallback = &costs[i];
-  }
-};
-
-using TrainingEstimates =
-    std::vector<std::optional<Result<std::shared_ptr<const model::TrainingEstimate>>>>;
-
-// The options of `offer` on 1, 2, 4... nodes (`slots`: their configurations' and estimates'
-// positions) and each price kind asked: the feasible ones added to `feasible` (the cost of a
-// spot_with_fallback option added to `fallbacks`, to be linked to it), the others counted in
-// `counts`. Answers the first error met, in the order a walk meets them: the offer's prices, then
-// per node count its cluster, its estimate (an error that is not an option's refusal) and its spot
-// pricing. `checkpoint_bytes`: the workload's (model::TrainingCheckpointBytes), for the spot
-// options. Reads only its arguments: blocks of offers run on several threads.
-std::optional<Error> WalkOffer(const db::Offer& offer, const OfferInputs& in, const size_t* slots,
-                               const std::vector<Configuration>& configurations,
-                               const TrainingEstimates& estimates, const TrainingRequest& request,
-                               const Constraints& cons, double checkpoint_bytes,
-                               SpotTimesMemo& memo, std::vector<Candidate>& feasible,
-                               FallbackCosts& fallbacks, OptionCounts& counts) {
-  if (!in.prices->ok()) return in.prices->error();
-  const OfferPrices& prices = **in.prices;
-  // Each kind's price (or why it has none) is the same on every node count.
-  std::array<KindPrice, model::kPriceKindNames.size()> kinds;
-  for (size_t k = 0; k < kinds.size(); ++k) {
-    kinds[k] = PriceOfKind(model::kPriceKindNames[k].second, prices, cons);
-  }
-  std::optional<model::SpotParams> spot_params;  // of the offer's spot options, once
-  for (int nodes = 1, level = 0; nodes <= cons.max_nodes; nodes *= 2, ++level) {
-    const Configuration& configuration = configurations[slots[level]];
-    if (!configuration.gpu.ok()) return configuration.gpu.error();
-    const auto& slot = *estimates[slots[level]];
-    for (const KindPrice& option : kinds) {
-      const std::optional<double> price = option.Count(counts);
-      if (!price) continue;
-      const PriceKind kind = option.kind;
-      if (!slot.ok()) {
-        if (!Reject(slot.error(), counts)) return slot.error();
-        continue;
-      }
-      const auto& estimate = *slot;
-      if (estimate->memory.verdict == model::FitVerdict::kDoesNotFit) {
-        counts.Reject(Rejection::kDoesNotFit);
-        continue;
-      }
-      Candidate c = NewCandidate(offer, nodes, kind, prices, *price);
-      c.training = &estimate;
-      std::optional<FallbackTrainingCost> fallback;  // added to `fallbacks` if the option is
-      if (model::StartsOnSpot(kind)) {
-        if (!in.spot) return Error::Internal("a spot option without its offer's spot pricing");
-        if (!in.spot->ok()) return in.spot->error();
-        const SpotPricing& spot_pricing = **in.spot;
-        if (!spot_params) {
-          spot_params =
-              SpotParamsOf(request.pricing, in.risk, checkpoint_bytes, offer.instance.cloud);
-        }
-        c.price_per_hour = spot_pricing.price_per_hour;
-        c.risk = &in.risk;
-        if (kind == PriceKind::kSpotWithFallback) {
-          // PriceOfOption: a fallback option has an on-demand price to move to.
-          if (!cons.deadline_hours) {  // nothing to move to on-demand in time for
-            counts.Reject(Rejection::kNoPrice);
-            continue;
-          }
-          fallback = FallbackCostOfTraining(*estimate, nodes, *prices.ondemand, spot_pricing,
-                                            in.risk, *spot_params, *cons.deadline_hours, &memo);
-          if (!fallback) {
-            counts.Reject(Rejection::kNoPrice);
-            continue;
-          }
-          if (!fallback->run.feasible) {
-            counts.Reject(Rejection::kOverDeadline);
-            continue;
-          }
-          c.hours = fallback->run.expected_hours;
-          c.p90_hours = fallback->run.p90_hours;
-          // The P10 run finishes on spot: the spot run's P10 (never past the expected), the
-          // same for every offer of this configuration with these spot parameters (memo).
-          c.p10_hours = c.hours;
-          if (auto p10 = memo.SpotP10Of(*estimate, nodes, fallback->params)) {
-            c.p10_hours = std::min(c.hours, *p10);
-          }
-          c.cost = RoundMoney(fallback->expected_total);
-          c.checkpoint_interval_minutes = fallback->run.checkpoint_interval_minutes;
-        } else {
-          auto spot =
-              SpotCostOfTraining(*estimate, nodes, spot_pricing, in.risk, *spot_params, &memo);
-          if (!spot || !spot->run.viable) {
-            counts.Reject(Rejection::kNoPrice);
-            continue;
-          }
-          c.hours = spot->run.wall_hours;
-          c.p10_hours = spot->p10_wall_hours;
-          c.p90_hours = spot->p90_wall_hours;
-          c.cost = RoundMoney(spot->expected_total);
-          c.checkpoint_interval_minutes = spot->run.checkpoint_interval_minutes;
-        }
-      } else {
-        c.hours = estimate->total_hours;
-        c.p10_hours = estimate->p10_hours;
-        c.p90_hours = estimate->p90_hours;
-        c.cost = *price * nodes * estimate->total_hours;
-      }
-      if (MissesDeadline(c, cons)) {
-        counts.Reject(Rejection::kOverDeadline);
-        continue;
-      }
-      if (!WithinBudget(c.cost, cons, counts)) continue;
-      if (fallback) fallbacks.Add(std::move(*fallback), feasible.size());
-      feasible.push_back(c);
-    }
-  }
-  return std::nullopt;
 }
 
 // What a recommendation's spot options assume about interruptions, given how many offers
@@ -286,7 +141,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
   const KeyFor key_for =
       model::IsImage(request.workload.family) ? KeyFor::kImageTraining : KeyFor::kTraining;
   NodeSpecs nodes_of(context.catalog);
-  std::vector<Configuration> configurations;
+  std::vector<TrainingConfiguration> configurations;
   std::vector<size_t> slots;  // of each offer on 1, 2, 4... nodes, in the walk's order
   int node_counts = 0;
   for (int nodes = 1; nodes <= cons.max_nodes; nodes *= 2) ++node_counts;
@@ -352,7 +207,7 @@ Result<Recommendation> RecommendTraining(PlanContext& context, const TrainingReq
       configurations.size(),
       [&](size_t i) {
         if (time_up()) return;  // not estimated: the walk stops before its first offer
-        const Configuration& configuration = configurations[i];
+        const TrainingConfiguration& configuration = configurations[i];
         if (!configuration.gpu.ok()) {
           estimates[i] = configuration.gpu.error();
           return;
